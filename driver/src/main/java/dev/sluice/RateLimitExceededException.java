@@ -1,0 +1,98 @@
+package dev.sluice;
+
+import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * Thrown, at once and without waiting, when a gated JDBC call finds no permit while the breaker
+ * flag is open. Retrying later may succeed; {@link #retryAfter()} says when a permit is likely.
+ *
+ * <p>Its type makes the frameworks read it as a transient resource error: Spring JDBC translates
+ * it to {@code TransientDataAccessResourceException}, Hibernate to {@code JDBCConnectionException}.
+ * To keep them from misreading it, its SQLState is {@code null} (a class-08 state would make
+ * HikariCP evict a healthy connection), its vendor code is {@code 0}, and no next exception is
+ * chained. The connection it was thrown on stays usable.
+ *
+ * <p>It carries no stack trace unless {@code sluice.stack-traces=true}: during an outage it is
+ * thrown thousands of times a second, and the stack is always the caller's own. Its message is
+ * built only when read.
+ */
+public final class RateLimitExceededException extends SQLTransientConnectionException {
+  private static final long serialVersionUID = 1L;
+
+  private final String budgetName;
+  private final double permitsPerSecond;
+  private final String reason;
+  private final long retryAfterNanos;
+
+  RateLimitExceededException(
+      String budgetName, double permitsPerSecond, String reason, long retryAfterNanos,
+      boolean withStackTrace) {
+    super(null, null, 0);
+    this.budgetName = budgetName;
+    this.permitsPerSecond = permitsPerSecond;
+    this.reason = reason;
+    this.retryAfterNanos = retryAfterNanos;
+    if (withStackTrace) {
+      super.fillInStackTrace();
+    }
+  }
+
+  /**
+   * Returns the name of the budget that refused the call.
+   *
+   * @return the {@code sluice.name} of the limiter
+   */
+  public String budgetName() {
+    return budgetName;
+  }
+
+  /**
+   * Returns this instance's share of the budget when the call was refused.
+   *
+   * @return permits per second admitted by this instance
+   */
+  public double permitsPerSecond() {
+    return permitsPerSecond;
+  }
+
+  /**
+   * Returns how long until a permit is likely to be free. A hint, not a promise: other threads
+   * may take it first.
+   *
+   * @return the time to wait before retrying, never negative
+   */
+  public Duration retryAfter() {
+    return Duration.ofNanos(retryAfterNanos);
+  }
+
+  /**
+   * Returns {@link #retryAfter()} in milliseconds, rounded up, for a {@code Retry-After} header
+   * or a back-off.
+   *
+   * @return milliseconds to wait, at least 1
+   */
+  public long retryAfterMillis() {
+    return Math.max(1, (retryAfterNanos + 999_999) / 1_000_000);
+  }
+
+  @Override
+  public String getMessage() {
+    return String.format(Locale.ROOT,
+        "%s - rate limit exceeded: %s (share %s permits/s); retry in %d ms",
+        budgetName, reason, formatRate(permitsPerSecond), retryAfterMillis());
+  }
+
+  /** Does nothing: the stack trace is filled, if wanted, by the constructor. */
+  @Override
+  public Throwable fillInStackTrace() {
+    return this;
+  }
+
+  static String formatRate(double permitsPerSecond) {
+    return permitsPerSecond == Math.rint(permitsPerSecond) && permitsPerSecond < 1e15
+        ? Long.toString((long) permitsPerSecond)
+        : String.format(Locale.ROOT, "%.3f", permitsPerSecond);
+  }
+}

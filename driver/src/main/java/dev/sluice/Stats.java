@@ -1,0 +1,114 @@
+package dev.sluice;
+
+import java.util.Locale;
+
+/**
+ * A snapshot of one budget's limiter, taken by {@link RateLimitedDataSource#stats()}.
+ *
+ * <p>The counters count decisions made while limiting: calls that pass while the flag is closed
+ * are not counted. This class is immutable and threadsafe.
+ */
+public final class Stats {
+  private final String name;
+  private final long admitted;
+  private final long rejected;
+  private final long forced;
+  private final boolean limiting;
+  private final double permitsPerSecond;
+  private final int burst;
+  private final double instances;
+
+  Stats(Limiter limiter) {
+    this.name = limiter.name();
+    this.admitted = limiter.admitted();
+    this.rejected = limiter.rejected();
+    this.forced = limiter.forced();
+    this.limiting = limiter.flag().isOpen();
+    this.permitsPerSecond = limiter.bucket().permitsPerSecond();
+    this.burst = limiter.bucket().burst();
+    this.instances = limiter.instances();
+  }
+
+  /**
+   * Returns the budget's name.
+   *
+   * @return the {@code sluice.name}
+   */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Returns how many calls took a permit at a door: a statement under auto-commit, the start of a
+   * transaction, or a checkout in {@code CONNECTION} scope.
+   *
+   * @return permits taken while limiting, since the data source was built
+   */
+  public long admitted() {
+    return admitted;
+  }
+
+  /**
+   * Returns how many calls were refused with a {@link RateLimitExceededException}.
+   *
+   * @return rejections since the data source was built
+   */
+  public long rejected() {
+    return rejected;
+  }
+
+  /**
+   * Returns how many statements inside admitted transactions were charged without the right to
+   * refuse them (the bucket may go into debt for these; later admissions pay it back).
+   *
+   * @return permits charged inside transactions while limiting
+   */
+  public long forced() {
+    return forced;
+  }
+
+  /**
+   * Returns whether the breaker flag is open, so that permits are being charged.
+   *
+   * @return {@code true} while limiting
+   */
+  public boolean limiting() {
+    return limiting;
+  }
+
+  /**
+   * Returns this instance's share of the budget.
+   *
+   * @return permits per second this instance admits while limiting
+   */
+  public double permitsPerSecond() {
+    return permitsPerSecond;
+  }
+
+  /**
+   * Returns the depth of this instance's bucket.
+   *
+   * @return permits that may be taken at once
+   */
+  public int burst() {
+    return burst;
+  }
+
+  /**
+   * Returns how many instances the budget is divided among now.
+   *
+   * @return the divisor of the budget
+   */
+  public double instances() {
+    return instances;
+  }
+
+  @Override
+  public String toString() {
+    return String.format(Locale.ROOT,
+        "Stats[%s: limiting=%s, admitted=%d, rejected=%d, forced=%d, share=%s/s, burst=%d,"
+            + " instances=%s]", name, limiting, admitted, rejected, forced,
+        RateLimitExceededException.formatRate(permitsPerSecond), burst,
+        RateLimitExceededException.formatRate(instances));
+  }
+}

@@ -1,0 +1,255 @@
+package dev.sluice.internal.config;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * One configuration key: its name as spelled in a URL or {@code Properties}, how its text is
+ * parsed and checked, its default and its one-line documentation. Every key is declared once, in
+ * {@link Keys}; that table serves the builder, {@code Properties}, the JDBC URL, the error messages
+ * and the README's configuration reference.
+ *
+ * <p>Instances are immutable and threadsafe.
+ *
+ * @param <T> the type of the parsed value
+ */
+public final class Key<T> {
+
+  /** Where the README's configuration reference lists a key. */
+  public enum Group { ESSENTIALS, FREQUENTLY_USED, RARELY_USED }
+
+  private final String name;
+  private final Class<T> type;
+  private final Function<String, T> parser;
+  private final String constraint;
+  private final String defaultText;
+  private final T defaultValue;
+  private final String unit;
+  private final String doc;
+  private final Group group;
+  private final Function<String, String> mask;
+
+  private Key(Builder<T> b) {
+    this.name = b.name;
+    this.type = b.type;
+    this.parser = b.parser;
+    this.constraint = b.constraint;
+    this.defaultText = b.defaultText;
+    this.defaultValue = b.defaultValue;
+    this.unit = b.unit;
+    this.doc = b.doc;
+    this.group = b.group;
+    this.mask = b.mask;
+  }
+
+  /** Starts a key; finish it with {@link Builder#build()}. */
+  static <T> Builder<T> named(String name, Class<T> type, Function<String, T> parser,
+      String constraint) {
+    return new Builder<>(name, type, parser, constraint);
+  }
+
+  /** The key as spelled in URLs and properties, e.g. {@code sluice.budget}. */
+  public String name() {
+    return name;
+  }
+
+  /** The type of the parsed value. */
+  public Class<T> type() {
+    return type;
+  }
+
+  /** What a valid value looks like, completing "{@code <key> must ...}". */
+  public String constraint() {
+    return constraint;
+  }
+
+  /** The default as documented (may describe a computed default). */
+  public String defaultText() {
+    return defaultText;
+  }
+
+  /** The default value, or {@code null} when the default is computed or there is none. */
+  public T defaultValue() {
+    return defaultValue;
+  }
+
+  /** The unit of the value, or an empty string. */
+  public String unit() {
+    return unit;
+  }
+
+  /** One line saying what the key means. */
+  public String doc() {
+    return doc;
+  }
+
+  /** Where the README lists it. */
+  public Group group() {
+    return group;
+  }
+
+  /**
+   * Parses and checks {@code text}.
+   *
+   * @param text the raw value
+   * @return the value
+   * @throws IllegalArgumentException naming the key, the constraint and the value
+   */
+  public T parse(String text) {
+    if (text == null || text.isBlank()) {
+      throw invalid(text);
+    }
+    T value;
+    try {
+      value = parser.apply(text.trim());
+    } catch (IllegalArgumentException e) {
+      value = null;
+    }
+    if (value == null) {
+      throw invalid(mask.apply(text));
+    }
+    return value;
+  }
+
+  /**
+   * The exception for a bad value: {@code sluice.budget must be a positive number, but was "-5"}.
+   *
+   * @param shown the value as the user gave it (already masked if secret)
+   * @return the exception to throw
+   */
+  public IllegalArgumentException invalid(Object shown) {
+    String what = shown == null ? "missing" : "\"" + shown + "\"";
+    return new IllegalArgumentException(name + " must " + constraint + ", but was " + what);
+  }
+
+  /**
+   * Returns a value as safe to show in a log line or a message (passwords masked).
+   *
+   * @param value the value
+   * @return its text, masked where secret
+   */
+  public String show(Object value) {
+    return value == null ? "none" : mask.apply(String.valueOf(value));
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+
+  // --- parsers shared by the table ---
+
+  static Double positiveNumber(String text) {
+    double value = Double.parseDouble(text);
+    return value > 0 && Double.isFinite(value) && !text.endsWith("d") && !text.endsWith("f")
+        && !text.endsWith("D") && !text.endsWith("F") ? value : null;
+  }
+
+  static Integer positiveInt(String text) {
+    int value = Integer.parseInt(text);
+    return value > 0 ? value : null;
+  }
+
+  static Boolean bool(String text) {
+    switch (text.toLowerCase(Locale.ROOT)) {
+      case "true": return Boolean.TRUE;
+      case "false": return Boolean.FALSE;
+      default: return null;
+    }
+  }
+
+  static Function<String, String> matching(Pattern pattern) {
+    return text -> pattern.matcher(text).matches() ? text : null;
+  }
+
+  static <E extends Enum<E>> Function<String, E> oneOf(Class<E> type) {
+    return text -> Enum.valueOf(type, text.toUpperCase(Locale.ROOT));
+  }
+
+  /** Parses {@code 250ms}, {@code 2s}, {@code 1m}, or an ISO-8601 {@code PT0.25S}; positive. */
+  static Duration positiveDuration(String text) {
+    Duration d = parseDuration(text);
+    return d.isNegative() || d.isZero() ? null : d;
+  }
+
+  static Duration parseDuration(String text) {
+    String t = text.toLowerCase(Locale.ROOT);
+    if (t.startsWith("p")) {
+      return Duration.parse(text);
+    }
+    for (Object[] unit : UNITS) {
+      String suffix = (String) unit[0];
+      if (t.endsWith(suffix)) {
+        long amount = Long.parseLong(t.substring(0, t.length() - suffix.length()));
+        return ((Duration) unit[1]).multipliedBy(amount);
+      }
+    }
+    throw new IllegalArgumentException(text);
+  }
+
+  private static final List<Object[]> UNITS = List.of(
+      new Object[] {"ms", Duration.ofMillis(1)},
+      new Object[] {"s", Duration.ofSeconds(1)},
+      new Object[] {"m", Duration.ofMinutes(1)},
+      new Object[] {"h", Duration.ofHours(1)});
+
+  /** Builds a {@link Key}. */
+  static final class Builder<T> {
+    private final String name;
+    private final Class<T> type;
+    private final Function<String, T> parser;
+    private final String constraint;
+    private String defaultText = "none";
+    private T defaultValue;
+    private String unit = "";
+    private String doc = "";
+    private Group group = Group.RARELY_USED;
+    private Function<String, String> mask = Function.identity();
+
+    private Builder(String name, Class<T> type, Function<String, T> parser, String constraint) {
+      this.name = Objects.requireNonNull(name);
+      this.type = type;
+      this.parser = parser;
+      this.constraint = constraint;
+    }
+
+    Builder<T> defaultValue(T value, String text) {
+      this.defaultValue = value;
+      this.defaultText = text;
+      return this;
+    }
+
+    Builder<T> computedDefault(String text) {
+      this.defaultText = text;
+      return this;
+    }
+
+    Builder<T> unit(String unit) {
+      this.unit = unit;
+      return this;
+    }
+
+    Builder<T> doc(String doc) {
+      this.doc = doc;
+      return this;
+    }
+
+    Builder<T> group(Group group) {
+      this.group = group;
+      return this;
+    }
+
+    Builder<T> secret(Function<String, String> mask) {
+      this.mask = mask;
+      return this;
+    }
+
+    Key<T> build() {
+      return new Key<>(this);
+    }
+  }
+}

@@ -1,0 +1,152 @@
+package dev.sluice.internal.config;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.stream.Collectors;
+
+/**
+ * An immutable set of checked settings: the values given for some {@link Key}s, the defaults for
+ * the others. Made from properties (text) and explicit values (typed), explicit winning.
+ *
+ * <p>This class is immutable and threadsafe.
+ */
+public final class Settings {
+
+  private final Map<Key<?>, Object> values;
+
+  private Settings(Map<Key<?>, Object> values) {
+    this.values = Collections.unmodifiableMap(values);
+  }
+
+  /** Settings with nothing given: every key at its default. */
+  public static Settings empty() {
+    return new Settings(new LinkedHashMap<>());
+  }
+
+  /**
+   * Parses the {@code sluice.*} entries of {@code properties}; other entries are ignored.
+   *
+   * @throws IllegalArgumentException for an unknown {@code sluice.*} key or a bad value
+   */
+  public static Settings parse(Properties properties) {
+    Map<String, String> text = new LinkedHashMap<>();
+    for (String name : properties.stringPropertyNames()) {
+      if (name.startsWith(Keys.PREFIX)) {
+        text.put(name, properties.getProperty(name));
+      }
+    }
+    return parse(text);
+  }
+
+  /**
+   * Parses {@code sluice.*} entries given as text.
+   *
+   * @throws IllegalArgumentException for an unknown {@code sluice.*} key or a bad value
+   */
+  public static Settings parse(Map<String, String> text) {
+    Map<Key<?>, Object> values = new LinkedHashMap<>();
+    text.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(entry -> {
+      Key<?> key = find(entry.getKey());
+      values.put(key, key.parse(entry.getValue()));
+    });
+    return new Settings(values);
+  }
+
+  /**
+   * Returns the key named {@code name}.
+   *
+   * @throws IllegalArgumentException naming the unknown key, the nearest known one and the list
+   */
+  public static Key<?> find(String name) {
+    for (Key<?> key : Keys.ALL) {
+      if (key.name().equals(name)) {
+        return key;
+      }
+    }
+    String nearest = Keys.ALL.stream().map(Key::name)
+        .min(Comparator.comparingInt(known -> distance(known, name))).orElseThrow();
+    throw new IllegalArgumentException(name + " is not a Sluice setting; did you mean " + nearest
+        + "? Known settings: " + Keys.ALL.stream().map(Key::name).collect(Collectors.joining(", ")));
+  }
+
+  /** Returns these settings with {@code overrides} winning where both give a key. */
+  public Settings with(Settings overrides) {
+    Map<Key<?>, Object> merged = new LinkedHashMap<>(values);
+    merged.putAll(overrides.values);
+    return new Settings(merged);
+  }
+
+  /** Returns these settings with {@code key} set to {@code value}. */
+  public <T> Settings with(Key<T> key, T value) {
+    Map<Key<?>, Object> merged = new LinkedHashMap<>(values);
+    merged.put(key, Objects.requireNonNull(value, key.name()));
+    return new Settings(merged);
+  }
+
+  /** The value given for {@code key}, or its default ({@code null} if computed or none). */
+  public <T> T get(Key<T> key) {
+    Object value = values.get(key);
+    return value != null ? key.type().cast(value) : key.defaultValue();
+  }
+
+  /** Whether a value was given for {@code key}. */
+  public boolean isSet(Key<?> key) {
+    return values.containsKey(key);
+  }
+
+  /** The given values as text, keyed by name, passwords masked: for logs and comparisons. */
+  public Map<String, String> describe() {
+    Map<String, String> shown = new LinkedHashMap<>();
+    for (Map.Entry<Key<?>, Object> e : values.entrySet()) {
+      shown.put(e.getKey().name(), e.getKey().show(e.getValue()));
+    }
+    return shown;
+  }
+
+  /**
+   * Lists the keys whose values differ between the two settings, as
+   * {@code sluice.budget ("100" here, "200" there)}, passwords masked; empty when they agree.
+   */
+  public List<String> differences(Settings other) {
+    List<String> found = new ArrayList<>();
+    for (Key<?> key : Keys.ALL) {
+      Object mine = get(key);
+      Object theirs = other.get(key);
+      if (!Objects.equals(mine, theirs)) {
+        found.add(key.name() + " (\"" + key.show(mine) + "\" and \"" + key.show(theirs) + "\")");
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public String toString() {
+    return describe().toString();
+  }
+
+  private static int distance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        current[j] = Math.min(Math.min(current[j - 1] + 1, previous[j] + 1),
+            previous[j - 1] + cost);
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
+  }
+}

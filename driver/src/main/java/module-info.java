@@ -1,0 +1,14 @@
+/**
+ * Sluice: caps the load on a database while the cache in front of it is down.
+ *
+ * <p>The whole API is the package {@code dev.sluice}; everything else is internal.
+ */
+module dev.sluice {
+  requires transitive java.sql;
+  requires org.slf4j;
+  requires redis.clients.jedis;
+
+  exports dev.sluice;
+
+  provides java.sql.Driver with dev.sluice.SluiceDriver;
+}
