@@ -1,0 +1,13 @@
+package dev.sluice.it.support;
+
+import org.junit.jupiter.api.Assumptions;
+
+/** TEMPORARY: skips what waits for a branch that has not landed on main. Removed at the merge. */
+public final class Pending {
+  private Pending() {}
+
+  /** Driver mode needs the {@code jdbc:sluice:} driver and the Redis flag. */
+  public static void driverMode(Mode mode) {
+    Assumptions.assumeTrue(mode != Mode.DRIVER, "needs the driver and redis branches");
+  }
+}
