@@ -32,13 +32,16 @@ public final class Rig implements AutoCloseable {
   private final RateLimitedDataSource decorator;
   private final BreakerFlag.Manual manualFlag;
 
-  private Rig(Mode mode, String name, double budget, int burst, Scope scope, int poolSize) {
+  private final Postgres pg;
+
+  private Rig(Mode mode, String name, double budget, int burst, Scope scope, int poolSize,
+      Postgres pg) {
     Pending.driverMode(mode);
+    this.pg = pg;
     this.mode = mode;
     this.name = name;
     this.poolSize = poolSize;
     this.burst = burst;
-    Postgres pg = Servers.postgres();
     HikariConfig config = new HikariConfig();
     config.setPoolName(name);
     config.setMaximumPoolSize(poolSize);
@@ -77,9 +80,15 @@ public final class Rig implements AutoCloseable {
    */
   public static Rig of(Mode mode, String label, double budget, int burst, Scope scope,
       int poolSize) {
+    return of(mode, label, budget, burst, scope, poolSize, Servers.postgres());
+  }
+
+  /** As {@link #of(Mode, String, double, int, Scope, int)}, over the given server. */
+  public static Rig of(Mode mode, String label, double budget, int burst, Scope scope,
+      int poolSize, Postgres pg) {
     String name = "it-" + label + "-" + mode.name().toLowerCase(Locale.ROOT) + "-"
         + SEQUENCE.incrementAndGet();
-    return new Rig(mode, name, budget, burst, scope, poolSize);
+    return new Rig(mode, name, budget, burst, scope, poolSize, pg);
   }
 
   /** What the framework gets: the decorator, or the pool whose driver is Sluice's. */
@@ -157,7 +166,7 @@ public final class Rig implements AutoCloseable {
   public PoolState state() {
     var bean = pool.getHikariPoolMXBean();
     return new PoolState(bean.getTotalConnections(), bean.getActiveConnections(),
-        Servers.postgres().backendPids(name));
+        pg.backendPids(name));
   }
 
   @Override
