@@ -21,7 +21,7 @@ final class Kinds {
 
   private Kinds() {}
 
-  /** One wrapper of each kind, in the order of {@link #INTERFACES}, made from {@code connection}. */
+  /** One wrapper of each kind, in the order of {@link #INTERFACES}, from {@code connection}. */
   static List<Object> wrappersOf(Connection connection) throws SQLException {
     Statement statement = connection.createStatement();
     return List.of(connection, statement, connection.prepareStatement("stub"),
