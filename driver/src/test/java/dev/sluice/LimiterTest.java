@@ -129,8 +129,12 @@ class LimiterTest {
   }
 
   @Test
-  void beforeAutoCommit_driverModePoolSetUpAndReset_areNeverDoors() throws Exception {
-    Limiter limiter = limiter(Scope.STATEMENT, true, 1);
+  void beforeAutoCommit_driverModeUnderAManualCommitPool_switchesAreNeverDoors()
+      throws Exception {
+    Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 10.0)
+        .with(Keys.POOL_AUTO_COMMIT, false);
+    Limiter limiter = new Limiter("users-db", settings, TokenBucket.of(10, 1, ticker), flag, 1,
+        true, ticker);
     flag.trip();
     limiter.beforeStatement(Gate.initialState(true)); // empty the bucket
     // HikariCP with autoCommit=false sets every new connection up, then resets it after use
@@ -144,12 +148,12 @@ class LimiterTest {
   }
 
   @Test
-  void beforeAutoCommit_driverModeAfterSetUpToAuto_switchToManualIsTheDoor() throws Exception {
+  void beforeAutoCommit_driverModeUnderAnAutoCommitPool_everySwitchToManualIsTheDoor()
+      throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, true, 1);
     flag.trip();
-    // HikariCP with autoCommit=true sets the connection up, then the application begins
-    int state = limiter.beforeAutoCommit(Gate.initialState(true), true);
-    state = limiter.beforeAutoCommit(state, false);
+    // HikariCP with autoCommit=true never switches; the application begins transactions
+    int state = limiter.beforeAutoCommit(Gate.initialState(true), false);
     assertThat(limiter.admitted()).isEqualTo(1);
     int auto = limiter.beforeAutoCommit(state, true);
     assertThatThrownBy(() -> limiter.beforeAutoCommit(auto, false))
