@@ -38,12 +38,15 @@ class FlagFlappingSoakTest {
   private static final int BURST = 20;
   private static final int THREADS = 16;
   private static final int POOL = 8;
-  /** Rows stamped in the first moments of an open window may have been admitted just before. */
-  private static final long EDGE_MILLIS = 50;
+  /**
+   * Rows stamped in the first moments of an open window may have been admitted, unlimited, just
+   * before it: a loaded machine can hold a statement that long between admission and execution.
+   */
+  private static final long EDGE_MILLIS = 100;
   /** As in the multi-process test: a permit taken near a window's end lands a moment later. */
   private static final double LAG_ALLOWANCE = 0.05 * BUDGET;
 
-  @Disabled("needs wrappers and redis")
+  @Disabled("needs redis")
   @Test
   void flagToggledEvery2sThroughRedis_noLeaks_noThreadGrowth_everyOpenWindowWithinBudget()
       throws Exception {
@@ -131,7 +134,11 @@ class FlagFlappingSoakTest {
     return ManagementFactory.getThreadMXBean().getThreadCount();
   }
 
-  /** Notes, every 5 ms, when the limiter's flag changed: the open windows as it saw them. */
+  /**
+   * Notes, every 5 ms, when the limiter's flag changed: the open windows as it saw them, taken
+   * narrow (from the first sample that saw it open to the last sample that still saw it open), so
+   * that a late wake-up of this thread never stretches a window over unlimited traffic.
+   */
   private static final class Watcher {
     private final List<long[]> changes = new ArrayList<>();
     private final Thread thread;
@@ -140,14 +147,18 @@ class FlagFlappingSoakTest {
     Watcher(RateLimitedDataSource ds) {
       thread = new Thread(() -> {
         boolean last = ds.stats().limiting();
+        long lastSample = System.currentTimeMillis();
         while (running) {
           boolean now = ds.stats().limiting();
+          long sampled = System.currentTimeMillis();
           if (now != last) {
+            // opened: surely open from this sample on; closed: surely open until the last one
             synchronized (changes) {
-              changes.add(new long[] {System.currentTimeMillis(), now ? 1 : 0});
+              changes.add(new long[] {now ? sampled : lastSample, now ? 1 : 0});
             }
             last = now;
           }
+          lastSample = sampled;
           Waits.sleep(Duration.ofMillis(5));
         }
       }, "soak-watcher");

@@ -31,7 +31,6 @@ class MultiProcessInvariantTest {
    */
   private static final double LAG_ALLOWANCE = 0.05 * BUDGET;
 
-  @Disabled("needs wrappers")
   @Test
   void threeProcesses_staticShare_databaseTakesTheBudgetAndNoMore() throws Exception {
     Postgres pg = Servers.postgres();
@@ -42,7 +41,7 @@ class MultiProcessInvariantTest {
     assertWithinBudgetAndNotStarved(pg, run, results);
   }
 
-  @Disabled("needs wrappers and redis")
+  @Disabled("needs redis")
   @Test
   void threeProcesses_redisRegistryStoppedHalfway_budgetStaysDividedNotCopied() throws Exception {
     Postgres pg = Servers.postgres();

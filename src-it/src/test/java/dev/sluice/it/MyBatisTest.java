@@ -23,7 +23,6 @@ import org.apache.ibatis.session.SqlSessionFactory;
 import org.apache.ibatis.session.SqlSessionFactoryBuilder;
 import org.apache.ibatis.transaction.TransactionException;
 import org.apache.ibatis.transaction.jdbc.JdbcTransactionFactory;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -79,7 +78,6 @@ class MyBatisTest {
    * Under auto-commit the statement is refused: MyBatis wraps ours directly in its
    * {@link PersistenceException} ("### Error querying database. Cause: ...").
    */
-  @Disabled("needs wrappers")
   @ParameterizedTest
   @EnumSource(Mode.class)
   void flagOpen_refusedSelect_surfacesAsPersistenceExceptionCausedByOurs(Mode mode) {
@@ -112,7 +110,6 @@ class MyBatisTest {
    * statement: MyBatis reports that as a {@link TransactionException} ("Error configuring
    * AutoCommit") inside its {@link PersistenceException}; nothing of the session is written.
    */
-  @Disabled("needs wrappers")
   @ParameterizedTest
   @EnumSource(Mode.class)
   void flagOpen_refusedSession_surfacesAsTransactionExceptionAndWritesNothing(Mode mode) {

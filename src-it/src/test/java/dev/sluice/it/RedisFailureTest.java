@@ -32,7 +32,7 @@ class RedisFailureTest {
    */
   private static final Duration WORST_REQUEST = Duration.ofMillis(1_000);
 
-  @Disabled("needs wrappers and redis")
+  @Disabled("needs redis")
   @Test
   void redisStoppedRestartedAndSilent_appKeepsRunning_flagFailsSafe_requestsNeverWait()
       throws Exception {

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,14 +22,13 @@ import org.junit.jupiter.api.Test;
  */
 class VirtualThreadsTest {
   static final String JAVA21_VARIABLE = "SLUICE_IT_JAVA21_HOME";
-  private static final double BUDGET = 500;
-  private static final int BURST = 25;
+  private static final double BUDGET = 300;
+  private static final int BURST = 15;
   private static final int THREADS = 5_000;
   private static final int POOL = 10;
   private static final long DURATION_MILLIS = 4_000;
   private static final double LAG_ALLOWANCE = 0.05 * BUDGET;
 
-  @Disabled("needs wrappers")
   @Test
   void fiveThousandVirtualThreads_flagOpen_noPinningInSluice_andRateHolds() throws Exception {
     Path java = java21();
@@ -53,13 +51,15 @@ class VirtualThreadsTest {
     System.out.printf(Locale.ROOT, "[figures] %d virtual threads, pool %d, budget %.0f/s burst %d:"
         + " DB rows per second %s; %d rows in %.2f s = %.1f rows/s; %s%n", THREADS, POOL, BUDGET,
         BURST, perSecond, span.rows(), span.seconds(), span.rate(), result);
-    assertThat(result).contains("unexpected=0").contains("pinnedOurs=0");
+    assertThat(result).as("worker output:\n%s", String.join("\n", output))
+        .contains("unexpected=0").contains("pinnedOurs=0");
     assertThat(output).as("pinned stacks through Sluice (jdk.tracePinnedThreads)")
         .noneMatch(line -> line.contains("dev.sluice.") && !line.contains("dev.sluice.it.")
             && line.contains("<== monitors"));
     assertThat(perSecond).allSatisfy(rows ->
         assertThat((double) rows).isLessThanOrEqualTo(BUDGET + BURST + LAG_ALLOWANCE));
-    assertThat(span.rate()).isGreaterThanOrEqualTo(0.85 * BUDGET);
+    assertThat(Hits.interiorMean(perSecond)).as("rows per whole second")
+        .isGreaterThanOrEqualTo(0.85 * BUDGET);
   }
 
   /** A {@code java} of release 21 or later, or the test is skipped with the reason. */

@@ -45,6 +45,18 @@ public final class Hits {
     }
   }
 
+  /**
+   * The mean of the whole seconds: all but the first and the last, which the run covers only in
+   * part (threads starting, threads stopping).
+   */
+  public static double interiorMean(List<Long> perSecond) {
+    if (perSecond.size() < 3) {
+      throw new AssertionError("a run too short to judge: " + perSecond);
+    }
+    return perSecond.subList(1, perSecond.size() - 1).stream()
+        .mapToLong(Long::longValue).average().orElse(0);
+  }
+
   /** Rows of {@code run} stamped in [{@code fromEpochMillis}, {@code toEpochMillis}). */
   public static long between(Postgres pg, int run, long fromEpochMillis, long toEpochMillis) {
     String sql = "select count(*) from it_hits where run = ? and at >= to_timestamp(? / 1000.0)"
