@@ -94,6 +94,7 @@ class SluiceDriverPostgresTest {
     config.setJdbcUrl(base + "?sluice.budget=1000");
     try (HikariDataSource pool = new HikariDataSource(config);
         Connection c = pool.getConnection()) {
+      assertThat(c.isValid(1)).isTrue();
       assertThat(SluiceDriver.stats("localhost-" + postgres.getPort() + "-postgres")).isPresent();
     }
   }
@@ -116,6 +117,7 @@ class SluiceDriverPostgresTest {
     HikariConfig config = hikari("pg-eight-pool", 8);
     config.setJdbcUrl(base + "?sluice.budget=" + budget + "&sluice.burst=4&sluice.name=pg-eight");
     try (HikariDataSource pool = new HikariDataSource(config)) {
+      fill(pool, 8);
       long started = System.nanoTime();
       long admitted = hammer(pool, 8, 1_000);
       double seconds = (System.nanoTime() - started) / 1e9;
@@ -134,7 +136,7 @@ class SluiceDriverPostgresTest {
     config.setJdbcUrl(base + "?ApplicationName=sluice-pids&sluice.budget=1&sluice.burst=1"
         + "&sluice.name=pg-pids");
     try (HikariDataSource pool = new HikariDataSource(config)) {
-      awaitConnections(pool, 4);
+      fill(pool, 4);
       Set<Integer> before = backendPids("sluice-pids");
 
       long rejected = rejections(pool, 4, 5_000);
@@ -218,12 +220,17 @@ class SluiceDriverPostgresTest {
     }
   }
 
-  private static void awaitConnections(HikariDataSource pool, int count)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (pool.getHikariPoolMXBean().getTotalConnections() < count
-        && System.nanoTime() < deadline) {
-      Thread.sleep(20); // the pool fills itself in the background
+  /** Makes the pool open all its connections: hold that many at once, then give them back. */
+  private static void fill(HikariDataSource pool, int count) throws SQLException {
+    List<Connection> held = new ArrayList<>();
+    try {
+      for (int i = 0; i < count; i++) {
+        held.add(pool.getConnection());
+      }
+    } finally {
+      for (Connection c : held) {
+        c.close();
+      }
     }
     assertThat(pool.getHikariPoolMXBean().getTotalConnections()).isEqualTo(count);
   }

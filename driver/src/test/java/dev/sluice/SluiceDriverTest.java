@@ -72,9 +72,15 @@ class SluiceDriverTest {
   @Test
   void connect_sameNameTwice_sharesOneLimiter() throws SQLException {
     String url = "jdbc:sluice:h2:mem:" + db + ";sluice.budget=1000;sluice.name=" + db;
-    try (Connection a = driver.connect(url, null); Connection b = driver.connect(url, null)) {
-      assertThat(DriverBudgets.SHARED.limiter(db)).isNotNull();
-      assertThat(SluiceDriver.stats(db)).isPresent();
+    try (Connection a = driver.connect(url, null)) {
+      Limiter first = DriverBudgets.SHARED.limiter(db);
+      Properties info = new Properties();
+      info.setProperty("sluice.budget", "1000");
+      try (Connection b = DriverManager.getConnection("jdbc:sluice:h2:mem:" + db + ";sluice.name="
+          + db, info)) {
+        assertThat(a.isValid(1) && b.isValid(1)).isTrue();
+        assertThat(DriverBudgets.SHARED.limiter(db)).isNotNull().isSameAs(first);
+      }
     }
   }
 
@@ -82,6 +88,7 @@ class SluiceDriverTest {
   void connect_withoutName_derivesItFromTheDatabase() throws SQLException {
     try (Connection c = driver.connect("jdbc:sluice:h2:mem:" + db + ";sluice.budget=1000;"
         + "PASSWORD=secret", null)) {
+      assertThat(c.isValid(1)).isTrue();
       assertThat(SluiceDriver.stats("mem-" + db)).isPresent();
     }
   }
@@ -90,6 +97,7 @@ class SluiceDriverTest {
   void connect_sameNameOtherBudget_failsNamingBothValues() throws SQLException {
     String base = "jdbc:sluice:h2:mem:" + db + ";sluice.name=" + db;
     try (Connection c = driver.connect(base + ";sluice.budget=100", null)) {
+      assertThat(c.isValid(1)).isTrue();
       assertThatThrownBy(() -> driver.connect(base + ";sluice.budget=200", null))
           .isInstanceOf(SQLNonTransientConnectionException.class)
           .hasMessageContaining("sluice.budget (\"100.0\" and \"200.0\")");
@@ -187,6 +195,7 @@ class SluiceDriverTest {
     Driver h2 = DriverManager.getDriver("jdbc:h2:mem:x");
     try (Connection c = driver.connect("jdbc:sluice:h2:mem:" + db + ";sluice.budget=1000;"
         + "sluice.name=" + db, null)) {
+      assertThat(c.isValid(1)).isTrue();
       assertThat(driver.jdbcCompliant()).isEqualTo(h2.jdbcCompliant());
     }
   }
