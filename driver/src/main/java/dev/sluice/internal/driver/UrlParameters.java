@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -162,17 +163,20 @@ public final class UrlParameters {
    * reach, which the real driver might silently ignore.
    */
   private static void checkNoLeak(String url) {
+    String lower = url.toLowerCase(Locale.ROOT); // SLUICE.BUDGET would leak just the same
     for (char separator : new char[] {'?', '&', ';'}) {
-      int at = url.indexOf(separator + Keys.PREFIX);
+      int at = lower.indexOf(separator + Keys.PREFIX);
       if (at >= 0) {
         int end = at + 1;
         while (end < url.length() && "=&;?".indexOf(url.charAt(end)) < 0) {
           end++;
         }
-        throw new IllegalArgumentException(url.substring(at + 1, end) + " stands where Sluice"
-            + " cannot take it out of the URL (after a '" + separator + "' inside the database's"
-            + " own parameters); put the sluice.* settings in the URL's first parameter list, or"
-            + " in the connection properties");
+        String key = url.substring(at + 1, end);
+        throw new IllegalArgumentException(key + " stands where Sluice cannot take it out of the"
+            + " URL (" + (key.startsWith(Keys.PREFIX) ? "after a '" + separator + "' inside the"
+            + " database's own parameters" : "Sluice's keys are spelled in lower case") + ");"
+            + " put the sluice.* settings in the URL's first parameter list, or in the connection"
+            + " properties");
       }
     }
   }

@@ -91,4 +91,12 @@ class UrlParametersTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("sluice.budget stands where Sluice cannot take it out");
   }
+
+  @Test
+  void strip_upperCaseSluiceKey_isAnErrorRatherThanALeak() {
+    assertThatThrownBy(() -> UrlParameters.strip("jdbc:postgresql://db/app?SLUICE.BUDGET=5"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("SLUICE.BUDGET stands where Sluice cannot take it out")
+        .hasMessageContaining("lower case");
+  }
 }
