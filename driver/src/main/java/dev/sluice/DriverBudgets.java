@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,8 +41,9 @@ import org.slf4j.LoggerFactory;
  * through {@code DriverManager}. The sweeper is one daemon thread, started with the first budget
  * and stopped with the last, so nothing of Sluice stays running once no budget is left.
  *
- * <p>This class is threadsafe: its state is guarded by {@code this}; {@code isClosed()} is never
- * called while holding the lock, and neither is {@link Budget#close()}.
+ * <p>This class is threadsafe: its state is guarded by one {@link ReentrantLock} (not a monitor, so
+ * a virtual thread opening a budget's Redis connection does not pin its carrier);
+ * {@code isClosed()} is never called while holding it, and neither is {@link Budget#close()}.
  */
 final class DriverBudgets {
   private static final Logger LOG = LoggerFactory.getLogger(SluiceDriver.class);
@@ -56,6 +58,7 @@ final class DriverBudgets {
   private final Ticker ticker;
   private final long graceNanos;
   private final boolean sweepInBackground;
+  private final ReentrantLock lock = new ReentrantLock();
   private final Map<String, Entry> entries = new HashMap<>();
   private ScheduledExecutorService sweeper;
 
@@ -65,7 +68,7 @@ final class DriverBudgets {
     this.sweepInBackground = sweepInBackground;
   }
 
-  /** One budget and the connections made for it; guarded by the registry. */
+  /** One budget and the connections made for it; guarded by the registry's lock. */
   static final class Entry {
     private final Budget budget;
     private final List<WeakReference<Connection>> connections = new ArrayList<>();
@@ -89,42 +92,66 @@ final class DriverBudgets {
    * @throws IllegalArgumentException when the name is in use with other settings, naming both
    *     values, or when the settings do not fit together
    */
-  synchronized Entry acquire(Settings settings) {
+  Entry acquire(Settings settings) {
     String name = settings.get(Keys.NAME);
-    Entry entry = entries.get(name);
-    if (entry == null) {
-      entry = new Entry(Budget.open(settings, null, true));
-      entries.put(name, entry);
-      startSweeper();
-    } else {
-      checkSame(name, entry.budget.settings(), settings);
+    lock.lock();
+    try {
+      Entry entry = entries.get(name);
+      if (entry == null) {
+        entry = new Entry(Budget.open(settings, null, true));
+        entries.put(name, entry);
+        startSweeper();
+      } else {
+        checkSame(name, entry.budget.settings(), settings);
+      }
+      entry.connecting++;
+      entry.idle = false;
+      return entry;
+    } finally {
+      lock.unlock();
     }
-    entry.connecting++;
-    entry.idle = false;
-    return entry;
   }
 
   /** Records that {@code raw} was opened for the entry's budget. */
-  synchronized void connected(Entry entry, Connection raw) {
-    entry.connecting--;
-    entry.connections.add(new WeakReference<>(raw));
+  void connected(Entry entry, Connection raw) {
+    lock.lock();
+    try {
+      entry.connecting--;
+      entry.connections.add(new WeakReference<>(raw));
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Records that a connection could not be opened for the entry's budget. */
-  synchronized void abandoned(Entry entry) {
-    entry.connecting--;
+  void abandoned(Entry entry) {
+    lock.lock();
+    try {
+      entry.connecting--;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** The figures of the budget named {@code name}, or {@code null} when there is none. */
-  synchronized Stats stats(String name) {
-    Entry entry = entries.get(name);
+  Stats stats(String name) {
+    Entry entry = find(name);
     return entry == null ? null : entry.budget.stats();
   }
 
   /** The limiter of the budget named {@code name}, or {@code null}: for tests. */
-  synchronized Limiter limiter(String name) {
-    Entry entry = entries.get(name);
+  Limiter limiter(String name) {
+    Entry entry = find(name);
     return entry == null ? null : entry.limiter();
+  }
+
+  private Entry find(String name) {
+    lock.lock();
+    try {
+      return entries.get(name);
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**
@@ -135,7 +162,8 @@ final class DriverBudgets {
     Map<Entry, List<WeakReference<Connection>>> seen = snapshot();
     Set<WeakReference<Connection>> gone = gone(seen);
     List<Budget> expired = new ArrayList<>();
-    synchronized (this) {
+    lock.lock();
+    try {
       long now = ticker.read();
       entries.values().removeIf(entry -> {
         entry.connections.removeIf(gone::contains);
@@ -148,6 +176,8 @@ final class DriverBudgets {
       if (entries.isEmpty()) {
         stopSweeper();
       }
+    } finally {
+      lock.unlock();
     }
     for (Budget budget : expired) {
       LOG.info("{} - closing the driver's budget: no connection used it for {} s",
@@ -169,12 +199,17 @@ final class DriverBudgets {
     return now - entry.idleSinceNanos >= graceNanos;
   }
 
-  private synchronized Map<Entry, List<WeakReference<Connection>>> snapshot() {
-    Map<Entry, List<WeakReference<Connection>>> seen = new IdentityHashMap<>();
-    for (Entry entry : entries.values()) {
-      seen.put(entry, new ArrayList<>(entry.connections));
+  private Map<Entry, List<WeakReference<Connection>>> snapshot() {
+    lock.lock();
+    try {
+      Map<Entry, List<WeakReference<Connection>>> seen = new IdentityHashMap<>();
+      for (Entry entry : entries.values()) {
+        seen.put(entry, new ArrayList<>(entry.connections));
+      }
+      return seen;
+    } finally {
+      lock.unlock();
     }
-    return seen;
   }
 
   /** The references whose connection was collected or closed; asked outside the lock. */
@@ -239,7 +274,12 @@ final class DriverBudgets {
     }
   }
 
-  synchronized boolean isSweeping() {
-    return sweeper != null;
+  boolean isSweeping() {
+    lock.lock();
+    try {
+      return sweeper != null;
+    } finally {
+      lock.unlock();
+    }
   }
 }
