@@ -250,7 +250,7 @@ class SluiceDriverPostgresTest {
   }
 
   /** Gating tests need the real wrappers; until they land, wrap() hands the raw connection back. */
-  private static void assumeWrappersLanded() throws SQLException {
+  static void assumeWrappersLanded() throws SQLException {
     try (Connection raw = DriverManager.getConnection("jdbc:h2:mem:probe");
         Budget probe = Budget.open(Settings.parse(Map.of("sluice.name", "probe",
             "sluice.budget", "1")), null, true)) {
