@@ -33,7 +33,7 @@ class DriverBudgetsTest {
     assertThatThrownBy(() -> budgets.acquire(settings("orders", "200")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("sluice.name \"orders\" already names a budget")
-        .hasMessageContaining("sluice.budget (\"100.0\" and \"200.0\")");
+        .hasMessageContaining("sluice.budget (\"100\" and \"200\")");
   }
 
   @Test

@@ -8,27 +8,19 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
- * The door of a transaction in driver mode under HikariCP 7.1.0 with its default
- * {@code autoCommit=true}: the application's {@code setAutoCommit(false)} is the door, on the
- * physical connection's first checkout and on every later one.
- *
- * <p>Fails today (tried against the {@code wrappers} branch): HikariCP 7.1.0 calls
- * {@code setAutoCommit} on a new connection only when the pool's setting differs from the
- * driver's, so {@code Limiter} takes the application's first switch to manual for the pool's
- * set-up, marks the connection {@code RESTS_MANUAL}, and from then on admits every transaction on
- * it at its first statement. Disabled until the lead settles the fix; see notes/driver.md.
+ * The door of a transaction in driver mode under HikariCP 7.1.0. With its default
+ * {@code autoCommit=true} the application's {@code setAutoCommit(false)} is the door, on the
+ * physical connection's first checkout and on every later one. With {@code autoCommit=false} and
+ * {@code sluice.pool-auto-commit=false} the pool's set-up is no door, and each transaction pays at
+ * its first statement.
  */
 class SluiceDriverHikariDoorTest {
 
   @Test
-  @Disabled("Limiter's driver-mode door rule takes the first switch to manual for pool set-up;"
-      + " see notes/driver.md")
   void hikariAutoCommitPool_everySwitchToManualIsTheDoor() throws SQLException {
-    SluiceDriverPostgresTest.assumeWrappersLanded();
     HikariConfig config = new HikariConfig();
     config.setPoolName("door-pool");
     config.setMaximumPoolSize(1);
@@ -53,6 +45,33 @@ class SluiceDriverHikariDoorTest {
         s.execute("SELECT 1");
       }
       c.commit();
+    }
+  }
+
+  @Test
+  void hikariManualPool_setUpIsNoDoorAndTransactionsPayAtTheirFirstStatement()
+      throws SQLException {
+    HikariConfig config = new HikariConfig();
+    config.setPoolName("manual-door-pool");
+    config.setMaximumPoolSize(1);
+    config.setAutoCommit(false);
+    config.setJdbcUrl("jdbc:sluice:h2:mem:manualdoor;sluice.budget=0.001;sluice.burst=6;"
+        + "sluice.pool-auto-commit=false;sluice.name=manual-door");
+    try (HikariDataSource pool = new HikariDataSource(config)) {
+      for (int i = 0; i < 2; i++) {
+        try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+          for (int j = 0; j < 3; j++) {
+            s.execute("SELECT 1");
+          }
+          c.commit();
+        }
+      }
+      try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+        assertThatThrownBy(() -> s.execute("SELECT 1"))
+            .isInstanceOf(RateLimitExceededException.class);
+        c.rollback();
+      }
+      assertThat(SluiceDriver.stats("manual-door").orElseThrow().admitted()).isEqualTo(2);
     }
   }
 }

@@ -1,13 +1,9 @@
 package dev.sluice;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.sluice.internal.config.Settings;
-import dev.sluice.internal.jdbc.ConnectionWrapper;
-import dev.sluice.internal.limit.Gate;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.sql.Connection;
@@ -19,7 +15,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
@@ -112,7 +107,6 @@ class SluiceDriverPostgresTest {
 
   @Test
   void hikari_eightBusyThreadsOnEightConnections_admitOneBudgetNotEight() throws Exception {
-    assumeWrappersLanded();
     double budget = 40;
     HikariConfig config = hikari("pg-eight-pool", 8);
     config.setJdbcUrl(base + "?sluice.budget=" + budget + "&sluice.burst=4&sluice.name=pg-eight");
@@ -131,7 +125,6 @@ class SluiceDriverPostgresTest {
 
   @Test
   void hikari_thousandsOfRejections_keepEveryBackend() throws Exception {
-    assumeWrappersLanded();
     HikariConfig config = hikari("pg-pids-pool", 4);
     config.setJdbcUrl(base + "?ApplicationName=sluice-pids&sluice.budget=1&sluice.burst=1"
         + "&sluice.name=pg-pids");
@@ -249,13 +242,4 @@ class SluiceDriverPostgresTest {
     return pids;
   }
 
-  /** Gating tests need the real wrappers; until they land, wrap() hands the raw connection back. */
-  static void assumeWrappersLanded() throws SQLException {
-    try (Connection raw = DriverManager.getConnection("jdbc:h2:mem:probe");
-        Budget probe = Budget.open(Settings.parse(Map.of("sluice.name", "probe",
-            "sluice.budget", "1")), null, true)) {
-      Gate gate = probe.limiter();
-      assumeThat(ConnectionWrapper.wrap(raw, gate)).as("wrappers landed").isNotSameAs(raw);
-    }
-  }
 }

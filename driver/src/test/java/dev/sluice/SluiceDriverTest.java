@@ -100,7 +100,7 @@ class SluiceDriverTest {
       assertThat(c.isValid(1)).isTrue();
       assertThatThrownBy(() -> driver.connect(base + ";sluice.budget=200", null))
           .isInstanceOf(SQLNonTransientConnectionException.class)
-          .hasMessageContaining("sluice.budget (\"100.0\" and \"200.0\")");
+          .hasMessageContaining("sluice.budget (\"100\" and \"200\")");
     }
   }
 
