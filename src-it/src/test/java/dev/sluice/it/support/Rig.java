@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.sluice.BreakerFlag;
 import dev.sluice.RateLimitedDataSource;
 import dev.sluice.Scope;
+import dev.sluice.SluiceDriver;
 import dev.sluice.Stats;
 import java.time.Duration;
 import java.util.Locale;
@@ -133,7 +134,8 @@ public final class Rig implements AutoCloseable {
 
   /** The figures of this rig's budget in the driver. */
   public Stats driverStats() {
-    throw new UnsupportedOperationException("needs the driver branch: SluiceDriver.stats");
+    return SluiceDriver.stats(name).orElseThrow(
+        () -> new AssertionError("the driver has no budget named " + name));
   }
 
   /** Waits until the pool holds all its connections, so totals compare. */
