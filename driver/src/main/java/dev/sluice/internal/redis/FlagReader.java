@@ -62,6 +62,8 @@ public final class FlagReader implements AutoCloseable {
   private boolean everRead;
   private long healthySinceNanos;
   private long messages;
+  /** Guarded by this: until when this instance's own {@link #trip} holds the flag open. */
+  private long tripUntilNanos;
 
   private final CountDownLatch stopped = new CountDownLatch(1);
   private ScheduledThreadPoolExecutor scheduler;
@@ -92,6 +94,7 @@ public final class FlagReader implements AutoCloseable {
     this.policy = policy;
     long now = ticker.read();
     this.lastReadNanos = now;
+    this.tripUntilNanos = now;
     this.healthySinceNanos = now - settleNanos; // no outage yet: the first answer decides at once
     this.open = policy != WhenUnreachable.CLOSED; // nothing read yet: as if unreachable
   }
@@ -153,13 +156,17 @@ public final class FlagReader implements AutoCloseable {
 
   /**
    * Sets the key to {@code open} with an expiry and publishes {@code open}; the local copy opens
-   * at once, even when Redis does not answer.
+   * at once, even when Redis does not answer (then, under {@code sluice.redis.unreachable=closed},
+   * it stays open for {@code ttl} unless Redis answers or {@link #reset()} is called).
    *
    * @param ttl how long the key lives
    * @return whether Redis took the write
    */
   public boolean trip(Duration ttl) {
-    heard(OPEN);
+    synchronized (this) {
+      tripUntilNanos = ticker.read() + ttl.toNanos();
+      heard(OPEN);
+    }
     try {
       link.setAndPublish(key, OPEN, ttl, key, OPEN);
       return true;
@@ -176,6 +183,9 @@ public final class FlagReader implements AutoCloseable {
    * @return whether Redis took the write
    */
   public boolean reset() {
+    synchronized (this) {
+      tripUntilNanos = ticker.read();
+    }
     try {
       link.deleteAndPublish(key, key, CLOSED);
     } catch (RedisDown e) {
@@ -256,7 +266,7 @@ public final class FlagReader implements AutoCloseable {
     if (policy == WhenUnreachable.OPEN || policy == WhenUnreachable.LAST && !everRead) {
       open = true;
     } else if (policy == WhenUnreachable.CLOSED) {
-      open = false;
+      open = ticker.read() - tripUntilNanos < 0; // this instance's own trip still holds
     }
     health.failed(why);
   }
