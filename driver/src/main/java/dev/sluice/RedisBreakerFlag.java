@@ -194,8 +194,11 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
 
   @Override
   public String toString() {
-    return "RedisBreakerFlag[" + name + " in " + where + ", " + reader.state().name()
-        .toLowerCase(Locale.ROOT) + (reader.isOpen() ? ", open]" : ", closed]");
+    FlagState state = reader.state();
+    String source = state == FlagState.UNREACHABLE ? "Redis unreachable"
+        : "key says " + state.name().toLowerCase(Locale.ROOT);
+    return "RedisBreakerFlag[" + name + " in " + where + ": " + source + ", flag "
+        + (reader.isOpen() ? "open]" : "closed]");
   }
 
   /**
