@@ -23,6 +23,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.args.ClientType;
+import redis.clients.jedis.params.ClientKillParams;
 
 /**
  * The Redis breaker flag against a real Redis: propagation by polling and by pub/sub, Redis
@@ -155,6 +157,26 @@ class RedisFlagTest {
       Await.until("opens", Duration.ofSeconds(1), reader::isOpen);
       Await.until("closes when the key expires", Duration.ofSeconds(2), () -> !reader.isOpen());
     }
+  }
+
+  @Test
+  void subscriber_connectionKilled_subscribesAgain() {
+    String name = uniqueName();
+    try (RedisBreakerFlag flag = RedisBreakerFlag.builder(redis.uri(), name)
+        .refresh(Duration.ofSeconds(5)).ping(Duration.ofMillis(300)).build();
+        Jedis cli = redis.client()) {
+      Await.until("subscribed", Duration.ofSeconds(2), () -> subscribers(cli, name) == 1);
+      cli.clientKill(ClientKillParams.clientKillParams().type(ClientType.PUBSUB));
+      Await.until("subscribed again", Duration.ofSeconds(3), () -> subscribers(cli, name) == 1);
+      cli.set(key(name), "open");
+      cli.publish(key(name), "open");
+      // far sooner than the 5 s poll: the message came through the new subscription
+      Await.until("opened by the message", Duration.ofSeconds(1), flag::isOpen);
+    }
+  }
+
+  private static long subscribers(Jedis cli, String name) {
+    return cli.pubsubNumSub(key(name)).getOrDefault(key(name), 0L);
   }
 
   static RedisBreakerFlag fastFlag(String uri, String name) {

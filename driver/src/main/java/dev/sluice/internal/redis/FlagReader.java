@@ -318,7 +318,7 @@ public final class FlagReader implements AutoCloseable {
         LOG.debug("{} - the breaker subscriber lost its connection: {}", name, e.getMessage());
       }
       subscription = null;
-      pause(refreshNanos); // then subscribe again; polling covers the gap
+      pause(Math.min(refreshNanos, pingNanos)); // then subscribe again; polling covers the gap
     }
   }
 
