@@ -6,7 +6,11 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import redis.clients.jedis.Jedis;
+import java.util.function.UnaryOperator;
+import redis.embedded.RedisInstance;
+import redis.embedded.RedisSentinel;
 import redis.embedded.RedisServer;
+import redis.embedded.core.RedisServerBuilder;
 
 /**
  * A real Redis for tests: {@code redis-server} from the embedded-redis artifact on a free port,
@@ -17,12 +21,12 @@ public final class TestRedis implements AutoCloseable {
   /** Names an existing Redis to test against, e.g. {@code redis://localhost:6379/15}. */
   public static final String ENV = "SLUICE_IT_REDIS_URI";
 
-  private final RedisServer server;
+  private final RedisInstance server;
   private final String host;
   private final int port;
   private final String uri;
 
-  private TestRedis(RedisServer server, String host, int port, String uri) {
+  private TestRedis(RedisInstance server, String host, int port, String uri) {
     this.server = server;
     this.host = host;
     this.port = port;
@@ -36,10 +40,36 @@ public final class TestRedis implements AutoCloseable {
       URI parsed = URI.create(given);
       return new TestRedis(null, parsed.getHost(), parsed.getPort(), given);
     }
+    return embedded(UnaryOperator.identity());
+  }
+
+  /** Starts an embedded Redis that replicates {@code master}. */
+  public static TestRedis replicaOf(TestRedis master) {
+    return embedded(builder -> builder.slaveOf("127.0.0.1", master.port()));
+  }
+
+  /**
+   * Starts an embedded Sentinel watching {@code master} under {@code masterName}, quick to fail
+   * over (down after 500 ms).
+   */
+  public static TestRedis sentinelFor(TestRedis master, String masterName) {
     try {
       int port = freePort();
-      RedisServer server = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
-          .setting("save \"\"").setting("appendonly no").build();
+      RedisSentinel sentinel = RedisSentinel.newRedisSentinel().bind("127.0.0.1").port(port)
+          .masterPort(master.port()).masterName(masterName).quorumSize(1)
+          .downAfterMilliseconds(500).failOverTimeout(2000).parallelSyncs(1).build();
+      sentinel.start();
+      return new TestRedis(sentinel, "127.0.0.1", port, "redis://127.0.0.1:" + port);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static TestRedis embedded(UnaryOperator<RedisServerBuilder> extra) {
+    try {
+      int port = freePort();
+      RedisServer server = extra.apply(RedisServer.newRedisServer().port(port).bind("127.0.0.1")
+          .setting("save \"\"").setting("appendonly no")).build();
       server.start();
       return new TestRedis(server, "127.0.0.1", port, "redis://127.0.0.1:" + port);
     } catch (IOException e) {

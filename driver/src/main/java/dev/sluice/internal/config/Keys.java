@@ -54,10 +54,12 @@ public final class Keys {
       .group(Group.FREQUENTLY_USED).build();
 
   public static final Key<String> REDIS = Key.named("sluice.redis", String.class,
-          RedisUri::check, "be a URI `redis://[user:password@]host:port[/db]` or `rediss://...`")
+          RedisUri::check, "be a URI `redis://[user:password@]host:port[/db]` or `rediss://...`"
+              + " or `redis-sentinel://[user:password@]host:port[,host:port...]/master[/db]`")
       .computedDefault("none")
       .secret(RedisUri::mask)
-      .doc("The Redis that holds the breaker flag and the instance registry.")
+      .doc("The Redis that holds the breaker flag and the instance registry: one server, or the"
+          + " master named in a `redis-sentinel://` URI, found through its Sentinels.")
       .group(Group.ESSENTIALS).build();
 
   public static final Key<FlagSource> FLAG = Key.named("sluice.flag", FlagSource.class,

@@ -1,6 +1,7 @@
 package dev.sluice.internal.redis;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Function;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.ClientSetInfoConfig;
@@ -14,8 +15,8 @@ import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.SetParams;
 
 /**
- * {@link RedisLink} over one Redis server, with Jedis. This is the only class in Sluice that
- * imports Jedis.
+ * {@link RedisLink} over one Redis server, or over the master that Sentinel names, with Jedis.
+ * This is the only class in Sluice that imports Jedis.
  *
  * <p>Jedis' defaults do not suit a flag reader, so each is set here on purpose:
  *
@@ -30,8 +31,12 @@ import redis.clients.jedis.params.SetParams;
  *       servers older than 7.2.
  * </ul>
  *
- * <p>After a connection error the pool's idle connections are dropped, since they most likely
- * point at the same dead socket or server. This class is threadsafe.
+ * <p>The pool is made on first use, so an unreachable Redis never fails a build. After a
+ * connection error, or a {@code READONLY} refusal, the pool is dropped: the next call makes a new
+ * one, asking the Sentinels again where the master is. Sentinel is asked by Sluice itself, not by
+ * Jedis' {@code JedisSentinelPool}, whose constructor fails when no Sentinel answers and whose
+ * listener threads would outlive our naming and closing rules. Each Sentinel gets the same
+ * timeouts. This class is threadsafe.
  */
 final class JedisLink implements RedisLink {
 
@@ -50,17 +55,19 @@ final class JedisLink implements RedisLink {
       "return redis.call('ZCARD', KEYS[1])");
 
   private final RedisEndpoint endpoint;
-  private final HostAndPort address;
   private final Duration timeout;
   private final String clientName;
-  private final JedisPool pool;
+  /** The pool to the current master; {@code null} when it must be located again. */
+  private volatile Pooled pooled;
+  private volatile boolean closed;
+
+  /** A pool and the address it connects to. */
+  private record Pooled(HostAndPort address, JedisPool pool) {}
 
   private JedisLink(RedisEndpoint endpoint, Duration timeout, String clientName) {
     this.endpoint = endpoint;
-    this.address = new HostAndPort(endpoint.host(), endpoint.port());
     this.timeout = timeout;
     this.clientName = clientName;
-    this.pool = new JedisPool(poolConfig(timeout), address, clientConfig(timeout));
   }
 
   /**
@@ -111,12 +118,23 @@ final class JedisLink implements RedisLink {
 
   @Override
   public void subscribe(String channel, Duration silence, Listener listener) {
-    new Subscriber(channel, silence, listener).run();
+    HostAndPort address;
+    try {
+      address = pooled().address();
+    } catch (JedisException e) {
+      throw new RedisDown("SUBSCRIBE " + channel + " on " + endpoint.address() + " failed: "
+          + e.getMessage(), e);
+    }
+    new Subscriber(address, channel, silence, listener).run();
   }
 
   @Override
   public void close() {
-    pool.close();
+    closed = true;
+    Pooled current = pooled;
+    if (current != null) {
+      current.pool().close();
+    }
   }
 
   @Override
@@ -125,14 +143,74 @@ final class JedisLink implements RedisLink {
   }
 
   private <T> T call(String what, Function<Jedis, T> command) {
-    try (Jedis jedis = pool.getResource()) {
-      return command.apply(jedis);
+    Pooled current = null;
+    try {
+      current = pooled();
+      try (Jedis jedis = current.pool().getResource()) {
+        return command.apply(jedis);
+      }
     } catch (JedisException | IllegalStateException e) {
-      if (e instanceof JedisConnectionException) {
-        pool.clear();
+      if (current != null && pointsElsewhere(e)) {
+        forget(current);
       }
       throw new RedisDown(what + " on " + endpoint.address() + " failed: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * A broken connection, or a write refused by a replica (a Sentinel failover demoted the server):
+   * the idle connections most likely point at the same dead socket or old master.
+   */
+  private static boolean pointsElsewhere(RuntimeException e) {
+    return e instanceof JedisConnectionException
+        || String.valueOf(e.getMessage()).startsWith("READONLY");
+  }
+
+  /** The pool to the current master, locating it first if need be. */
+  private Pooled pooled() {
+    Pooled current = pooled;
+    if (current != null) {
+      return current;
+    }
+    synchronized (this) {
+      if (closed) {
+        throw new JedisException("the link is closed");
+      }
+      if (pooled == null) {
+        HostAndPort address = locate();
+        pooled = new Pooled(address, new JedisPool(poolConfig(timeout), address,
+            clientConfig(timeout)));
+      }
+      return pooled;
+    }
+  }
+
+  private synchronized void forget(Pooled stale) {
+    if (pooled == stale) {
+      pooled = null;
+      stale.pool().close(); // connections still borrowed are destroyed when returned
+    }
+  }
+
+  /** The server, or the master that the first Sentinel to answer names. */
+  private HostAndPort locate() {
+    if (!endpoint.viaSentinel()) {
+      return new HostAndPort(endpoint.host(), endpoint.port());
+    }
+    DefaultJedisClientConfig asSentinel = DefaultJedisClientConfig.builder()
+        .connectionTimeoutMillis(millis(timeout)).socketTimeoutMillis(millis(timeout))
+        .clientName(clientName).clientSetInfoConfig(ClientSetInfoConfig.DISABLED).build();
+    for (String sentinel : endpoint.sentinels()) {
+      try (Jedis jedis = new Jedis(HostAndPort.from(sentinel), asSentinel)) {
+        List<String> master = jedis.sentinelGetMasterAddrByName(endpoint.master());
+        if (master != null && master.size() == 2) {
+          return new HostAndPort(master.get(0), Integer.parseInt(master.get(1)));
+        }
+      } catch (JedisException | NumberFormatException e) {
+        // ask the next Sentinel
+      }
+    }
+    throw new JedisConnectionException("no Sentinel answered for master " + endpoint.master());
   }
 
   private DefaultJedisClientConfig clientConfig(Duration readTimeout) {
@@ -168,6 +246,7 @@ final class JedisLink implements RedisLink {
 
   /** One subscription on a connection of its own, run on the calling thread. */
   private final class Subscriber implements Subscription {
+    private final HostAndPort address;
     private final String channel;
     private final Duration silence;
     private final Listener listener;
@@ -190,7 +269,8 @@ final class JedisLink implements RedisLink {
     private volatile Jedis jedis;
     private volatile boolean cancelled;
 
-    Subscriber(String channel, Duration silence, Listener listener) {
+    Subscriber(HostAndPort address, String channel, Duration silence, Listener listener) {
+      this.address = address;
       this.channel = channel;
       this.silence = silence;
       this.listener = listener;

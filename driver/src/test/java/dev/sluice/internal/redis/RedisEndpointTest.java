@@ -37,4 +37,30 @@ class RedisEndpointTest {
         () -> RedisEndpoint.parse("redis://app:s3cret@h:1/x"));
     assertThat(e.getMessage()).startsWith("sluice.redis must be").doesNotContain("s3cret");
   }
+
+  @Test
+  void parse_sentinel_takesSentinelsMasterAndDatabase() {
+    RedisEndpoint e = RedisEndpoint.parse("redis-sentinel://app:s3cret@s1:26380,s2/mymaster/3");
+    assertThat(e.viaSentinel()).isTrue();
+    assertThat(e.sentinels()).containsExactly("s1:26380", "s2:26379");
+    assertThat(e.master()).isEqualTo("mymaster");
+    assertThat(e.database()).isEqualTo(3);
+    assertThat(e.user()).isEqualTo("app");
+    assertThat(e.password()).isEqualTo("s3cret");
+    assertThat(e.toString()).isEqualTo("redis-sentinel://app:****@s1:26380,s2:26379/mymaster/3");
+  }
+
+  @Test
+  void parse_sentinelWithoutMaster_failsWithoutThePassword() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> RedisEndpoint.parse("redis-sentinel://:s3cret@s1:26379"));
+    assertThat(e.getMessage()).startsWith("sluice.redis must be").doesNotContain("s3cret")
+        .contains("****");
+  }
+
+  @Test
+  void parse_otherScheme_fails() {
+    assertThrows(IllegalArgumentException.class, () -> RedisEndpoint.parse("http://h:1"));
+    assertThrows(IllegalArgumentException.class, () -> RedisEndpoint.parse("redis://h:99999"));
+  }
 }
