@@ -67,8 +67,8 @@ class RedisFlagTest {
   }
 
   static RateLimitedDataSource dataSource(Properties settings) {
-    return RateLimitedDataSource.builder(new StubDataSource()).properties(settings).scope(Scope.CONNECTION)
-        .build();
+    return RateLimitedDataSource.builder(new StubDataSource()).properties(settings)
+        .scope(Scope.CONNECTION).build();
   }
 
   private static String key(String name) {

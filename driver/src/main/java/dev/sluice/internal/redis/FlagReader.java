@@ -119,7 +119,8 @@ public final class FlagReader implements AutoCloseable {
     scheduler = new ScheduledThreadPoolExecutor(2, new DaemonThreads("redis-flag", name));
     scheduler.setRemoveOnCancelPolicy(true);
     scheduler.scheduleAtFixedRate(this::poll, refreshNanos, refreshNanos, TimeUnit.NANOSECONDS);
-    long watch = Math.max(TimeUnit.MILLISECONDS.toNanos(5), Math.min(refreshNanos, timeoutNanos) / 4);
+    long watch = Math.max(TimeUnit.MILLISECONDS.toNanos(5),
+        Math.min(refreshNanos, timeoutNanos) / 4);
     scheduler.scheduleAtFixedRate(this::checkStale, watch, watch, TimeUnit.NANOSECONDS);
     scheduler.scheduleAtFixedRate(this::ping, pingNanos, pingNanos, TimeUnit.NANOSECONDS);
     subscriber = new DaemonThreads("redis-subscriber", name).newThread(this::listen);
