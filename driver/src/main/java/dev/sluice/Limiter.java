@@ -34,6 +34,7 @@ final class Limiter implements Gate {
   private final Ticker ticker;
   private final long summaryIntervalNanos;
   private final double budget;
+  private final String rejectionReason;
 
   private final LongAdder admitted = new LongAdder();
   private final LongAdder rejected = new LongAdder();
@@ -58,6 +59,9 @@ final class Limiter implements Gate {
     this.budget = settings.get(Keys.BUDGET);
     this.instances = instances;
     this.ticker = ticker;
+    this.rejectionReason = flag == BreakerFlag.alwaysOpen()
+        ? "this instance's share of the budget is spent"
+        : "the cache breaker is open and this instance's share of the budget is spent";
   }
 
   // --- the door rules ---
@@ -151,8 +155,8 @@ final class Limiter implements Gate {
   private RateLimitExceededException rejection() {
     long waitNanos = bucket.nanosUntilAvailable(1);
     maybeSummarise();
-    return new RateLimitExceededException(name, bucket.permitsPerSecond(),
-        "the cache breaker is open and this instance's share is spent", waitNanos, stackTraces);
+    return new RateLimitExceededException(name, bucket.permitsPerSecond(), rejectionReason,
+        waitNanos, stackTraces);
   }
 
   // --- share ---
