@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * before they publish), and the next poll reads the key again.
  *
  * <p>This class is threadsafe. {@link #isOpen()} reads one volatile field. State changes happen
- * under this object's lock, on background threads or in {@link #trip}/{@link #reset} callers.
+ * under one lock (never held across a Redis call), on background threads or in
+ * {@link #trip}/{@link #reset} callers.
  */
 public final class FlagReader implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FlagReader.class);
@@ -57,12 +59,18 @@ public final class FlagReader implements AutoCloseable {
   private volatile boolean open;
   private volatile FlagState source = FlagState.UNREACHABLE;
   private volatile long lastReadNanos;
-  /** Guarded by this: whether no failure happened since {@link #healthySinceNanos}. */
+  /** Guarded by {@link #lock}: whether no failure happened since {@link #healthySinceNanos}. */
   private boolean healthy = true;
   private boolean everRead;
   private long healthySinceNanos;
   private long messages;
-  /** Guarded by this: until when this instance's own {@link #trip} holds the flag open. */
+  /**
+   * Guards the fields above. A lock rather than {@code synchronized}: {@link #trip} and
+   * {@link #reset} run on application threads, possibly virtual ones, which a monitor would pin
+   * on Java 21 to 23.
+   */
+  private final ReentrantLock lock = new ReentrantLock();
+  /** Guarded by {@link #lock}: until when this instance's own {@link #trip} holds the flag open. */
   private long tripUntilNanos;
 
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -164,9 +172,12 @@ public final class FlagReader implements AutoCloseable {
    * @return whether Redis took the write
    */
   public boolean trip(Duration ttl) {
-    synchronized (this) {
+    lock.lock();
+    try {
       tripUntilNanos = ticker.read() + ttl.toNanos();
       heard(OPEN);
+    } finally {
+      lock.unlock();
     }
     try {
       link.setAndPublish(key, OPEN, ttl, key, OPEN);
@@ -184,8 +195,11 @@ public final class FlagReader implements AutoCloseable {
    * @return whether Redis took the write
    */
   public boolean reset() {
-    synchronized (this) {
+    lock.lock();
+    try {
       tripUntilNanos = ticker.read();
+    } finally {
+      lock.unlock();
     }
     try {
       link.deleteAndPublish(key, key, CLOSED);
@@ -203,8 +217,11 @@ public final class FlagReader implements AutoCloseable {
   void poll() {
     long started = ticker.read();
     long seen;
-    synchronized (this) {
+    lock.lock();
+    try {
       seen = messages;
+    } finally {
+      lock.unlock();
     }
     String value;
     try {
@@ -219,30 +236,39 @@ public final class FlagReader implements AutoCloseable {
     answered(started, OPEN.equals(value), seen);
   }
 
-  private synchronized void answered(long started, boolean keyOpen, long seen) {
-    if (!healthy) {
-      healthy = true;
-      healthySinceNanos = started;
+  private void answered(long started, boolean keyOpen, long seen) {
+    lock.lock();
+    try {
+      if (!healthy) {
+        healthy = true;
+        healthySinceNanos = started;
+      }
+      health.answered();
+      everRead = true;
+      lastReadNanos = started;
+      if (messages == seen) { // else a message arrived meanwhile: it is newer than this read
+        apply(keyOpen, started);
+      }
+    } finally {
+      lock.unlock();
     }
-    health.answered();
-    everRead = true;
-    lastReadNanos = started;
-    if (messages != seen) {
-      return; // a message arrived meanwhile: it is newer than this read
-    }
-    apply(keyOpen, started);
   }
 
   /** A pub/sub message, or this instance's own trip or reset. */
-  synchronized void heard(String message) {
-    messages++;
-    if (OPEN.equals(message)) {
-      open = true;
-      if (source != FlagState.UNREACHABLE) {
-        source = FlagState.OPEN;
+  void heard(String message) {
+    lock.lock();
+    try {
+      messages++;
+      if (OPEN.equals(message)) {
+        open = true;
+        if (source != FlagState.UNREACHABLE) {
+          source = FlagState.OPEN;
+        }
+      } else if (CLOSED.equals(message) && source != FlagState.UNREACHABLE) {
+        apply(false, ticker.read());
       }
-    } else if (CLOSED.equals(message) && source != FlagState.UNREACHABLE) {
-      apply(false, ticker.read());
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -259,15 +285,18 @@ public final class FlagReader implements AutoCloseable {
     }
   }
 
-  synchronized void failed(String why) {
-    healthy = false;
-    if (source != FlagState.UNREACHABLE) {
+  void failed(String why) {
+    lock.lock();
+    try {
+      healthy = false;
       source = FlagState.UNREACHABLE;
-    }
-    if (policy == WhenUnreachable.OPEN || policy == WhenUnreachable.LAST && !everRead) {
-      open = true;
-    } else if (policy == WhenUnreachable.CLOSED) {
-      open = ticker.read() - tripUntilNanos < 0; // this instance's own trip still holds
+      if (policy == WhenUnreachable.OPEN || policy == WhenUnreachable.LAST && !everRead) {
+        open = true;
+      } else if (policy == WhenUnreachable.CLOSED) {
+        open = ticker.read() - tripUntilNanos < 0; // this instance's own trip still holds
+      }
+    } finally {
+      lock.unlock();
     }
     health.failed(why);
   }
@@ -276,10 +305,13 @@ public final class FlagReader implements AutoCloseable {
   void checkStale() {
     long age = ticker.read() - lastReadNanos;
     if (age > refreshNanos + timeoutNanos && source != FlagState.UNREACHABLE) {
-      synchronized (this) {
+      lock.lock();
+      try {
         if (ticker.read() - lastReadNanos > refreshNanos + timeoutNanos) {
           failed("no answer for " + TimeUnit.NANOSECONDS.toMillis(age) + " ms");
         }
+      } finally {
+        lock.unlock();
       }
     }
   }

@@ -2,6 +2,7 @@ package dev.sluice.internal.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.ClientSetInfoConfig;
@@ -60,6 +61,8 @@ final class JedisLink implements RedisLink {
   /** The pool to the current master; {@code null} when it must be located again. */
   private volatile Pooled pooled;
   private volatile boolean closed;
+  /** Serialises making and dropping the pool; a lock, so a virtual thread is never pinned. */
+  private final ReentrantLock lock = new ReentrantLock();
 
   /** A pool and the address it connects to. */
   private record Pooled(HostAndPort address, JedisPool pool) {}
@@ -130,10 +133,15 @@ final class JedisLink implements RedisLink {
 
   @Override
   public void close() {
-    closed = true;
-    Pooled current = pooled;
-    if (current != null) {
-      current.pool().close();
+    lock.lock();
+    try {
+      closed = true;
+      if (pooled != null) {
+        pooled.pool().close();
+        pooled = null;
+      }
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -172,7 +180,8 @@ final class JedisLink implements RedisLink {
     if (current != null) {
       return current;
     }
-    synchronized (this) {
+    lock.lock();
+    try {
       if (closed) {
         throw new JedisException("the link is closed");
       }
@@ -182,13 +191,20 @@ final class JedisLink implements RedisLink {
             clientConfig(timeout)));
       }
       return pooled;
+    } finally {
+      lock.unlock();
     }
   }
 
-  private synchronized void forget(Pooled stale) {
-    if (pooled == stale) {
-      pooled = null;
-      stale.pool().close(); // connections still borrowed are destroyed when returned
+  private void forget(Pooled stale) {
+    lock.lock();
+    try {
+      if (pooled == stale) {
+        pooled = null;
+        stale.pool().close(); // connections still borrowed are destroyed when returned
+      }
+    } finally {
+      lock.unlock();
     }
   }
 
