@@ -74,8 +74,9 @@ public final class FlagReader implements AutoCloseable {
   private long tripUntilNanos;
 
   private final CountDownLatch stopped = new CountDownLatch(1);
+  private final DaemonThreads threads;
+  private final DaemonThreads subscriberThreads;
   private ScheduledThreadPoolExecutor scheduler;
-  private Thread subscriber;
   private volatile RedisLink.Subscription subscription;
 
   /**
@@ -100,6 +101,8 @@ public final class FlagReader implements AutoCloseable {
     this.settleNanos = timing.settle().toNanos();
     this.pingNanos = timing.ping().toNanos();
     this.policy = policy;
+    this.threads = new DaemonThreads("redis-flag", name);
+    this.subscriberThreads = new DaemonThreads("redis-subscriber", name);
     long now = ticker.read();
     this.lastReadNanos = now;
     this.tripUntilNanos = now;
@@ -124,15 +127,14 @@ public final class FlagReader implements AutoCloseable {
    */
   public FlagReader start() {
     poll();
-    scheduler = new ScheduledThreadPoolExecutor(2, new DaemonThreads("redis-flag", name));
+    scheduler = new ScheduledThreadPoolExecutor(2, threads);
     scheduler.setRemoveOnCancelPolicy(true);
     scheduler.scheduleAtFixedRate(this::poll, refreshNanos, refreshNanos, TimeUnit.NANOSECONDS);
     long watch = Math.max(TimeUnit.MILLISECONDS.toNanos(5),
         Math.min(refreshNanos, timeoutNanos) / 4);
     scheduler.scheduleAtFixedRate(this::checkStale, watch, watch, TimeUnit.NANOSECONDS);
     scheduler.scheduleAtFixedRate(this::ping, pingNanos, pingNanos, TimeUnit.NANOSECONDS);
-    subscriber = new DaemonThreads("redis-subscriber", name).newThread(this::listen);
-    subscriber.start();
+    subscriberThreads.newThread(this::listen).start();
     return this;
   }
 
@@ -226,11 +228,10 @@ public final class FlagReader implements AutoCloseable {
     String value;
     try {
       value = link.get(key);
-    } catch (RedisDown e) {
-      failed(e.getMessage());
-      return;
-    } catch (RuntimeException e) { // a bug must not kill the refresher: count it as a failure
-      failed(e.toString());
+    } catch (RuntimeException e) { // RedisDown, or a bug: neither may kill the refresher
+      if (stopped.getCount() > 0) { // a read cut short by close() is no outage
+        failed(e instanceof RedisDown ? e.getMessage() : e.toString());
+      }
       return;
     }
     answered(started, OPEN.equals(value), seen);
@@ -377,14 +378,10 @@ public final class FlagReader implements AutoCloseable {
     if (scheduler != null) {
       scheduler.shutdownNow();
     }
-    long waitMillis = TimeUnit.NANOSECONDS.toMillis(2 * timeoutNanos + pingNanos) + 1000;
+    long waitNanos = 2 * timeoutNanos + pingNanos + TimeUnit.SECONDS.toNanos(1);
     try {
-      if (scheduler != null) {
-        scheduler.awaitTermination(waitMillis, TimeUnit.MILLISECONDS);
-      }
-      if (subscriber != null) {
-        subscriber.join(waitMillis);
-      }
+      threads.join(waitNanos);
+      subscriberThreads.join(waitNanos);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -23,7 +23,6 @@ import java.util.function.IntConsumer;
 public final class Registry implements AutoCloseable {
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private final String name;
   private final String key;
   private final String member;
   private final RedisLink link;
@@ -32,6 +31,8 @@ public final class Registry implements AutoCloseable {
   private final Duration expiry;
   private final IntConsumer onCount;
   private volatile int liveCount;
+  private volatile boolean closing;
+  private final DaemonThreads threads;
   private ScheduledThreadPoolExecutor scheduler;
 
   /**
@@ -46,7 +47,6 @@ public final class Registry implements AutoCloseable {
    */
   public Registry(String name, RedisLink link, RedisHealth health, Duration heartbeat,
       Duration expiry, IntConsumer onCount) {
-    this.name = name;
     this.key = "sluice:" + name + ":instances";
     this.member = memberId();
     this.link = link;
@@ -54,6 +54,7 @@ public final class Registry implements AutoCloseable {
     this.heartbeat = heartbeat;
     this.expiry = expiry;
     this.onCount = onCount;
+    this.threads = new DaemonThreads("redis-registry", name);
   }
 
   /** {@code <pid>-<random>}: unique without a host name lookup, which could block. */
@@ -70,7 +71,7 @@ public final class Registry implements AutoCloseable {
    */
   public Registry start() {
     beat();
-    scheduler = new ScheduledThreadPoolExecutor(1, new DaemonThreads("redis-registry", name));
+    scheduler = new ScheduledThreadPoolExecutor(1, threads);
     long nanos = heartbeat.toNanos();
     scheduler.scheduleWithFixedDelay(this::beat, nanos, nanos, TimeUnit.NANOSECONDS);
     return this;
@@ -81,11 +82,10 @@ public final class Registry implements AutoCloseable {
     long count;
     try {
       count = link.heartbeat(key, member, expiry);
-    } catch (RedisDown e) {
-      health.failed(e.getMessage());
-      return;
-    } catch (RuntimeException e) { // a bug must not kill the heartbeat
-      health.failed(e.toString());
+    } catch (RuntimeException e) { // RedisDown, or a bug: neither may kill the heartbeat
+      if (!closing) { // a heartbeat cut short by close() is no outage
+        health.failed(e instanceof RedisDown ? e.getMessage() : e.toString());
+      }
       return;
     }
     health.answered();
@@ -120,9 +120,10 @@ public final class Registry implements AutoCloseable {
     if (scheduler == null || scheduler.isShutdown()) {
       return;
     }
+    closing = true;
     scheduler.shutdownNow();
     try {
-      scheduler.awaitTermination(expiry.toMillis() + 1000, TimeUnit.MILLISECONDS);
+      threads.join(expiry.toNanos() + TimeUnit.SECONDS.toNanos(1));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
