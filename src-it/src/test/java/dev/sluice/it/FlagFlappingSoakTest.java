@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.Set;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,7 +45,6 @@ class FlagFlappingSoakTest {
   /** As in the multi-process test: a permit taken near a window's end lands a moment later. */
   private static final double LAG_ALLOWANCE = 0.05 * BUDGET;
 
-  @Disabled("needs redis")
   @Test
   void flagToggledEvery2sThroughRedis_noLeaks_noThreadGrowth_everyOpenWindowWithinBudget()
       throws Exception {

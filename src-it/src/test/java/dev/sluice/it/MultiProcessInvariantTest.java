@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,7 +40,6 @@ class MultiProcessInvariantTest {
     assertWithinBudgetAndNotStarved(pg, run, results);
   }
 
-  @Disabled("needs redis")
   @Test
   void threeProcesses_redisRegistryStoppedHalfway_budgetStaysDividedNotCopied() throws Exception {
     Postgres pg = Servers.postgres();

@@ -14,7 +14,6 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Properties;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,7 +31,6 @@ class RedisFailureTest {
    */
   private static final Duration WORST_REQUEST = Duration.ofMillis(1_000);
 
-  @Disabled("needs redis")
   @Test
   void redisStoppedRestartedAndSilent_appKeepsRunning_flagFailsSafe_requestsNeverWait()
       throws Exception {

@@ -34,7 +34,6 @@ public final class Rig implements AutoCloseable {
 
   private Rig(Mode mode, String name, double budget, int burst, Scope scope, int poolSize,
       Postgres pg) {
-    Pending.driverMode(mode);
     this.pg = pg;
     this.mode = mode;
     this.name = name;
