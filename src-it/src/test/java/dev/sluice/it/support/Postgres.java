@@ -3,8 +3,11 @@ package dev.sluice.it.support;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -175,13 +178,34 @@ public final class Postgres implements AutoCloseable {
     }
   }
 
+  /** Deletes what it can: a shutting-down server may still remove files of its own meanwhile. */
   private static void deleteQuietly(Path dir) {
-    try (var paths = Files.walk(dir)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException | UncheckedIOException e) {
-      // a temporary directory left behind is not worth failing a test run for
+    for (int attempt = 0; attempt < 3 && Files.exists(dir); attempt++) {
+      try {
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+            file.toFile().delete();
+            return FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult visitFileFailed(Path file, IOException e) {
+            return FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult postVisitDirectory(Path d, IOException e) {
+            d.toFile().delete();
+            return FileVisitResult.CONTINUE;
+          }
+        });
+      } catch (IOException e) {
+        // a temporary directory left behind is not worth failing a test run for
+      }
     }
   }
+
 
   @Override
   public String toString() {

@@ -25,7 +25,6 @@ public final class Rig implements AutoCloseable {
   private final Mode mode;
   private final String name;
   private final int poolSize;
-  private final int burst;
   private final HikariDataSource pool;
   private final RateLimitedDataSource decorator;
   private final BreakerFlag.Manual manualFlag;
@@ -38,7 +37,6 @@ public final class Rig implements AutoCloseable {
     this.mode = mode;
     this.name = name;
     this.poolSize = poolSize;
-    this.burst = burst;
     HikariConfig config = new HikariConfig();
     config.setPoolName(name);
     config.setMaximumPoolSize(poolSize);
