@@ -1,7 +1,6 @@
 package dev.sluice.it.support;
 
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
@@ -72,7 +71,7 @@ public final class Jvm implements AutoCloseable {
     String surefire = System.getProperty("surefire.test.class.path");
     String path = surefire != null && !surefire.isBlank()
         ? surefire : System.getProperty("java.class.path");
-    return path.replace(' ', File.pathSeparatorChar).trim();
+    return path.trim();
   }
 
   private void pump() {
