@@ -7,6 +7,8 @@ module dev.sluice {
   requires transitive java.sql;
   requires org.slf4j;
   requires redis.clients.jedis;
+  requires java.management;
+  requires static micrometer.core; // only SluiceMetrics, which users call only with Micrometer
 
   exports dev.sluice;
 

@@ -60,6 +60,9 @@ final class Budget implements AutoCloseable {
     List<AutoCloseable> owned = new ArrayList<>();
     BreakerFlag flag = explicitFlag != null ? explicitFlag : flagFrom(settings);
     Limiter limiter = new Limiter(name, settings, bucket, flag, count, driverMode, ticker);
+    if (settings.get(Keys.JMX)) {
+      owned.add(BudgetMXBean.register(limiter));
+    }
     Budget opened = new Budget(limiter, settings, Collections.unmodifiableList(owned));
     LOG.info("{} - Sluice limiter built: budget {} permits/s over {} instance(s), this instance"
         + " admits {}/s, burst {}, scope {}, flag {}; settings {}", name,

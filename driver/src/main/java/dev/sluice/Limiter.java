@@ -33,7 +33,8 @@ final class Limiter implements Gate {
   private final boolean stackTraces;
   private final Ticker ticker;
   private final long summaryIntervalNanos;
-  private final double budget;
+  /** Written only under this limiter's lock, by {@link #setBudget}; read anywhere. */
+  private volatile double budget;
 
   private final LongAdder admitted = new LongAdder();
   private final LongAdder rejected = new LongAdder();
@@ -158,7 +159,7 @@ final class Limiter implements Gate {
   // --- share ---
 
   /** Sets how many instances share the budget now; the bucket follows without a fresh burst. */
-  void setInstances(double count) {
+  synchronized void setInstances(double count) {
     if (count != instances) {
       instances = count;
       bucket.setRate(budget / count);
@@ -167,6 +168,38 @@ final class Limiter implements Gate {
           RateLimitExceededException.formatRate(budget),
           RateLimitExceededException.formatRate(bucket.permitsPerSecond()));
     }
+  }
+
+  /**
+   * Changes the budget at runtime (an operator's JMX call): the share becomes
+   * {@code budget / instances} at once, without a fresh burst. The burst stays as built.
+   *
+   * @param permitsPerSecond the new budget, all instances together
+   * @param by who asked, for the log line
+   * @throws IllegalArgumentException if it is not positive and finite, or makes a share the
+   *     bucket cannot hold
+   */
+  synchronized void setBudget(double permitsPerSecond, String by) {
+    if (!(permitsPerSecond > 0 && Double.isFinite(permitsPerSecond))) {
+      throw Keys.BUDGET.invalid(permitsPerSecond);
+    }
+    double before = budget;
+    try {
+      bucket.setRate(permitsPerSecond / instances);
+    } catch (IllegalArgumentException e) { // nothing changed
+      throw new IllegalArgumentException(Keys.BUDGET.name() + " must give each of the "
+          + RateLimitExceededException.formatRate(instances) + " instances a share the bucket"
+          + " can hold (" + e.getMessage() + "), but was \"" + permitsPerSecond + "\"", e);
+    }
+    budget = permitsPerSecond;
+    LOG.warn("{} - budget changed by {} from {} to {} permits/s: this instance admits {}/s", name,
+        by, RateLimitExceededException.formatRate(before),
+        RateLimitExceededException.formatRate(permitsPerSecond),
+        RateLimitExceededException.formatRate(bucket.permitsPerSecond()));
+  }
+
+  double budget() {
+    return budget;
   }
 
   double instances() {

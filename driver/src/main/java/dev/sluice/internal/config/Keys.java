@@ -81,9 +81,17 @@ public final class Keys {
       .doc("At most one log line per interval sums up the rejections while limiting.")
       .group(Group.RARELY_USED).build();
 
+  public static final Key<Boolean> JMX = Key.named("sluice.jmx", Boolean.class,
+          Key::bool, "be `true` or `false`")
+      .defaultValue(Boolean.TRUE, "`true`")
+      .doc("Whether to register an MXBean `dev.sluice:type=RateLimitedDataSource,name=<name>`"
+          + " with the figures and the incident operations (trip/reset a manual flag, change the"
+          + " budget); unregistered on close.")
+      .group(Group.RARELY_USED).build();
+
   /** Every key, in the order the README lists them. */
   public static final List<Key<?>> ALL = List.of(
-      NAME, BUDGET, INSTANCES, REDIS, BURST, SCOPE, FLAG, STACK_TRACES, SUMMARY_INTERVAL);
+      NAME, BUDGET, INSTANCES, REDIS, BURST, SCOPE, FLAG, STACK_TRACES, SUMMARY_INTERVAL, JMX);
 
   private Keys() {}
 }
