@@ -9,7 +9,7 @@ import java.util.List;
  * @param seconds the per-second figures
  * @param peakDatabase the most queries that reached the database in one second of the outage
  * @param meanDatabase queries per second that reached the database, averaged over the outage
- * @param peakDbMillis the highest per-second mean database latency
+ * @param peakDbMillis the highest per-second mean database latency during the outage
  * @param rejected reads rejected fast over the whole run
  * @param timedOut reads that timed out over the whole run
  * @param failed reads that failed for a reason the drill does not expect (should be 0)
@@ -30,8 +30,8 @@ record Summary(String label, List<Recorder.Second> seconds, long peakDatabase,
     for (Recorder.Second s : seconds) {
       rejected += s.rejected();
       timedOut += s.timedOut();
-      peakMillis = Math.max(peakMillis, s.dbMeanMillis());
       if (options.outageAt(s.t() + 0.5)) {
+        peakMillis = Math.max(peakMillis, s.dbMeanMillis());
         peak = Math.max(peak, s.database());
         sum += s.database();
         n++;

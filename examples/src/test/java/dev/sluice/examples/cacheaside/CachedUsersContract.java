@@ -2,12 +2,10 @@ package dev.sluice.examples.cacheaside;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sluice.BreakerFlag;
 import dev.sluice.RateLimitedDataSource;
 import dev.sluice.Scope;
-import java.sql.Connection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,21 +32,11 @@ public abstract class CachedUsersContract {
   /** Builds the framework's reader over {@code dataSource}; closed after each test. */
   protected abstract UserDao reader(DataSource dataSource) throws Exception;
 
-  /** Scope {@code STATEMENT} needs the JDBC wrappers; until they land it gates nothing. */
-  private static boolean statementsAreGated(DataSource ds) throws Exception {
-    try (Connection c = ds.getConnection()) {
-      return c.getClass().getName().startsWith("dev.sluice");
-    }
-  }
-
   /** A budget of one read in 1,000 s: the first read while limiting passes, later ones do not. */
   private void start(Scope scope) throws Exception {
     db = ExampleDatabase.create();
     ds = RateLimitedDataSource.builder(db.pool()).name("contract").budget(0.001).burst(1)
         .scope(scope).breakerFlag(breaker).build();
-    if (scope == Scope.STATEMENT) {
-      assumeTrue(statementsAreGated(ds), "the JDBC wrappers have not landed yet");
-    }
     UserDao reader = reader(ds);
     dao = reader instanceof AutoCloseable ? (AutoCloseable) reader : () -> { };
     users = new CachedUsers(redis, local, breaker, id -> {

@@ -26,10 +26,9 @@ class OutageDrillTest {
   @Test
   void drill_shortScenario_writesSvgWithBothSeriesAndCapsTheDatabase() throws Exception {
     Path chart = dir.resolve("charts/drill.svg");
-    // connection scope gates at getConnection, which works with or without the JDBC wrappers
     DrillOptions options = DrillOptions.parse(new String[] {"--load", "2000", "--budget", "100",
         "--outage-start", "1", "--outage-length", "2", "--duration", "3", "--instances", "2",
-        "--threads", "10", "--scope", "connection", "--out", chart.toString()}, dir);
+        "--threads", "10", "--out", chart.toString()}, dir);
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
 
     Summary[] runs = OutageDrill.drill(options, new PrintStream(printed, true, "UTF-8"));

@@ -9,7 +9,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class JooqExampleTest extends CachedUsersContract {
 
@@ -18,11 +19,12 @@ class JooqExampleTest extends CachedUsersContract {
     return new JooqUsers(dataSource);
   }
 
-  @Test
-  void run_connectionScope_walksTheFourBranches() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Scope.class)
+  void run_eachScope_walksTheFourBranches(Scope scope) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-    JooqExample.run(Scope.CONNECTION, new PrintStream(out, true, "UTF-8"));
+    JooqExample.run(scope, new PrintStream(out, true, "UTF-8"));
 
     assertThat(out.toString(StandardCharsets.UTF_8)).contains("(from the cache)",
         "(from the local copy)", "(from the database, 1 permit)", "user 3 -> 503, Retry-After",

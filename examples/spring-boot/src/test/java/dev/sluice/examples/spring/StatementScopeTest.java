@@ -11,10 +11,4 @@ import org.springframework.boot.test.context.SpringBootTest;
 @SpringBootTest(properties = {"sluice.budget=0.001", "sluice.burst=1", "sluice.instances=1",
     "spring.datasource.url=jdbc:h2:mem:statement-scope"})
 @AutoConfigureMockMvc
-class StatementScopeTest extends OverBudgetFlow {
-
-  @Override
-  boolean gated() throws Exception {
-    return statementsAreGated();
-  }
-}
+class StatementScopeTest extends OverBudgetFlow {}
