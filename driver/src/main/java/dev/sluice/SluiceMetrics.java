@@ -6,14 +6,17 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import dev.sluice.internal.config.Keys;
 import java.util.Objects;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 /**
  * Binds the figures of one budget to a Micrometer registry.
  *
  * <pre>{@code
- * SluiceMetrics.of(dataSource).bindTo(meterRegistry);
+ * SluiceMetrics.of(dataSource).bindTo(meterRegistry);        // a RateLimitedDataSource
+ * SluiceMetrics.ofDriver("users-db").bindTo(meterRegistry);  // a jdbc:sluice: budget
  * }</pre>
  *
  * <p>Every meter is tagged {@code name=<sluice.name>} and reads the limiter when the registry
@@ -43,15 +46,15 @@ import java.util.function.ToDoubleFunction;
  * <p>Micrometer is an optional dependency of Sluice: only this class uses it, and nothing else in
  * Sluice loads this class, so an application without Micrometer never needs it.
  *
- * <p>This class is immutable and threadsafe; meters hold the data source weakly, as Micrometer's
- * binders do.
+ * <p>This class is immutable and threadsafe. The meters keep the budget's limiter (a few small
+ * objects, not the pool) reachable for as long as the registry keeps them.
  */
 public final class SluiceMetrics implements MeterBinder {
 
-  private final Limiter limiter;
+  private final Supplier<Limiter> limiter;
   private final Tags tags;
 
-  private SluiceMetrics(Limiter limiter, Tags tags) {
+  private SluiceMetrics(Supplier<Limiter> limiter, Tags tags) {
     this.limiter = limiter;
     this.tags = tags;
   }
@@ -65,7 +68,25 @@ public final class SluiceMetrics implements MeterBinder {
    */
   public static SluiceMetrics of(RateLimitedDataSource dataSource) {
     Objects.requireNonNull(dataSource, "dataSource");
-    return new SluiceMetrics(dataSource.limiter(), Tags.of("name", dataSource.limiter().name()));
+    Limiter limiter = dataSource.limiter();
+    return new SluiceMetrics(() -> limiter, Tags.of("name", limiter.name()));
+  }
+
+  /**
+   * Returns a binder for the budget that {@link SluiceDriver} keeps under {@code name}. The driver
+   * builds a budget with the first connection of its name and forgets it some time after the last
+   * one closes; the meters follow whichever budget of that name exists when they are read, and
+   * read {@code NaN} while there is none. The counters restart from zero when the budget is built
+   * anew, which monitoring systems read as a counter reset.
+   *
+   * @param name the budget's {@code sluice.name}, given in the URL or derived from it
+   * @return a binder; call {@link #bindTo(MeterRegistry)} with the application's registry
+   * @throws IllegalArgumentException if {@code name} is not a valid {@code sluice.name}
+   */
+  public static SluiceMetrics ofDriver(String name) {
+    String checked = Keys.NAME.parse(name);
+    return new SluiceMetrics(() -> DriverBudgets.SHARED.limiter(checked),
+        Tags.of("name", checked));
   }
 
   /**
@@ -108,15 +129,27 @@ public final class SluiceMetrics implements MeterBinder {
     // the Redis flag's state and the live instance count join here when they land
   }
 
+  /**
+   * Function counters hold their source weakly (Micrometer has no other kind); the gauges of the
+   * same binding hold it strongly, and that keeps it alive.
+   */
   private void counter(MeterRegistry registry, String name,
       ToDoubleFunction<Limiter> count, String description) {
-    FunctionCounter.builder(name, limiter, count).tags(tags).description(description)
+    FunctionCounter.builder(name, limiter, current(count)).tags(tags).description(description)
         .register(registry);
   }
 
   private void gauge(MeterRegistry registry, String name,
       ToDoubleFunction<Limiter> value, String unit, String description) {
-    Gauge.builder(name, limiter, value).tags(tags).baseUnit(unit).description(description)
-        .register(registry);
+    Gauge.builder(name, limiter, current(value)).strongReference(true).tags(tags)
+        .baseUnit(unit).description(description).register(registry);
+  }
+
+  /** Reads {@code figure} from the limiter of the moment; {@code NaN} while there is none. */
+  private static ToDoubleFunction<Supplier<Limiter>> current(ToDoubleFunction<Limiter> figure) {
+    return source -> {
+      Limiter now = source.get();
+      return now == null ? Double.NaN : figure.applyAsDouble(now);
+    };
   }
 }

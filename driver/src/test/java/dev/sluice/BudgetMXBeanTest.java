@@ -166,7 +166,7 @@ class BudgetMXBeanTest {
           () -> SERVER.setAttribute(on, new Attribute("Budget", 0.0001)));
 
       assertThat(negative.getCause()).isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("sluice.budget must be a positive number, but was \"-5.0\"");
+          .hasMessage("sluice.budget must be a positive number, but was \"-5\"");
       assertThat(tiny.getCause()).isInstanceOf(IllegalArgumentException.class)
           .hasMessageStartingWith("sluice.budget must give each of the 1 instances a share");
       assertThat(ds.stats().permitsPerSecond()).isEqualTo(100.0);

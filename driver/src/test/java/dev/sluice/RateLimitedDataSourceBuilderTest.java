@@ -85,7 +85,7 @@ class RateLimitedDataSourceBuilderTest {
   void builderSetters_badValues_failAtOnceNamingTheKey() {
     RateLimitedDataSource.Builder builder = RateLimitedDataSource.builder(pool);
     assertThatThrownBy(() -> builder.budget(-5))
-        .hasMessage("sluice.budget must be a positive number, but was \"-5.0\"");
+        .hasMessage("sluice.budget must be a positive number, but was \"-5\"");
     assertThatThrownBy(() -> builder.instances(0)).hasMessageStartingWith("sluice.instances must");
     assertThatThrownBy(() -> builder.burst(0)).hasMessageStartingWith("sluice.burst must");
     assertThatThrownBy(() -> builder.name("")).hasMessageStartingWith("sluice.name must");

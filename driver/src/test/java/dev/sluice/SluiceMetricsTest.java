@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import org.junit.jupiter.api.Test;
 
 class SluiceMetricsTest {
@@ -75,6 +77,30 @@ class SluiceMetricsTest {
       assertThat(gauge("sluice.budget", "metrics-change")).isEqualTo(300);
       assertThat(gauge("sluice.share", "metrics-change")).isEqualTo(150);
     }
+  }
+
+  @Test
+  void ofDriver_budgetOfThatName_followsItAndReadsNaNWithoutOne() throws Exception {
+    SluiceMetrics.ofDriver("metrics-driver").bindTo(registry);
+    assertThat(gauge("sluice.share", "metrics-driver")).isNaN();
+
+    try (Connection c = DriverManager.getConnection("jdbc:sluice:h2:mem:metrics-driver;"
+        + "sluice.name=metrics-driver;sluice.budget=40;sluice.instances=2", "sa", "")) {
+      assertThat(c.isValid(1)).isTrue();
+
+      assertThat(gauge("sluice.share", "metrics-driver")).isEqualTo(20);
+      assertThat(gauge("sluice.budget", "metrics-driver")).isEqualTo(40);
+      assertThat(gauge("sluice.limiting", "metrics-driver")).isEqualTo(1);
+      assertThat(counter("sluice.calls.rejected", "metrics-driver")).isZero();
+    }
+  }
+
+  @Test
+  void ofDriver_badName_namesTheKey() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> SluiceMetrics.ofDriver("no spaces"));
+
+    assertThat(e.getMessage()).startsWith("sluice.name must be");
   }
 
   @Test

@@ -33,52 +33,59 @@ public final class DriverModeExample {
    * @throws Exception if the database fails
    */
   public static void main(String[] args) throws Exception {
-    run(System.out);
+    run("users-db", "1", System.out);
   }
 
   /**
    * A pool whose connections come from the Sluice driver, over the H2 database at {@code h2Url}.
+   * The bucket holds two permits: without Redis the limiter is always on, so the cache miss
+   * before the outage is charged too.
    *
    * @param h2Url the database's own URL, {@code jdbc:h2:...}
+   * @param name the budget's name
    * @param budget the budget, queries per second
    * @return the pool
    */
-  static HikariDataSource pool(String h2Url, String budget) {
+  static HikariDataSource pool(String h2Url, String name, String budget) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl("jdbc:sluice:" + h2Url.substring("jdbc:".length()));
     config.setUsername("sa");
     config.setPassword("");
     config.setMaximumPoolSize(4);
     config.setMinimumIdle(1);
-    config.addDataSourceProperty("sluice.name", "users-db");
+    config.addDataSourceProperty("sluice.name", name);
     config.addDataSourceProperty("sluice.budget", budget);
-    config.addDataSourceProperty("sluice.burst", "1");
+    config.addDataSourceProperty("sluice.burst", "2");
     return new HikariDataSource(config);
   }
 
   /**
    * Reads through the cache, then the database while the cache is down.
    *
+   * @param name the budget's name (the driver keeps one budget per name in a JVM)
+   * @param budget the budget, queries per second
    * @param out where the story goes
    * @throws Exception if the database fails
    */
-  static void run(PrintStream out) throws Exception {
+  static void run(String name, String budget, PrintStream out) throws Exception {
     BreakerFlag.Manual breaker = BreakerFlag.manual(); // the application's breaker on Redis
     Map<Integer, User> redis = new ConcurrentHashMap<>(); // stands in for Redis
     Map<Integer, User> local = new ConcurrentHashMap<>();
     try (ExampleDatabase db = ExampleDatabase.create();
-        HikariDataSource pool = pool(db.url(), "1")) {
+        HikariDataSource pool = pool(db.url(), name, budget)) {
       CachedUsers users = new CachedUsers(redis, local, breaker, new JdbcUsers(pool));
-      out.println("cache up:   user 1 -> " + users.find(1) + " (a miss: read and cached)");
+      out.println("cache up:   user 1 -> " + users.find(1) + " (a miss: read and cached,"
+          + " 1 permit: without Redis the limiter is always on)");
       out.println("cache up:   user 1 -> " + users.find(1) + " (from the cache)");
       breaker.trip();
       out.println("cache down: user 1 -> " + users.find(1) + " (from the local copy)");
       try {
-        out.println("cache down: user 2 -> " + users.find(2) + " (from the database)");
-        out.println("cache down: user 3 -> " + users.find(3) + " (from the database)");
+        out.println("cache down: user 2 -> " + users.find(2) + " (from the database, 1 permit)");
+        out.println("cache down: user 3 -> " + users.find(3) + " (from the database: the budget"
+            + " was not enforced!)");
       } catch (ServiceUnavailableException e) {
-        out.println("cache down: -> 503, Retry-After " + e.retryAfterMillis()
-            + " ms (the budget of 1 query/s is spent)");
+        out.println("cache down: user 3 -> 503, Retry-After " + e.retryAfterMillis()
+            + " ms (the bucket's two permits are spent)");
       }
     }
   }
