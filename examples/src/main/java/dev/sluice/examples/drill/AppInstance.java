@@ -13,6 +13,7 @@ import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -114,13 +115,28 @@ final class AppInstance implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
+  public void close() throws SQLException {
     workers.shutdownNow();
-    workers.awaitTermination(10, TimeUnit.SECONDS);
+    try {
+      workers.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // close the pool all the same
+    }
     if (sluice != null) {
-      sluice.close(); // closes the pool too
+      closeSluice(); // closes the pool too
     } else {
       pool.close();
+    }
+  }
+
+  /** {@code RateLimitedDataSource.close()} declares {@code Exception}; here only SQL ones occur. */
+  private void closeSluice() throws SQLException {
+    try {
+      sluice.close();
+    } catch (SQLException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new SQLException("closing the drill's data source failed", e);
     }
   }
 
@@ -136,7 +152,7 @@ final class AppInstance implements AutoCloseable {
     return new HikariDataSource(config);
   }
 
-  private static java.util.concurrent.ThreadFactory daemonThreads(String prefix) {
+  private static ThreadFactory daemonThreads(String prefix) {
     AtomicInteger n = new AtomicInteger();
     return task -> {
       Thread t = new Thread(task, prefix + "-worker-" + n.incrementAndGet());

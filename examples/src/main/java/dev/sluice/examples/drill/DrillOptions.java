@@ -38,7 +38,7 @@ final class DrillOptions {
       "  --scope S           what costs a permit: statement or connection    (default statement)",
       "",
       "Output",
-      "  --out FILE          where to write the SVG chart     (default target/sluice-drill.svg)",
+      "  --out FILE          where to write the SVG chart (default examples/target/sluice-drill.svg)",
       "  --help              print this and exit");
 
   final double load;
