@@ -2,9 +2,15 @@ package dev.sluice;
 
 import dev.sluice.internal.config.FlagSource;
 import dev.sluice.internal.config.Instances;
+import dev.sluice.internal.config.Key;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Ticker;
+import dev.sluice.internal.redis.RedisEndpoint;
+import dev.sluice.internal.redis.RedisHealth;
+import dev.sluice.internal.redis.RedisLink;
+import dev.sluice.internal.redis.Registry;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -29,10 +35,14 @@ final class Budget implements AutoCloseable {
   private final List<AutoCloseable> owned;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private Budget(Limiter limiter, Settings settings, List<AutoCloseable> owned) {
+  private final Registry registry;
+
+  private Budget(Limiter limiter, Settings settings, List<AutoCloseable> owned,
+      Registry registry) {
     this.limiter = limiter;
     this.settings = settings;
     this.owned = owned;
+    this.registry = registry;
   }
 
   /**
@@ -50,26 +60,73 @@ final class Budget implements AutoCloseable {
   static Budget open(Settings settings, BreakerFlag explicitFlag, boolean driverMode,
       Ticker ticker) {
     checkAcrossKeys(settings);
+    List<AutoCloseable> owned = new ArrayList<>();
+    try {
+      return open(settings, explicitFlag, driverMode, ticker, owned);
+    } catch (RuntimeException | Error e) {
+      closeAll(owned, settings.get(Keys.NAME));
+      throw e;
+    }
+  }
+
+  private static Budget open(Settings settings, BreakerFlag explicitFlag, boolean driverMode,
+      Ticker ticker, List<AutoCloseable> owned) {
     String name = settings.get(Keys.NAME);
     double budget = settings.get(Keys.BUDGET);
     Instances instances = settings.get(Keys.INSTANCES);
-    double count = instances.fromRedis() ? 1 : instances.count();
+    // Before the registry first answers, divide by the assumed count: never the whole budget
+    // unless the user says so (sluice.instances.assumed=1).
+    double count = instances.fromRedis() ? settings.get(Keys.INSTANCES_ASSUMED) : instances.count();
     double share = budget / count;
     int burst = settings.isSet(Keys.BURST) ? settings.get(Keys.BURST) : defaultBurst(share);
     TokenBucket bucket = TokenBucket.of(share, burst, ticker);
-    List<AutoCloseable> owned = new ArrayList<>();
-    BreakerFlag flag = explicitFlag != null ? explicitFlag : flagFrom(settings);
-    Limiter limiter = new Limiter(name, settings, bucket, flag, count, driverMode, ticker);
-    if (settings.get(Keys.JMX)) {
-      owned.add(BudgetMXBean.register(limiter));
+    boolean flagFromRedis = explicitFlag == null && flagSource(settings) == FlagSource.REDIS;
+    RedisLink link = null;
+    RedisHealth health = null;
+    if (flagFromRedis || instances.fromRedis()) {
+      link = RedisLink.connect(RedisEndpoint.parse(settings.get(Keys.REDIS)),
+          settings.get(Keys.REDIS_TIMEOUT), "sluice-" + name);
+      owned.add(link);
+      health = new RedisHealth(name, Keys.REDIS.show(settings.get(Keys.REDIS)),
+          meanwhile(settings, flagFromRedis, instances.fromRedis()));
     }
-    Budget opened = new Budget(limiter, settings, Collections.unmodifiableList(owned));
+    BreakerFlag flag = explicitFlag;
+    if (flagFromRedis) {
+      RedisBreakerFlag shared = RedisBreakerFlag.start(settings, link, health, ticker);
+      owned.add(0, shared); // closed before the link it reads through
+      flag = shared;
+    } else if (flag == null) {
+      flag = BreakerFlag.alwaysOpen();
+    }
+    Limiter limiter = new Limiter(name, settings, bucket, flag, count, driverMode, ticker);
+    Registry registry = null;
+    if (instances.fromRedis()) {
+      registry = new Registry(name, link, health, settings.get(Keys.REDIS_HEARTBEAT),
+          settings.get(Keys.INSTANCES_EXPIRY), limiter::setInstances);
+      owned.add(0, registry); // leaves before the flag and the link close
+      registry.start();
+    }
+    Budget opened = new Budget(limiter, settings, Collections.unmodifiableList(owned), registry);
+    if (settings.get(Keys.JMX)) {
+      // after the budget exists, for its stats; the budget's list is a view, so it sees this
+      owned.add(0, BudgetMXBean.register(limiter, opened::stats)); // unregistered first
+    }
     LOG.info("{} - Sluice limiter built: budget {} permits/s over {} instance(s), this instance"
         + " admits {}/s, burst {}, scope {}, flag {}; settings {}", name,
         RateLimitExceededException.formatRate(budget), instances,
-        RateLimitExceededException.formatRate(share), burst, limiter.scope(), flag,
-        settings.describe());
+        RateLimitExceededException.formatRate(limiter.bucket().permitsPerSecond()), burst,
+        limiter.scope(), flag, settings.describe());
     return opened;
+  }
+
+  /** What Sluice does while Redis is unreachable, for the one WARN line. */
+  private static String meanwhile(Settings settings, boolean flag, boolean registry) {
+    String shares = "the budget stays divided by the last live instance count";
+    if (!flag) {
+      return shares;
+    }
+    String flagText = RedisBreakerFlag.meanwhile(settings.get(Keys.REDIS_UNREACHABLE));
+    return registry ? flagText + "; " + shares : flagText;
   }
 
   /** The default burst: {@value #DEFAULT_BURST_SECONDS} s of the share, at least one permit. */
@@ -82,7 +139,8 @@ final class Budget implements AutoCloseable {
       throw Keys.BUDGET.invalid(null);
     }
     boolean hasRedis = settings.get(Keys.REDIS) != null;
-    if (settings.get(Keys.INSTANCES).fromRedis() && !hasRedis) {
+    boolean registry = settings.get(Keys.INSTANCES).fromRedis();
+    if (registry && !hasRedis) {
       throw new IllegalArgumentException("sluice.instances=redis needs sluice.redis, the Redis"
           + " that holds the instance registry; set sluice.redis or give a fixed count");
     }
@@ -90,17 +148,34 @@ final class Budget implements AutoCloseable {
       throw new IllegalArgumentException("sluice.flag=redis needs sluice.redis, the Redis that"
           + " holds the flag; set sluice.redis or use sluice.flag=always");
     }
+    for (Key<?> key : Keys.REDIS_ONLY) {
+      if (settings.isSet(key) && !hasRedis) {
+        throw new IllegalArgumentException(key.name() + " is set, but sluice.redis is not: it"
+            + " only applies to a Redis flag or registry; set sluice.redis or remove it");
+      }
+    }
+    for (Key<?> key : Keys.REGISTRY_ONLY) {
+      if (settings.isSet(key) && !registry) {
+        throw new IllegalArgumentException(key.name() + " is set, but sluice.instances is "
+            + settings.get(Keys.INSTANCES) + ": it only applies to sluice.instances=redis;"
+            + " set that or remove it");
+      }
+    }
+    Duration expiry = settings.get(Keys.INSTANCES_EXPIRY);
+    Duration needed = settings.get(Keys.REDIS_HEARTBEAT).plus(settings.get(Keys.REDIS_TIMEOUT));
+    if (registry && expiry.compareTo(needed) <= 0) {
+      throw new IllegalArgumentException("sluice.instances.expiry must be longer than"
+          + " sluice.redis.heartbeat plus sluice.redis.timeout (" + needed.toMillis() + " ms), but"
+          + " was \"" + expiry.toMillis() + "ms\"; otherwise live instances would be pruned");
+    }
   }
 
-  private static BreakerFlag flagFrom(Settings settings) {
+  private static FlagSource flagSource(Settings settings) {
     FlagSource source = settings.get(Keys.FLAG);
     if (source == null) {
       source = settings.get(Keys.REDIS) != null ? FlagSource.REDIS : FlagSource.ALWAYS;
     }
-    if (source == FlagSource.REDIS) {
-      throw new UnsupportedOperationException("sluice.flag=redis is not available yet");
-    }
-    return BreakerFlag.alwaysOpen();
+    return source;
   }
 
   Limiter limiter() {
@@ -112,19 +187,23 @@ final class Budget implements AutoCloseable {
   }
 
   Stats stats() {
-    return new Stats(limiter);
+    return new Stats(limiter, registry == null ? 0 : registry.liveCount());
   }
 
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
-      return;
+    if (closed.compareAndSet(false, true)) {
+      closeAll(owned, limiter.name());
     }
-    for (AutoCloseable resource : owned) {
+  }
+
+  /** Closes in list order: the registry member, then the flag, then the Redis link. */
+  private static void closeAll(List<AutoCloseable> resources, String name) {
+    for (AutoCloseable resource : resources) {
       try {
         resource.close();
       } catch (Exception e) {
-        LOG.warn("{} - failed to close {}", limiter.name(), resource, e);
+        LOG.warn("{} - failed to close {}", name, resource, e);
       }
     }
   }

@@ -2,6 +2,7 @@ package dev.sluice;
 
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
+import java.util.function.Supplier;
 import javax.management.InstanceAlreadyExistsException;
 import javax.management.InstanceNotFoundException;
 import javax.management.JMException;
@@ -24,9 +25,11 @@ final class BudgetMXBean implements RateLimitedDataSourceMXBean {
   private static final int MAX_SUFFIX = 1000;
 
   private final Limiter limiter;
+  private final Supplier<Stats> stats;
 
-  BudgetMXBean(Limiter limiter) {
+  BudgetMXBean(Limiter limiter, Supplier<Stats> stats) {
     this.limiter = limiter;
+    this.stats = stats;
   }
 
   /**
@@ -34,14 +37,14 @@ final class BudgetMXBean implements RateLimitedDataSourceMXBean {
    *
    * @return what unregisters it; closing it twice is harmless
    */
-  static AutoCloseable register(Limiter limiter) {
-    return register(limiter, ManagementFactory.getPlatformMBeanServer());
+  static AutoCloseable register(Limiter limiter, Supplier<Stats> stats) {
+    return register(limiter, stats, ManagementFactory.getPlatformMBeanServer());
   }
 
-  static AutoCloseable register(Limiter limiter, MBeanServer server) {
+  static AutoCloseable register(Limiter limiter, Supplier<Stats> stats, MBeanServer server) {
     // StandardMBean: the MXBean rules apply to the public interface, not to this class's name
     StandardMBean bean =
-        new StandardMBean(new BudgetMXBean(limiter), RateLimitedDataSourceMXBean.class, true);
+        new StandardMBean(new BudgetMXBean(limiter, stats), RateLimitedDataSourceMXBean.class, true);
     for (int n = 1; n <= MAX_SUFFIX; n++) {
       ObjectName name = objectName(limiter.name() + (n == 1 ? "" : "#" + n));
       try {
@@ -127,6 +130,21 @@ final class BudgetMXBean implements RateLimitedDataSourceMXBean {
   @Override
   public String getFlag() {
     return String.valueOf(limiter.flag());
+  }
+
+  @Override
+  public String getFlagState() {
+    return stats.get().flagState().name();
+  }
+
+  @Override
+  public long getSinceFlagReadMillis() {
+    return stats.get().sinceFlagRead().toMillis();
+  }
+
+  @Override
+  public int getLiveInstances() {
+    return stats.get().liveInstances();
   }
 
   @Override

@@ -175,6 +175,10 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
     return limiter;
   }
 
+  Budget budget() {
+    return budget;
+  }
+
   /**
    * Builds a {@link RateLimitedDataSource}. Each setter checks its value at once; {@link #build()}
    * checks the settings together. Explicit calls win over {@link #properties(Properties)},

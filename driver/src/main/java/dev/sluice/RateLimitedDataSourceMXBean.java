@@ -80,6 +80,30 @@ public interface RateLimitedDataSourceMXBean {
   String getFlag();
 
   /**
+   * Returns where the flag's answer comes from: for a {@link RedisBreakerFlag}, what the key said
+   * at the last read, or {@code UNREACHABLE}; for a local flag, its own state.
+   *
+   * @return {@code OPEN}, {@code CLOSED} or {@code UNREACHABLE}
+   */
+  String getFlagState();
+
+  /**
+   * Returns how long ago a {@link RedisBreakerFlag} was last read from Redis.
+   *
+   * @return milliseconds; {@code 0} for a flag held in local memory
+   */
+  long getSinceFlagReadMillis();
+
+  /**
+   * Returns the live instance count the Redis registry last reported
+   * ({@code sluice.instances=redis}).
+   *
+   * @return instances counted, this one included; {@code 0} when the count is fixed or the
+   *     registry has not answered yet
+   */
+  int getLiveInstances();
+
+  /**
    * Returns whether the flag is a {@link BreakerFlag#manual() manual} flag of this JVM, which
    * {@link #tripFlag()} and {@link #resetFlag()} can open and close.
    *

@@ -1,12 +1,13 @@
 package dev.sluice;
 
+import dev.sluice.internal.config.Keys;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import dev.sluice.internal.config.Keys;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
@@ -19,8 +20,8 @@ import java.util.function.ToDoubleFunction;
  * SluiceMetrics.ofDriver("users-db").bindTo(meterRegistry);  // a jdbc:sluice: budget
  * }</pre>
  *
- * <p>Every meter is tagged {@code name=<sluice.name>} and reads the limiter when the registry
- * asks, so binding costs the request path nothing:
+ * <p>Every meter is tagged {@code name=<sluice.name>} and reads the budget's {@link Stats} when the
+ * registry asks, so binding costs the request path nothing:
  *
  * <table>
  *   <caption>Meters</caption>
@@ -39,23 +40,30 @@ import java.util.function.ToDoubleFunction;
  *       <td>the budget, all instances together, permits per second</td></tr>
  *   <tr><td>{@code sluice.instances}</td><td>gauge</td>
  *       <td>how many instances the budget is divided among now</td></tr>
+ *   <tr><td>{@code sluice.instances.live}</td><td>gauge</td>
+ *       <td>the live count the Redis registry last reported; 0 without one</td></tr>
  *   <tr><td>{@code sluice.burst}</td><td>gauge</td>
  *       <td>the depth of this instance's bucket, permits</td></tr>
+ *   <tr><td>{@code sluice.flag.state}</td><td>gauge, tag {@code state}</td>
+ *       <td>1 for the flag source's state ({@code open}, {@code closed} or
+ *       {@code unreachable}), 0 for the other two</td></tr>
+ *   <tr><td>{@code sluice.flag.read.age}</td><td>gauge</td>
+ *       <td>seconds since a Redis flag was last read; 0 for a local flag</td></tr>
  * </table>
  *
  * <p>Micrometer is an optional dependency of Sluice: only this class uses it, and nothing else in
  * Sluice loads this class, so an application without Micrometer never needs it.
  *
- * <p>This class is immutable and threadsafe. The meters keep the budget's limiter (a few small
- * objects, not the pool) reachable for as long as the registry keeps them.
+ * <p>This class is immutable and threadsafe. The meters keep the budget (its limiter and figures,
+ * not the pool) reachable for as long as the registry keeps them.
  */
 public final class SluiceMetrics implements MeterBinder {
 
-  private final Supplier<Limiter> limiter;
+  private final Supplier<Stats> stats;
   private final Tags tags;
 
-  private SluiceMetrics(Supplier<Limiter> limiter, Tags tags) {
-    this.limiter = limiter;
+  private SluiceMetrics(Supplier<Stats> stats, Tags tags) {
+    this.stats = stats;
     this.tags = tags;
   }
 
@@ -68,8 +76,8 @@ public final class SluiceMetrics implements MeterBinder {
    */
   public static SluiceMetrics of(RateLimitedDataSource dataSource) {
     Objects.requireNonNull(dataSource, "dataSource");
-    Limiter limiter = dataSource.limiter();
-    return new SluiceMetrics(() -> limiter, Tags.of("name", limiter.name()));
+    Budget budget = dataSource.budget();
+    return new SluiceMetrics(budget::stats, Tags.of("name", budget.limiter().name()));
   }
 
   /**
@@ -85,8 +93,7 @@ public final class SluiceMetrics implements MeterBinder {
    */
   public static SluiceMetrics ofDriver(String name) {
     String checked = Keys.NAME.parse(name);
-    return new SluiceMetrics(() -> DriverBudgets.SHARED.limiter(checked),
-        Tags.of("name", checked));
+    return new SluiceMetrics(() -> DriverBudgets.SHARED.stats(checked), Tags.of("name", checked));
   }
 
   /**
@@ -98,7 +105,7 @@ public final class SluiceMetrics implements MeterBinder {
    * @throws NullPointerException if {@code extra} is null
    */
   public SluiceMetrics withTags(Iterable<Tag> extra) {
-    return new SluiceMetrics(limiter, tags.and(Objects.requireNonNull(extra, "extra")));
+    return new SluiceMetrics(stats, tags.and(Objects.requireNonNull(extra, "extra")));
   }
 
   /**
@@ -110,45 +117,53 @@ public final class SluiceMetrics implements MeterBinder {
   @Override
   public void bindTo(MeterRegistry registry) {
     Objects.requireNonNull(registry, "registry");
-    counter(registry, "sluice.calls.admitted", Limiter::admitted,
+    counter(registry, "sluice.calls.admitted", Stats::admitted,
         "Calls that took a permit at a door while limiting");
-    counter(registry, "sluice.calls.rejected", Limiter::rejected,
+    counter(registry, "sluice.calls.rejected", Stats::rejected,
         "Calls refused with RateLimitExceededException");
-    counter(registry, "sluice.calls.forced", Limiter::forced,
+    counter(registry, "sluice.calls.forced", Stats::forced,
         "Statements of admitted transactions charged without the right to refuse");
-    gauge(registry, "sluice.limiting", l -> l.flag().isOpen() ? 1 : 0, null,
+    gauge(registry, "sluice.limiting", Tags.empty(), s -> s.limiting() ? 1 : 0, null,
         "1 while the breaker flag is open and permits are charged, else 0");
-    gauge(registry, "sluice.share", l -> l.bucket().permitsPerSecond(), "permits/s",
+    gauge(registry, "sluice.share", Tags.empty(), Stats::permitsPerSecond, "permits/s",
         "This instance's share of the budget");
-    gauge(registry, "sluice.budget", Limiter::budget, "permits/s",
+    gauge(registry, "sluice.budget", Tags.empty(), Stats::budget, "permits/s",
         "The budget, all instances together");
-    gauge(registry, "sluice.instances", Limiter::instances, null,
+    gauge(registry, "sluice.instances", Tags.empty(), Stats::instances, null,
         "How many instances the budget is divided among now");
-    gauge(registry, "sluice.burst", l -> l.bucket().burst(), "permits",
+    gauge(registry, "sluice.instances.live", Tags.empty(), Stats::liveInstances, null,
+        "The live instance count the Redis registry last reported; 0 without one");
+    gauge(registry, "sluice.burst", Tags.empty(), Stats::burst, "permits",
         "The depth of this instance's bucket");
-    // the Redis flag's state and the live instance count join here when they land
+    for (FlagState state : FlagState.values()) {
+      gauge(registry, "sluice.flag.state", Tags.of("state", state.name().toLowerCase(Locale.ROOT)),
+          s -> s.flagState() == state ? 1 : 0, null,
+          "1 for the state the flag's source is in, 0 for the others");
+    }
+    gauge(registry, "sluice.flag.read.age", Tags.empty(), s -> s.sinceFlagRead().toMillis() / 1e3,
+        "seconds", "Time since a Redis flag was last read; 0 for a flag in local memory");
   }
 
   /**
    * Function counters hold their source weakly (Micrometer has no other kind); the gauges of the
    * same binding hold it strongly, and that keeps it alive.
    */
-  private void counter(MeterRegistry registry, String name,
-      ToDoubleFunction<Limiter> count, String description) {
-    FunctionCounter.builder(name, limiter, current(count)).tags(tags).description(description)
+  private void counter(MeterRegistry registry, String name, ToDoubleFunction<Stats> count,
+      String description) {
+    FunctionCounter.builder(name, stats, current(count)).tags(tags).description(description)
         .register(registry);
   }
 
-  private void gauge(MeterRegistry registry, String name,
-      ToDoubleFunction<Limiter> value, String unit, String description) {
-    Gauge.builder(name, limiter, current(value)).strongReference(true).tags(tags)
+  private void gauge(MeterRegistry registry, String name, Tags more,
+      ToDoubleFunction<Stats> value, String unit, String description) {
+    Gauge.builder(name, stats, current(value)).strongReference(true).tags(tags.and(more))
         .baseUnit(unit).description(description).register(registry);
   }
 
-  /** Reads {@code figure} from the limiter of the moment; {@code NaN} while there is none. */
-  private static ToDoubleFunction<Supplier<Limiter>> current(ToDoubleFunction<Limiter> figure) {
+  /** Reads {@code figure} from the budget's stats of the moment; {@code NaN} while there are none. */
+  private static ToDoubleFunction<Supplier<Stats>> current(ToDoubleFunction<Stats> figure) {
     return source -> {
-      Limiter now = source.get();
+      Stats now = source.get();
       return now == null ? Double.NaN : figure.applyAsDouble(now);
     };
   }

@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -17,8 +18,16 @@ public final class Stats {
   private final double permitsPerSecond;
   private final int burst;
   private final double instances;
+  private final double budget;
+  private final FlagState flagState;
+  private final Duration sinceFlagRead;
+  private final int liveInstances;
 
   Stats(Limiter limiter) {
+    this(limiter, 0);
+  }
+
+  Stats(Limiter limiter, int liveInstances) {
     this.name = limiter.name();
     this.admitted = limiter.admitted();
     this.rejected = limiter.rejected();
@@ -27,6 +36,17 @@ public final class Stats {
     this.permitsPerSecond = limiter.bucket().permitsPerSecond();
     this.burst = limiter.bucket().burst();
     this.instances = limiter.instances();
+    this.budget = limiter.budget();
+    BreakerFlag flag = limiter.flag();
+    if (flag instanceof RedisBreakerFlag) {
+      RedisBreakerFlag shared = (RedisBreakerFlag) flag;
+      this.flagState = shared.state();
+      this.sinceFlagRead = shared.sinceLastRead();
+    } else {
+      this.flagState = limiting ? FlagState.OPEN : FlagState.CLOSED;
+      this.sinceFlagRead = Duration.ZERO;
+    }
+    this.liveInstances = liveInstances;
   }
 
   /**
@@ -103,12 +123,55 @@ public final class Stats {
     return instances;
   }
 
+  /**
+   * Returns the budget: what the database takes on the fallback path, all instances together. It
+   * is {@code sluice.budget} unless an operator changed it at runtime over JMX.
+   *
+   * @return permits per second
+   */
+  public double budget() {
+    return budget;
+  }
+
+  /**
+   * Returns where the flag's answer comes from: for a {@link RedisBreakerFlag}, what the key said
+   * at the last read or {@link FlagState#UNREACHABLE}; for a local flag, its own state.
+   *
+   * @return the flag's source state
+   */
+  public FlagState flagState() {
+    return flagState;
+  }
+
+  /**
+   * Returns how long ago the flag was last read successfully from its source.
+   *
+   * @return the age of a {@link RedisBreakerFlag}'s local copy; {@link Duration#ZERO} for a flag
+   *     held in local memory
+   */
+  public Duration sinceFlagRead() {
+    return sinceFlagRead;
+  }
+
+  /**
+   * Returns the live instance count the Redis registry last reported
+   * ({@code sluice.instances=redis}). {@link #instances()} is the divisor in force: the same
+   * count once the registry has answered, {@code sluice.instances.assumed} before.
+   *
+   * @return instances counted by the registry, this one included; {@code 0} when the count is
+   *     fixed or the registry has never answered
+   */
+  public int liveInstances() {
+    return liveInstances;
+  }
+
   @Override
   public String toString() {
     return String.format(Locale.ROOT,
         "Stats[%s: limiting=%s, admitted=%d, rejected=%d, forced=%d, share=%s/s, burst=%d,"
-            + " instances=%s]", name, limiting, admitted, rejected, forced,
-        RateLimitExceededException.formatRate(permitsPerSecond), burst,
-        RateLimitExceededException.formatRate(instances));
+            + " instances=%s, flag=%s, flagReadAgo=%dms, liveInstances=%d]", name, limiting,
+        admitted, rejected, forced, RateLimitExceededException.formatRate(permitsPerSecond),
+        burst, RateLimitExceededException.formatRate(instances), flagState,
+        sinceFlagRead.toMillis(), liveInstances);
   }
 }

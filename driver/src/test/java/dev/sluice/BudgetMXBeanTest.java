@@ -36,6 +36,9 @@ class BudgetMXBeanTest {
       assertThat(SERVER.getAttribute(on, "Limiting")).isEqualTo(false);
       assertThat(SERVER.getAttribute(on, "FlagManual")).isEqualTo(true);
       assertThat(SERVER.getAttribute(on, "Flag")).isEqualTo("BreakerFlag.manual(closed)");
+      assertThat(SERVER.getAttribute(on, "FlagState")).isEqualTo("CLOSED");
+      assertThat(SERVER.getAttribute(on, "SinceFlagReadMillis")).isEqualTo(0L);
+      assertThat(SERVER.getAttribute(on, "LiveInstances")).isEqualTo(0);
     }
   }
 
@@ -100,6 +103,7 @@ class BudgetMXBeanTest {
 
       assertThat(flag.isOpen()).isTrue();
       assertThat(SERVER.getAttribute(on, "Limiting")).isEqualTo(true);
+      assertThat(SERVER.getAttribute(on, "FlagState")).isEqualTo("OPEN");
       assertThat(SERVER.getAttribute(on, "Admitted")).isEqualTo(1L);
       assertThat(SERVER.getAttribute(on, "Rejected")).isEqualTo(1L);
       assertThat(SERVER.getAttribute(on, "Forced")).isEqualTo(0L);
@@ -137,6 +141,7 @@ class BudgetMXBeanTest {
       assertThat(SERVER.getAttribute(on, "Budget")).isEqualTo(200.0);
       assertThat(SERVER.getAttribute(on, "PermitsPerSecond")).isEqualTo(50.0);
       assertThat(ds.stats().permitsPerSecond()).isEqualTo(50.0);
+      assertThat(ds.stats().budget()).isEqualTo(200.0);
     }
   }
 

@@ -36,7 +36,8 @@ class RateLimitedDataSourceBuilderTest {
       "sluice.summary-interval|-1s|sluice.summary-interval must be a positive duration such as"
           + " `250ms`, `10s`, `1m` or `PT10S`, but was \"-1s\"",
       "sluice.redis|http://cache:6379|sluice.redis must be a URI"
-          + " `redis://[user:password@]host:port[/db]` or `rediss://...`,"
+          + " `redis://[user:password@]host:port[/db]` or `rediss://...` or"
+          + " `redis-sentinel://[user:password@]host:port[,host:port...]/master[/db]`,"
           + " but was \"http://cache:6379\"",
   })
   void properties_badValue_namesTheKeyAndTheValue(String key, String value, String message) {

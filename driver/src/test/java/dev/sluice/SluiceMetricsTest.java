@@ -21,6 +21,13 @@ class SluiceMetricsTest {
     return gauge.value();
   }
 
+  private double flagState(String budget, String state) {
+    Gauge gauge = registry.find("sluice.flag.state").tag("name", budget).tag("state", state)
+        .gauge();
+    assertThat(gauge).as("sluice.flag.state " + state).isNotNull();
+    return gauge.value();
+  }
+
   private double counter(String name, String budget) {
     FunctionCounter counter = registry.find(name).tag("name", budget).functionCounter();
     assertThat(counter).as(name).isNotNull();
@@ -43,7 +50,12 @@ class SluiceMetricsTest {
       assertThat(gauge("sluice.budget", "metrics-all")).isEqualTo(100);
       assertThat(gauge("sluice.instances", "metrics-all")).isEqualTo(4);
       assertThat(gauge("sluice.burst", "metrics-all")).isEqualTo(3);
-      assertThat(registry.getMeters()).hasSize(8);
+      assertThat(gauge("sluice.instances.live", "metrics-all")).isZero(); // no registry
+      assertThat(gauge("sluice.flag.read.age", "metrics-all")).isZero(); // a local flag
+      assertThat(flagState("metrics-all", "open")).isEqualTo(1);
+      assertThat(flagState("metrics-all", "closed")).isZero();
+      assertThat(flagState("metrics-all", "unreachable")).isZero();
+      assertThat(registry.getMeters()).hasSize(13);
     }
   }
 
@@ -53,6 +65,7 @@ class SluiceMetricsTest {
     try (RateLimitedDataSource ds = ObservabilityFixtures.oneCheckout("metrics-follow", flag)) {
       SluiceMetrics.of(ds).bindTo(registry);
       assertThat(gauge("sluice.limiting", "metrics-follow")).isZero();
+      assertThat(flagState("metrics-follow", "closed")).isEqualTo(1);
 
       flag.trip();
       ds.getConnection().close();
@@ -60,6 +73,8 @@ class SluiceMetricsTest {
       assertThrows(RateLimitExceededException.class, ds::getConnection);
 
       assertThat(gauge("sluice.limiting", "metrics-follow")).isEqualTo(1);
+      assertThat(flagState("metrics-follow", "open")).isEqualTo(1);
+      assertThat(flagState("metrics-follow", "closed")).isZero();
       assertThat(counter("sluice.calls.admitted", "metrics-follow")).isEqualTo(1);
       assertThat(counter("sluice.calls.rejected", "metrics-follow")).isEqualTo(2);
     }
@@ -83,6 +98,7 @@ class SluiceMetricsTest {
   void ofDriver_budgetOfThatName_followsItAndReadsNaNWithoutOne() throws Exception {
     SluiceMetrics.ofDriver("metrics-driver").bindTo(registry);
     assertThat(gauge("sluice.share", "metrics-driver")).isNaN();
+    assertThat(counter("sluice.calls.admitted", "metrics-driver")).isNaN();
 
     try (Connection c = DriverManager.getConnection("jdbc:sluice:h2:mem:metrics-driver;"
         + "sluice.name=metrics-driver;sluice.budget=40;sluice.instances=2", "sa", "")) {
@@ -110,7 +126,7 @@ class SluiceMetricsTest {
 
       SluiceMetrics.of(ds).withTags(Tags.of("region", "eu")).bindTo(registry);
 
-      assertThat(registry.getMeters()).hasSize(8).allSatisfy(meter -> {
+      assertThat(registry.getMeters()).hasSize(13).allSatisfy(meter -> {
         assertThat(meter.getId().getTag("name")).isEqualTo("metrics-tags");
         assertThat(meter.getId().getTag("region")).isEqualTo("eu");
       });

@@ -1,5 +1,6 @@
 package dev.sluice.internal.config;
 
+import dev.sluice.RedisBreakerFlag.WhenUnreachable;
 import dev.sluice.Scope;
 import dev.sluice.internal.config.Key.Group;
 import java.time.Duration;
@@ -53,10 +54,12 @@ public final class Keys {
       .group(Group.FREQUENTLY_USED).build();
 
   public static final Key<String> REDIS = Key.named("sluice.redis", String.class,
-          RedisUri::check, "be a URI `redis://[user:password@]host:port[/db]` or `rediss://...`")
+          RedisUri::check, "be a URI `redis://[user:password@]host:port[/db]` or `rediss://...`"
+              + " or `redis-sentinel://[user:password@]host:port[,host:port...]/master[/db]`")
       .computedDefault("none")
       .secret(RedisUri::mask)
-      .doc("The Redis that holds the breaker flag and the instance registry.")
+      .doc("The Redis that holds the breaker flag and the instance registry: one server, or the"
+          + " master named in a `redis-sentinel://` URI, found through its Sentinels.")
       .group(Group.ESSENTIALS).build();
 
   public static final Key<FlagSource> FLAG = Key.named("sluice.flag", FlagSource.class,
@@ -98,10 +101,88 @@ public final class Keys {
           + " statement is the door.")
       .group(Group.RARELY_USED).build();
 
+  private static final String DURATION = "be a positive duration such as `250ms`, `10s`, `1m`"
+      + " or `PT10S`";
+
+  public static final Key<Duration> REDIS_REFRESH = Key.named("sluice.redis.refresh",
+          Duration.class, Key::positiveDuration, DURATION)
+      .defaultValue(Duration.ofMillis(250), "`250ms`")
+      .unit("duration")
+      .doc("How often the flag key is read from `sluice.redis`. With `sluice.redis.timeout`, it"
+          + " bounds how soon an unreachable Redis turns the limiter on.")
+      .group(Group.FREQUENTLY_USED).build();
+
+  public static final Key<Duration> REDIS_TIMEOUT = Key.named("sluice.redis.timeout",
+          Duration.class, Key::positiveDuration, DURATION)
+      .defaultValue(Duration.ofMillis(200), "`200ms`")
+      .unit("duration")
+      .doc("Connect timeout, read timeout and the longest wait for a pooled Redis connection;"
+          + " a read that takes longer counts as Redis unreachable.")
+      .group(Group.FREQUENTLY_USED).build();
+
+  public static final Key<Duration> REDIS_SETTLE = Key.named("sluice.redis.settle",
+          Duration.class, Key::positiveDuration, DURATION)
+      .defaultValue(Duration.ofSeconds(1), "`1s`")
+      .unit("duration")
+      .doc("After an outage, how long Redis must answer without a failure before a closed key"
+          + " closes the flag again, so that a flapping Redis does not flap the limiter.")
+      .group(Group.RARELY_USED).build();
+
+  public static final Key<WhenUnreachable> REDIS_UNREACHABLE = Key.named(
+          "sluice.redis.unreachable", WhenUnreachable.class, Key.oneOf(WhenUnreachable.class),
+          "be `open`, `closed` or `last`")
+      .defaultValue(WhenUnreachable.OPEN, "`open`")
+      .doc("What the flag says while it cannot be read: `open` (limit: the cache is probably"
+          + " down too), `closed` (pass everything), or `last` (the last value read).")
+      .group(Group.RARELY_USED).build();
+
+  public static final Key<Duration> REDIS_PING = Key.named("sluice.redis.ping",
+          Duration.class, Key::positiveDuration, DURATION)
+      .defaultValue(Duration.ofSeconds(1), "`1s`")
+      .unit("duration")
+      .doc("How often the pub/sub subscriber pings Redis; a subscriber that hears nothing for"
+          + " this long plus `sluice.redis.timeout` reconnects and subscribes again.")
+      .group(Group.RARELY_USED).build();
+
+  public static final Key<Duration> REDIS_HEARTBEAT = Key.named("sluice.redis.heartbeat",
+          Duration.class, Key::positiveDuration, DURATION)
+      .defaultValue(Duration.ofSeconds(1), "`1s`")
+      .unit("duration")
+      .doc("With `sluice.instances=redis`: how often this instance renews its member of"
+          + " `sluice:<name>:instances` and reads the live count.")
+      .group(Group.RARELY_USED).build();
+
+  public static final Key<Duration> INSTANCES_EXPIRY = Key.named("sluice.instances.expiry",
+          Duration.class, Key::positiveDuration, DURATION)
+      .defaultValue(Duration.ofSeconds(5), "`5s`")
+      .unit("duration")
+      .doc("With `sluice.instances=redis`: a member not renewed for this long (by Redis' own"
+          + " clock) is pruned and no longer counted. Must exceed `sluice.redis.heartbeat`"
+          + " plus `sluice.redis.timeout`.")
+      .group(Group.RARELY_USED).build();
+
+  public static final Key<Integer> INSTANCES_ASSUMED = Key.named("sluice.instances.assumed",
+          Integer.class, Key::positiveInt, "be a positive integer")
+      .defaultValue(10, "`10`")
+      .unit("instances")
+      .doc("With `sluice.instances=redis`: the count this instance divides the budget by until"
+          + " the registry first answers (for example when it starts while Redis is down). Set"
+          + " it to your usual fleet size; `1` gives this instance the whole budget.")
+      .group(Group.FREQUENTLY_USED).build();
+
   /** Every key, in the order the README lists them. */
   public static final List<Key<?>> ALL = List.of(
-      NAME, BUDGET, INSTANCES, REDIS, BURST, SCOPE, FLAG, STACK_TRACES, SUMMARY_INTERVAL,
-      POOL_AUTO_COMMIT, JMX);
+      NAME, BUDGET, INSTANCES, REDIS, BURST, SCOPE, FLAG, REDIS_REFRESH, REDIS_TIMEOUT,
+      INSTANCES_ASSUMED, STACK_TRACES, SUMMARY_INTERVAL, REDIS_SETTLE, REDIS_UNREACHABLE,
+      REDIS_PING, REDIS_HEARTBEAT, INSTANCES_EXPIRY, POOL_AUTO_COMMIT, JMX);
+
+  /** The keys that only mean something with {@code sluice.redis}. */
+  public static final List<Key<?>> REDIS_ONLY = List.of(
+      REDIS_REFRESH, REDIS_TIMEOUT, REDIS_SETTLE, REDIS_UNREACHABLE, REDIS_PING);
+
+  /** The keys that only mean something with {@code sluice.instances=redis}. */
+  public static final List<Key<?>> REGISTRY_ONLY = List.of(
+      REDIS_HEARTBEAT, INSTANCES_EXPIRY, INSTANCES_ASSUMED);
 
   private Keys() {}
 }

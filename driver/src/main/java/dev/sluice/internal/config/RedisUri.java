@@ -1,32 +1,20 @@
 package dev.sluice.internal.config;
 
-import java.net.URI;
-import java.util.Locale;
+import dev.sluice.internal.redis.RedisEndpoint;
 
-/** Checks and masks {@code redis://} and {@code rediss://} URIs. */
+/** Checks and masks {@code redis://}, {@code rediss://} and {@code redis-sentinel://} URIs. */
 public final class RedisUri {
 
   private RedisUri() {}
 
   /**
-   * Returns {@code text} if it is a usable Redis URI.
+   * Returns {@code text} if it is a usable Redis URI: {@code redis://}, {@code rediss://} or
+   * {@code redis-sentinel://}.
    *
    * @throws IllegalArgumentException if it is not
    */
   static String check(String text) {
-    URI uri = URI.create(text);
-    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    if (!scheme.equals("redis") && !scheme.equals("rediss")) {
-      throw new IllegalArgumentException("scheme");
-    }
-    if (uri.getHost() == null || uri.getPort() > 65535) {
-      throw new IllegalArgumentException("host");
-    }
-    String path = uri.getPath();
-    if (path != null && !path.isEmpty() && !path.equals("/")
-        && !path.substring(1).chars().allMatch(Character::isDigit)) {
-      throw new IllegalArgumentException("db");
-    }
+    RedisEndpoint.parse(text);
     return text;
   }
 

@@ -1,0 +1,304 @@
+package dev.sluice;
+
+import dev.sluice.internal.config.Key;
+import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.RedisUri;
+import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.limit.Ticker;
+import dev.sluice.internal.redis.FlagReader;
+import dev.sluice.internal.redis.RedisEndpoint;
+import dev.sluice.internal.redis.RedisHealth;
+import dev.sluice.internal.redis.RedisLink;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * A {@link BreakerFlag} shared by every instance through the Redis key
+ * {@code sluice:<name>:breaker}: the flag is open while the key holds {@code open}.
+ *
+ * <pre>{@code
+ * RedisBreakerFlag flag = RedisBreakerFlag.connect("redis://cache-redis:6379", "users-db");
+ * // in the application's own circuit breaker:
+ * breaker.onOpen(() -> flag.trip(Duration.ofMinutes(5)));
+ * breaker.onClose(flag::reset);
+ * }</pre>
+ *
+ * <p>{@link #isOpen()} never talks to Redis: it reads a local copy that background threads keep
+ * fresh. One thread reads the key every {@code sluice.redis.refresh} (250 ms by default) with
+ * tight timeouts ({@code sluice.redis.timeout}, 200 ms); another subscribes to the channel of the
+ * same name, so a change published by {@link #trip}, {@link #reset} or an operator reaches every
+ * instance within milliseconds. Polling stays the truth; pub/sub only makes it faster.
+ *
+ * <p><b>When Redis cannot be read</b> — down, refusing, or silent behind a partition — within
+ * one refresh interval plus one timeout the flag reports {@link FlagState#UNREACHABLE} and answers
+ * open (the cache is most likely down too, which is the case the limiter exists for);
+ * {@code sluice.redis.unreachable} may choose {@code closed} or {@code last} instead. When Redis
+ * answers again an open key opens the flag at once, but a closed key closes it only after Redis
+ * has answered for {@code sluice.redis.settle} (1 s), so that a flapping Redis does not flap the
+ * limiter.
+ *
+ * <p>The background threads are daemon threads named {@code sluice-redis-...}, started when the
+ * flag is built and stopped by {@link #close()}. Passwords in the Redis URI never appear in a log
+ * line, a {@code toString} or an exception message.
+ *
+ * <p>This class is threadsafe.
+ */
+public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
+
+  /** What the flag says while Redis cannot be read ({@code sluice.redis.unreachable}). */
+  public enum WhenUnreachable {
+    /** Answer open: limit the database. The default. */
+    OPEN,
+    /** Answer closed: let every call through. */
+    CLOSED,
+    /** Keep answering what was last read; open if nothing was ever read. */
+    LAST
+  }
+
+  private final String name;
+  private final FlagReader reader;
+  private final RedisLink ownedLink;
+  private final String where;
+
+  private RedisBreakerFlag(String name, FlagReader reader, RedisLink ownedLink, String where) {
+    this.name = name;
+    this.reader = reader;
+    this.ownedLink = ownedLink;
+    this.where = where;
+  }
+
+  /**
+   * Connects a flag with the default timings: the shortcut for
+   * {@code builder(redisUri, name).build()}.
+   *
+   * @param redisUri {@code redis://[user:password@]host:port[/db]} or {@code rediss://...}
+   * @param name the budget's name, 1 to 64 of {@code [A-Za-z0-9._-]}
+   * @return the running flag; close it when done
+   * @throws IllegalArgumentException if the URI or the name is malformed (passwords masked)
+   */
+  public static RedisBreakerFlag connect(String redisUri, String name) {
+    return builder(redisUri, name).build();
+  }
+
+  /**
+   * Starts a builder for a flag on {@code sluice:<name>:breaker} in the Redis at
+   * {@code redisUri}.
+   *
+   * @param redisUri {@code redis://[user:password@]host:port[/db]} or {@code rediss://...}
+   * @param name the budget's name, 1 to 64 of {@code [A-Za-z0-9._-]}
+   * @return a new builder
+   * @throws IllegalArgumentException if the URI or the name is malformed (passwords masked)
+   */
+  public static Builder builder(String redisUri, String name) {
+    return new Builder(redisUri, name);
+  }
+
+  /** Starts a flag from checked settings, on a link the caller owns. */
+  static RedisBreakerFlag start(Settings settings, RedisLink link, RedisHealth health,
+      Ticker ticker) {
+    return start(settings, link, health, ticker, null);
+  }
+
+  private static RedisBreakerFlag start(Settings settings, RedisLink link, RedisHealth health,
+      Ticker ticker, RedisLink owned) {
+    String name = settings.get(Keys.NAME);
+    FlagReader.Timing timing = new FlagReader.Timing(settings.get(Keys.REDIS_REFRESH),
+        settings.get(Keys.REDIS_TIMEOUT), settings.get(Keys.REDIS_SETTLE),
+        settings.get(Keys.REDIS_PING));
+    FlagReader reader = new FlagReader(name, link, health, timing,
+        settings.get(Keys.REDIS_UNREACHABLE), ticker).start();
+    return new RedisBreakerFlag(name, reader, owned, Keys.REDIS.show(settings.get(Keys.REDIS)));
+  }
+
+  /** What the flag does while Redis is unreachable, for the WARN line. */
+  static String meanwhile(WhenUnreachable policy) {
+    switch (policy) {
+      case CLOSED:
+        return "the breaker flag answers closed meanwhile (sluice.redis.unreachable=closed)";
+      case LAST:
+        return "the breaker flag keeps its last value meanwhile (sluice.redis.unreachable=last)";
+      default:
+        return "the breaker flag answers open meanwhile, so the database is limited";
+    }
+  }
+
+  /**
+   * Returns whether the flag is open: a local read, never a call to Redis.
+   *
+   * @return {@code true} if the key says {@code open}, or if Redis cannot be read (by default)
+   */
+  @Override
+  public boolean isOpen() {
+    return reader.isOpen();
+  }
+
+  /**
+   * Opens the flag for every instance: sets the key to {@code open} with the given expiry and
+   * publishes {@code open}. This instance's flag opens at once, even when Redis does not answer.
+   * Waits at most {@code sluice.redis.timeout}; never throws for a Redis failure.
+   *
+   * @param ttl how long the key lives; after that the flag closes unless tripped again
+   * @return {@code true} if Redis took the write, {@code false} if it did not answer in time
+   * @throws IllegalArgumentException if {@code ttl} is not positive
+   * @throws NullPointerException if {@code ttl} is null
+   */
+  public boolean trip(Duration ttl) {
+    Objects.requireNonNull(ttl, "ttl");
+    if (ttl.isNegative() || ttl.isZero() || ttl.toMillis() == 0) {
+      throw new IllegalArgumentException("ttl must be at least 1 ms, but was " + ttl);
+    }
+    return reader.trip(ttl);
+  }
+
+  /**
+   * Closes the flag for every instance: deletes the key and publishes {@code closed}. Waits at
+   * most {@code sluice.redis.timeout}; never throws for a Redis failure.
+   *
+   * @return {@code true} if Redis took the write, {@code false} if it did not answer in time
+   */
+  public boolean reset() {
+    return reader.reset();
+  }
+
+  /**
+   * Returns what the key said at the last read, or {@link FlagState#UNREACHABLE}.
+   *
+   * @return the source state
+   */
+  public FlagState state() {
+    return reader.state();
+  }
+
+  /**
+   * Returns how long ago the last successful read of the key started.
+   *
+   * @return the age of the local copy; since the flag was built if no read succeeded yet
+   */
+  public Duration sinceLastRead() {
+    return reader.sinceLastRead();
+  }
+
+  /**
+   * Stops the background threads and, for a flag built with {@link #connect} or
+   * {@link #builder}, closes its Redis connections. Waits for the threads to end (at most about
+   * two timeouts when Redis is silent). Idempotent.
+   */
+  @Override
+  public void close() {
+    reader.close();
+    if (ownedLink != null) {
+      ownedLink.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    FlagState state = reader.state();
+    String source = state == FlagState.UNREACHABLE ? "Redis unreachable"
+        : "key says " + state.name().toLowerCase(Locale.ROOT);
+    return "RedisBreakerFlag[" + name + " in " + where + ": " + source + ", flag "
+        + (reader.isOpen() ? "open]" : "closed]");
+  }
+
+  /**
+   * Builds a {@link RedisBreakerFlag}. Each setter checks its value at once.
+   *
+   * <p>This class is not threadsafe.
+   */
+  public static final class Builder {
+    private Settings settings;
+
+    private Builder(String redisUri, String name) {
+      settings = Settings.empty()
+          .with(Keys.REDIS, Keys.REDIS.parse(redisUri))
+          .with(Keys.NAME, Keys.NAME.parse(name));
+    }
+
+    /**
+     * Sets how often the key is read ({@code sluice.redis.refresh}, 250 ms by default).
+     *
+     * @param interval a positive duration
+     * @return this builder
+     * @throws IllegalArgumentException if it is not positive
+     */
+    public Builder refresh(Duration interval) {
+      return duration(Keys.REDIS_REFRESH, interval);
+    }
+
+    /**
+     * Sets the connect and read timeout, also the longest wait for a pooled connection
+     * ({@code sluice.redis.timeout}, 200 ms by default).
+     *
+     * @param timeout a positive duration
+     * @return this builder
+     * @throws IllegalArgumentException if it is not positive
+     */
+    public Builder timeout(Duration timeout) {
+      return duration(Keys.REDIS_TIMEOUT, timeout);
+    }
+
+    /**
+     * Sets how long Redis must answer after an outage before a closed key closes the flag
+     * ({@code sluice.redis.settle}, 1 s by default).
+     *
+     * @param settle a positive duration
+     * @return this builder
+     * @throws IllegalArgumentException if it is not positive
+     */
+    public Builder settle(Duration settle) {
+      return duration(Keys.REDIS_SETTLE, settle);
+    }
+
+    /**
+     * Sets how often the subscriber pings Redis ({@code sluice.redis.ping}, 1 s by default).
+     *
+     * @param interval a positive duration
+     * @return this builder
+     * @throws IllegalArgumentException if it is not positive
+     */
+    public Builder ping(Duration interval) {
+      return duration(Keys.REDIS_PING, interval);
+    }
+
+    /**
+     * Sets what the flag says while Redis cannot be read ({@code sluice.redis.unreachable},
+     * {@link WhenUnreachable#OPEN} by default).
+     *
+     * @param policy the policy
+     * @return this builder
+     * @throws NullPointerException if {@code policy} is null
+     */
+    public Builder whenUnreachable(WhenUnreachable policy) {
+      settings = settings.with(Keys.REDIS_UNREACHABLE, Objects.requireNonNull(policy, "policy"));
+      return this;
+    }
+
+    /**
+     * Reads the key once (waiting at most the timeout) and starts the background threads.
+     *
+     * @return the running flag; close it when done
+     */
+    public RedisBreakerFlag build() {
+      return build(Ticker.system());
+    }
+
+    RedisBreakerFlag build(Ticker ticker) {
+      String name = settings.get(Keys.NAME);
+      RedisEndpoint endpoint = RedisEndpoint.parse(settings.get(Keys.REDIS));
+      RedisLink link = RedisLink.connect(endpoint, settings.get(Keys.REDIS_TIMEOUT),
+          "sluice-" + name);
+      RedisHealth health = new RedisHealth(name, RedisUri.mask(settings.get(Keys.REDIS)),
+          meanwhile(settings.get(Keys.REDIS_UNREACHABLE)));
+      return start(settings, link, health, ticker, link);
+    }
+
+    private Builder duration(Key<Duration> key, Duration value) {
+      if (value == null || value.isNegative() || value.isZero()) {
+        throw key.invalid(value);
+      }
+      settings = settings.with(key, value);
+      return this;
+    }
+  }
+}

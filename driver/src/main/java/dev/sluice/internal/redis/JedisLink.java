@@ -1,0 +1,337 @@
+package dev.sluice.internal.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.ClientSetInfoConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.JedisPubSub;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.params.SetParams;
+
+/**
+ * {@link RedisLink} over one Redis server, or over the master that Sentinel names, with Jedis.
+ * This is the only class in Sluice that imports Jedis.
+ *
+ * <p>Jedis' defaults do not suit a flag reader, so each is set here on purpose:
+ *
+ * <ul>
+ *   <li>connect and read timeouts are {@code sluice.redis.timeout}, not Jedis' 2 s;
+ *   <li>the pool's borrow wait is bounded by the same timeout (commons-pool waits forever by
+ *       default), and it runs no evictor thread and registers no JMX bean, so closing the pool
+ *       leaves nothing behind;
+ *   <li>the subscriber's blocking read timeout is finite (Jedis' is 0, forever), so a silent
+ *       partition surfaces as an exception instead of a thread stuck for ever;
+ *   <li>{@code CLIENT SETINFO} is off: one round trip less per new connection, and no error on
+ *       servers older than 7.2.
+ * </ul>
+ *
+ * <p>The pool is made on first use, so an unreachable Redis never fails a build. After a
+ * connection error, or a {@code READONLY} refusal, the pool is dropped: the next call makes a new
+ * one, asking the Sentinels again where the master is. Sentinel is asked by Sluice itself, not by
+ * Jedis' {@code JedisSentinelPool}, whose constructor fails when no Sentinel answers and whose
+ * listener threads would outlive our naming and closing rules. Each Sentinel gets the same
+ * timeouts. This class is threadsafe.
+ */
+final class JedisLink implements RedisLink {
+
+  /*
+   * One atomic step, timed by Redis' own clock so that host clocks never matter. The call to
+   * replicate_commands lets Redis before 5.0 replicate the writes after a TIME (a no-op since).
+   */
+  private static final String HEARTBEAT = String.join("\n",
+      "if redis.replicate_commands then redis.replicate_commands() end",
+      "local t = redis.call('TIME')",
+      "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)",
+      "local expiry = tonumber(ARGV[2])",
+      "redis.call('ZADD', KEYS[1], now, ARGV[1])",
+      "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - expiry)",
+      "redis.call('PEXPIRE', KEYS[1], expiry * 2)",
+      "return redis.call('ZCARD', KEYS[1])");
+
+  private final RedisEndpoint endpoint;
+  private final Duration timeout;
+  private final String clientName;
+  /** The pool to the current master; {@code null} when it must be located again. */
+  private volatile Pooled pooled;
+  private volatile boolean closed;
+  /** Serialises making and dropping the pool; a lock, so a virtual thread is never pinned. */
+  private final ReentrantLock lock = new ReentrantLock();
+
+  /** A pool and the address it connects to. */
+  private record Pooled(HostAndPort address, JedisPool pool) {}
+
+  private JedisLink(RedisEndpoint endpoint, Duration timeout, String clientName) {
+    this.endpoint = endpoint;
+    this.timeout = timeout;
+    this.clientName = clientName;
+  }
+
+  /**
+   * Makes a link; connects lazily, so an unreachable Redis does not fail here.
+   *
+   * @param endpoint the server
+   * @param timeout connect, read and borrow timeout
+   * @param clientName shown by {@code CLIENT LIST}
+   * @return the link
+   */
+  static RedisLink open(RedisEndpoint endpoint, Duration timeout, String clientName) {
+    return new JedisLink(endpoint, timeout, clientName);
+  }
+
+  @Override
+  public String get(String key) {
+    return call("GET " + key, jedis -> jedis.get(key));
+  }
+
+  @Override
+  public void setAndPublish(String key, String value, Duration ttl, String channel,
+      String message) {
+    call("SET " + key, jedis -> {
+      jedis.set(key, value, SetParams.setParams().px(Math.max(1, ttl.toMillis())));
+      return jedis.publish(channel, message);
+    });
+  }
+
+  @Override
+  public void deleteAndPublish(String key, String channel, String message) {
+    call("DEL " + key, jedis -> {
+      jedis.del(key);
+      return jedis.publish(channel, message);
+    });
+  }
+
+  @Override
+  public long heartbeat(String key, String member, Duration expiry) {
+    Object count = call("heartbeat " + key, jedis -> jedis.eval(HEARTBEAT, 1, key, member,
+        Long.toString(Math.max(1, expiry.toMillis()))));
+    return (Long) count;
+  }
+
+  @Override
+  public void leave(String key, String member) {
+    call("ZREM " + key, jedis -> jedis.zrem(key, member));
+  }
+
+  @Override
+  public void subscribe(String channel, Duration silence, Listener listener) {
+    HostAndPort address;
+    try {
+      address = pooled().address();
+    } catch (JedisException e) {
+      throw new RedisDown("SUBSCRIBE " + channel + " on " + endpoint.address() + " failed: "
+          + e.getMessage(), e);
+    }
+    new Subscriber(address, channel, silence, listener).run();
+  }
+
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      closed = true;
+      if (pooled != null) {
+        pooled.pool().close();
+        pooled = null;
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Redis " + endpoint;
+  }
+
+  private <T> T call(String what, Function<Jedis, T> command) {
+    Pooled current = null;
+    try {
+      current = pooled();
+      try (Jedis jedis = current.pool().getResource()) {
+        return command.apply(jedis);
+      }
+    } catch (JedisException | IllegalStateException e) {
+      if (current != null && pointsElsewhere(e)) {
+        forget(current);
+      }
+      throw new RedisDown(what + " on " + endpoint.address() + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A broken connection, or a write refused by a replica (a Sentinel failover demoted the server):
+   * the idle connections most likely point at the same dead socket or old master.
+   */
+  private static boolean pointsElsewhere(RuntimeException e) {
+    return e instanceof JedisConnectionException
+        || String.valueOf(e.getMessage()).startsWith("READONLY");
+  }
+
+  /** The pool to the current master, locating it first if need be. */
+  private Pooled pooled() {
+    Pooled current = pooled;
+    if (current != null) {
+      return current;
+    }
+    lock.lock();
+    try {
+      if (closed) {
+        throw new JedisException("the link is closed");
+      }
+      if (pooled == null) {
+        HostAndPort address = locate();
+        pooled = new Pooled(address, new JedisPool(poolConfig(timeout), address,
+            clientConfig(timeout)));
+      }
+      return pooled;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void forget(Pooled stale) {
+    lock.lock();
+    try {
+      if (pooled == stale) {
+        pooled = null;
+        stale.pool().close(); // connections still borrowed are destroyed when returned
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The server, or the master that the first Sentinel to answer names. */
+  private HostAndPort locate() {
+    if (!endpoint.viaSentinel()) {
+      return new HostAndPort(endpoint.host(), endpoint.port());
+    }
+    DefaultJedisClientConfig asSentinel = DefaultJedisClientConfig.builder()
+        .connectionTimeoutMillis(millis(timeout)).socketTimeoutMillis(millis(timeout))
+        .clientName(clientName).clientSetInfoConfig(ClientSetInfoConfig.DISABLED).build();
+    for (String sentinel : endpoint.sentinels()) {
+      try (Jedis jedis = new Jedis(HostAndPort.from(sentinel), asSentinel)) {
+        List<String> master = jedis.sentinelGetMasterAddrByName(endpoint.master());
+        if (master != null && master.size() == 2) {
+          return new HostAndPort(master.get(0), Integer.parseInt(master.get(1)));
+        }
+      } catch (JedisException | NumberFormatException e) {
+        // ask the next Sentinel
+      }
+    }
+    throw new JedisConnectionException("no Sentinel answered for master " + endpoint.master());
+  }
+
+  private DefaultJedisClientConfig clientConfig(Duration readTimeout) {
+    int millis = millis(timeout);
+    return DefaultJedisClientConfig.builder()
+        .connectionTimeoutMillis(millis)
+        .socketTimeoutMillis(millis)
+        .blockingSocketTimeoutMillis(millis(readTimeout))
+        .user(endpoint.user())
+        .password(endpoint.password())
+        .database(endpoint.database())
+        .ssl(endpoint.tls())
+        .clientName(clientName)
+        .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
+        .build();
+  }
+
+  private static GenericObjectPoolConfig<Jedis> poolConfig(Duration timeout) {
+    GenericObjectPoolConfig<Jedis> config = new GenericObjectPoolConfig<>();
+    config.setMaxTotal(8);
+    config.setMaxIdle(8);
+    config.setMinIdle(0);
+    config.setMaxWait(timeout);
+    config.setBlockWhenExhausted(true);
+    config.setJmxEnabled(false);
+    config.setTimeBetweenEvictionRuns(Duration.ofMillis(-1));
+    return config;
+  }
+
+  private static int millis(Duration d) {
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, d.toMillis()));
+  }
+
+  /** One subscription on a connection of its own, run on the calling thread. */
+  private final class Subscriber implements Subscription {
+    private final HostAndPort address;
+    private final String channel;
+    private final Duration silence;
+    private final Listener listener;
+    private final JedisPubSub pubSub = new JedisPubSub() {
+      @Override
+      public void onSubscribe(String subscribed, int count) {
+        listener.subscribed(Subscriber.this);
+      }
+
+      @Override
+      public void onMessage(String from, String message) {
+        listener.message(message);
+      }
+
+      @Override
+      public void onPong(String pattern) {
+        listener.pong();
+      }
+    };
+    private volatile Jedis jedis;
+    private volatile boolean cancelled;
+
+    Subscriber(HostAndPort address, String channel, Duration silence, Listener listener) {
+      this.address = address;
+      this.channel = channel;
+      this.silence = silence;
+      this.listener = listener;
+    }
+
+    void run() {
+      try {
+        // Jedis connects in its constructor: the connect and read timeouts bound it.
+        Jedis connected = new Jedis(address, clientConfig(silence));
+        jedis = connected;
+        if (cancelled) { // cancel() ran before the connection was published
+          return;
+        }
+        connected.subscribe(pubSub, channel);
+      } catch (JedisException e) {
+        if (!cancelled) {
+          throw new RedisDown("SUBSCRIBE " + channel + " on " + endpoint.address()
+              + " failed: " + e.getMessage(), e);
+        }
+      } finally {
+        Jedis connected = jedis;
+        if (connected != null) {
+          connected.close();
+        }
+      }
+    }
+
+    @Override
+    public void ping() {
+      try {
+        if (pubSub.isSubscribed()) {
+          pubSub.ping();
+        }
+      } catch (JedisException | IllegalStateException e) {
+        // the subscribing thread sees the broken connection and reports it
+      }
+    }
+
+    @Override
+    public void cancel() {
+      cancelled = true;
+      Jedis connected = jedis;
+      if (connected != null) {
+        connected.disconnect(); // closes the socket: a blocked read ends at once
+      }
+    }
+  }
+}

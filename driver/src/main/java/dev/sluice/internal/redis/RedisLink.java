@@ -1,0 +1,102 @@
+package dev.sluice.internal.redis;
+
+import java.time.Duration;
+
+/**
+ * The one seam between Sluice and a Redis client: the few commands the flag and the registry
+ * need, nothing else. {@link JedisLink} implements it over a single Redis server; Sentinel or
+ * Cluster deployments would be further implementations, leaving the flag logic untouched.
+ *
+ * <p>Every call either answers within the link's timeout or throws {@link RedisDown}; none waits
+ * longer (the connection pool's borrow wait is bounded too). Implementations are threadsafe.
+ */
+public interface RedisLink extends AutoCloseable {
+
+  /**
+   * Makes a link to one Redis server. It connects lazily: an unreachable Redis does not fail
+   * here, only the calls made later.
+   *
+   * @param endpoint the server and its login
+   * @param timeout the connect timeout, the read timeout and the longest wait for a pooled
+   *     connection
+   * @param clientName the name {@code CLIENT LIST} shows for its connections
+   * @return the link
+   */
+  static RedisLink connect(RedisEndpoint endpoint, Duration timeout, String clientName) {
+    return JedisLink.open(endpoint, timeout, clientName);
+  }
+
+  /**
+   * Reads a string key.
+   *
+   * @param key the key
+   * @return its value, or {@code null} when absent
+   * @throws RedisDown if Redis did not answer in time
+   */
+  String get(String key);
+
+  /**
+   * Sets a string key with an expiry, then publishes {@code message} on {@code channel}.
+   *
+   * @throws RedisDown if Redis did not answer in time
+   */
+  void setAndPublish(String key, String value, Duration ttl, String channel, String message);
+
+  /**
+   * Deletes a key, then publishes {@code message} on {@code channel}.
+   *
+   * @throws RedisDown if Redis did not answer in time
+   */
+  void deleteAndPublish(String key, String channel, String message);
+
+  /**
+   * Renews {@code member} in the sorted set {@code key} with Redis' own clock as its score,
+   * prunes members older than {@code expiry}, and counts the rest, all in one atomic step.
+   *
+   * @return the number of live members, {@code member} included
+   * @throws RedisDown if Redis did not answer in time
+   */
+  long heartbeat(String key, String member, Duration expiry);
+
+  /**
+   * Removes {@code member} from the sorted set {@code key}.
+   *
+   * @throws RedisDown if Redis did not answer in time
+   */
+  void leave(String key, String member);
+
+  /**
+   * Subscribes to {@code channel} on a connection of its own and delivers to {@code listener}
+   * until the connection fails or {@link Subscription#cancel()} is called. Blocks the calling
+   * thread meanwhile. The connection's read timeout is finite: a subscriber that hears nothing
+   * (not even a reply to {@link Subscription#ping()}) for {@code silence} gives up.
+   *
+   * @throws RedisDown when the connection fails or goes silent (not after a cancel)
+   */
+  void subscribe(String channel, Duration silence, Listener listener);
+
+  /** Closes the pool. Idempotent. */
+  @Override
+  void close();
+
+  /** What a subscription hears. Called on the subscribing thread. */
+  interface Listener {
+    /** The subscription is live; {@code subscription} pings or cancels it from any thread. */
+    void subscribed(Subscription subscription);
+
+    /** A message arrived on the channel. */
+    void message(String message);
+
+    /** A reply to a ping arrived. */
+    void pong();
+  }
+
+  /** A live subscription, usable from any thread. */
+  interface Subscription {
+    /** Sends a ping; a failure is ignored here and surfaces on the subscribing thread. */
+    void ping();
+
+    /** Ends the subscription by closing its connection, at once, even if Redis is silent. */
+    void cancel();
+  }
+}

@@ -1,0 +1,141 @@
+package dev.sluice.internal.redis;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
+
+/**
+ * This instance's member of the registry {@code sluice:<name>:instances}, a sorted set of
+ * instance ids scored by their last heartbeat.
+ *
+ * <p>Each heartbeat is one script run by Redis: it scores this member with Redis' own clock (so
+ * host clocks never matter), prunes members older than the expiry, and returns the count left.
+ * When the count changes, {@code onCount} hears it (the limiter divides the budget by it, without
+ * a fresh burst). When Redis does not answer, nothing changes: the budget stays divided by the
+ * last live count, never by one. {@link #close()} removes the member, so the others grow at their
+ * next heartbeat rather than after the expiry.
+ *
+ * <p>This class is threadsafe.
+ */
+public final class Registry implements AutoCloseable {
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final String key;
+  private final String member;
+  private final RedisLink link;
+  private final RedisHealth health;
+  private final Duration heartbeat;
+  private final Duration expiry;
+  private final IntConsumer onCount;
+  private volatile int liveCount;
+  private volatile boolean closing;
+  private final DaemonThreads threads;
+  private ScheduledThreadPoolExecutor scheduler;
+
+  /**
+   * Makes a member; {@link #start()} joins.
+   *
+   * @param name the budget's name
+   * @param link the Redis
+   * @param health where failures and recoveries are reported
+   * @param heartbeat how often the member is renewed
+   * @param expiry when a member not renewed is pruned
+   * @param onCount hears each new live count, on the heartbeat thread
+   */
+  public Registry(String name, RedisLink link, RedisHealth health, Duration heartbeat,
+      Duration expiry, IntConsumer onCount) {
+    this.key = "sluice:" + name + ":instances";
+    this.member = memberId();
+    this.link = link;
+    this.health = health;
+    this.heartbeat = heartbeat;
+    this.expiry = expiry;
+    this.onCount = onCount;
+    this.threads = new DaemonThreads("redis-registry", name);
+  }
+
+  /** {@code <pid>-<random>}: unique without a host name lookup, which could block. */
+  private static String memberId() {
+    byte[] random = new byte[6];
+    RANDOM.nextBytes(random);
+    return ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(random);
+  }
+
+  /**
+   * Beats once (waiting at most the timeout), then starts the heartbeat thread.
+   *
+   * @return this member
+   */
+  public Registry start() {
+    beat();
+    scheduler = new ScheduledThreadPoolExecutor(1, threads);
+    long nanos = heartbeat.toNanos();
+    scheduler.scheduleWithFixedDelay(this::beat, nanos, nanos, TimeUnit.NANOSECONDS);
+    return this;
+  }
+
+  /** Renews this member and takes the live count; on failure keeps the last count. */
+  void beat() {
+    long count;
+    try {
+      count = link.heartbeat(key, member, expiry);
+    } catch (RuntimeException e) { // RedisDown, or a bug: neither may kill the heartbeat
+      if (!closing) { // a heartbeat cut short by close() is no outage
+        health.failed(e instanceof RedisDown ? e.getMessage() : e.toString());
+      }
+      return;
+    }
+    health.answered();
+    int live = (int) Math.max(1, Math.min(Integer.MAX_VALUE, count));
+    if (live != liveCount) {
+      liveCount = live;
+      onCount.accept(live);
+    }
+  }
+
+  /**
+   * Returns the last live count the registry reported.
+   *
+   * @return instances counted, this one included; {@code 0} before the registry first answered
+   */
+  public int liveCount() {
+    return liveCount;
+  }
+
+  /**
+   * Returns this instance's member id.
+   *
+   * @return the id in the sorted set
+   */
+  public String member() {
+    return member;
+  }
+
+  /** Stops the heartbeat and removes this member (waiting at most the timeout). Idempotent. */
+  @Override
+  public void close() {
+    if (scheduler == null || scheduler.isShutdown()) {
+      return;
+    }
+    closing = true;
+    scheduler.shutdownNow();
+    try {
+      threads.join(expiry.toNanos() + TimeUnit.SECONDS.toNanos(1));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      link.leave(key, member);
+    } catch (RedisDown e) {
+      // the member expires on its own after sluice.instances.expiry
+    }
+  }
+
+  @Override
+  public String toString() {
+    return key + " member " + member;
+  }
+}

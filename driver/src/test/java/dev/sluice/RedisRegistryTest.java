@@ -1,0 +1,133 @@
+package dev.sluice;
+
+import static dev.sluice.RedisFlagTest.dataSource;
+import static dev.sluice.RedisFlagTest.uniqueName;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.testing.Await;
+import dev.sluice.testing.TcpProxy;
+import dev.sluice.testing.TestRedis;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+/** The instance registry against a real Redis: the budget divided by the live count. */
+@SuppressWarnings("try") // RateLimitedDataSource.close() declares Exception, as DataSource must
+class RedisRegistryTest {
+  private static final double BUDGET = 300;
+  private static final Duration CONVERGE = Duration.ofSeconds(3);
+
+  private static TestRedis redis;
+
+  @BeforeAll
+  static void startRedis() {
+    redis = TestRedis.start();
+  }
+
+  @AfterAll
+  static void stopRedis() {
+    redis.close();
+  }
+
+  private static Properties registry(String uri, String name) {
+    Properties p = RedisFlagTest.settings(uri, name);
+    p.setProperty("sluice.budget", Double.toString(BUDGET));
+    p.setProperty("sluice.instances", "redis");
+    p.setProperty("sluice.redis.heartbeat", "100ms");
+    p.setProperty("sluice.instances.expiry", "1s");
+    return p;
+  }
+
+  private static boolean allShare(List<RateLimitedDataSource> sources, double share) {
+    return sources.stream().allMatch(ds -> ds.stats().permitsPerSecond() == share);
+  }
+
+  @Test
+  void threeInstances_sameName_convergeToAThirdEach_andKeepItWhenRedisDies() throws Exception {
+    String name = uniqueName();
+    try (TcpProxy proxy = TcpProxy.to(redis.host(), redis.port())) {
+      String uri = "redis://127.0.0.1:" + proxy.port();
+      try (RateLimitedDataSource a = dataSource(registry(uri, name));
+          RateLimitedDataSource b = dataSource(registry(uri, name));
+          RateLimitedDataSource c = dataSource(registry(uri, name))) {
+        List<RateLimitedDataSource> all = List.of(a, b, c);
+        Await.until("each admits budget/3", CONVERGE, () -> allShare(all, BUDGET / 3));
+        assertThat(a.stats().liveInstances()).isEqualTo(3);
+        assertThat(a.stats().instances()).isEqualTo(3.0);
+
+        proxy.mode(TcpProxy.Mode.SILENT);
+        Await.until("Redis seen as unreachable", Duration.ofSeconds(2),
+            () -> a.stats().flagState() == FlagState.UNREACHABLE);
+        // Several heartbeats fail meanwhile: the share must not grow back to the whole budget.
+        Await.during("shares stay at budget/3", Duration.ofMillis(1500),
+            () -> allShare(all, BUDGET / 3));
+        assertThat(c.stats().liveInstances()).isEqualTo(3);
+      }
+    }
+  }
+
+  @Test
+  void oneInstanceCloses_othersGrowToHalf() throws Exception {
+    String name = uniqueName();
+    try (RateLimitedDataSource a = dataSource(registry(redis.uri(), name));
+        RateLimitedDataSource b = dataSource(registry(redis.uri(), name))) {
+      RateLimitedDataSource c = dataSource(registry(redis.uri(), name));
+      Await.until("each admits budget/3", CONVERGE, () -> allShare(List.of(a, b, c), BUDGET / 3));
+      c.close();
+      try (Jedis cli = redis.client()) {
+        assertThat(cli.zcard("sluice:" + name + ":instances")).isEqualTo(2);
+      }
+      Await.until("the other two admit budget/2", CONVERGE,
+          () -> allShare(List.of(a, b), BUDGET / 2));
+      assertThat(b.stats().liveInstances()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void registryNeverAnswered_dividesByTheAssumedCount() throws Exception {
+    Properties p = registry("redis://127.0.0.1:" + closedPort(), uniqueName());
+    p.setProperty("sluice.instances.assumed", "4");
+    try (RateLimitedDataSource ds = dataSource(p)) {
+      assertThat(ds.stats().permitsPerSecond()).isEqualTo(BUDGET / 4);
+      assertThat(ds.stats().liveInstances()).isZero();
+      assertThat(ds.stats().limiting()).isTrue(); // the flag cannot be read either
+    }
+  }
+
+  @Test
+  void registryNeverAnswered_byDefault_neverTheWholeBudget() throws Exception {
+    Properties p = registry("redis://127.0.0.1:" + closedPort(), uniqueName());
+    try (RateLimitedDataSource ds = dataSource(p)) {
+      assertThat(ds.stats().permitsPerSecond()).isEqualTo(BUDGET / 10);
+    }
+  }
+
+  @Test
+  void heartbeat_scoresWithRedisClock_andPrunesTheDead() throws Exception {
+    String name = uniqueName();
+    String key = "sluice:" + name + ":instances";
+    try (Jedis cli = redis.client()) {
+      cli.zadd(key, 0, "long-dead-instance"); // scored at the epoch: far older than the expiry
+      try (RateLimitedDataSource ds = dataSource(registry(redis.uri(), name))) {
+        assertThat(ds.stats().liveInstances()).isEqualTo(1);
+        double score = cli.zscore(key, cli.zrange(key, 0, -1).get(0));
+        long redisMillis = Long.parseLong(cli.time().get(0)) * 1000;
+        assertThat(Math.abs(redisMillis - score)).isLessThan(5_000.0);
+      }
+      assertThat(cli.exists(key)).isFalse(); // the only member left on close
+    }
+  }
+
+  private static int closedPort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+}
