@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.util.Properties;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -48,15 +49,7 @@ final class AppInstance implements AutoCloseable {
       Recorder recorder) {
     int id = NEXT.incrementAndGet();
     this.pool = pool(dbUrl, options.threads, id);
-    this.sluice = withSluice
-        ? RateLimitedDataSource.builder(pool)
-            .name("drill")
-            .budget(options.budget)
-            .instances(options.instances)
-            .scope(options.scope)
-            .breakerFlag(breaker)
-            .build()
-        : null;
+    this.sluice = withSluice ? sluice(pool, options, breaker) : null;
     this.database = withSluice ? sluice : pool;
     this.breaker = breaker;
     this.hitRatio = options.hitRatio;
@@ -66,6 +59,25 @@ final class AppInstance implements AutoCloseable {
     this.workers = new ThreadPoolExecutor(options.threads, options.threads, 0,
         TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(queue), daemonThreads("app" + id));
     workers.prestartAllCoreThreads();
+  }
+
+  /**
+   * Sluice over the pool: with the in-process flag and a fixed instance count by default; with
+   * {@code --redis}, the flag and the live instance count come from Redis, as in production.
+   */
+  private static RateLimitedDataSource sluice(DataSource pool, DrillOptions options,
+      BreakerFlag breaker) {
+    RateLimitedDataSource.Builder builder = RateLimitedDataSource.builder(pool)
+        .name("drill").budget(options.budget).scope(options.scope);
+    if (options.redis == null) {
+      return builder.instances(options.instances).breakerFlag(breaker).build();
+    }
+    Properties shared = new Properties();
+    shared.setProperty("sluice.redis", options.redis);
+    shared.setProperty("sluice.flag", "redis");
+    shared.setProperty("sluice.instances", "redis");
+    shared.setProperty("sluice.instances.assumed", Integer.toString(options.instances));
+    return builder.properties(shared).build();
   }
 
   /** Offers one read; it runs on a worker thread, or times out at once if the queue is full. */

@@ -36,6 +36,8 @@ final class DrillOptions {
       "  --db-cost-ms X      what one query costs the database alone         (default 1)",
       "  --db-crowding-ms X  what each other query running at once adds      (default 0.2)",
       "  --scope S           what costs a permit: statement or connection    (default statement)",
+      "  --redis URI         share the flag and count the instances through this Redis",
+      "                      (redis://host:port); by default an in-process flag, no Redis",
       "",
       "Output",
       "  --out FILE          where to write the SVG chart (default examples/target/sluice-drill.svg)",
@@ -53,6 +55,7 @@ final class DrillOptions {
   final double dbCostMillis;
   final double dbCrowdingMillis;
   final Scope scope;
+  final String redis;
   final Path out;
   final boolean help;
 
@@ -73,6 +76,7 @@ final class DrillOptions {
     dbCrowdingMillis = number(given, "db-crowding-ms", "0.2", 0, 1000,
         "milliseconds from 0 to 1000");
     scope = scope(given.getOrDefault("scope", "statement"));
+    redis = redis(given.get("redis"));
     out = given.containsKey("out") ? Path.of(given.get("out")) : defaultOut;
     if (outageStart + outageLength > duration) {
       throw new IllegalArgumentException("--duration must cover the outage (--outage-start "
@@ -129,7 +133,7 @@ final class DrillOptions {
 
   private static final String[] KNOWN = {"load", "hit-ratio", "budget", "outage-start",
       "outage-length", "duration", "instances", "threads", "timeout-ms", "db-cost-ms",
-      "db-crowding-ms", "scope", "out", "help"};
+      "db-crowding-ms", "scope", "redis", "out", "help"};
 
   private static void checkKnown(String name) {
     for (String known : KNOWN) {
@@ -177,6 +181,19 @@ final class DrillOptions {
       case "connection": return Scope.CONNECTION;
       default: throw invalid("scope", "`statement` or `connection`", text);
     }
+  }
+
+  private static String redis(String text) {
+    if (text == null) {
+      return null;
+    }
+    String uri = text.trim();
+    if (!uri.startsWith("redis://") && !uri.startsWith("rediss://")) {
+      // never echo the value: it may hold a password
+      throw new IllegalArgumentException("--redis must be a URI such as redis://localhost:6379,"
+          + " but does not start with redis:// or rediss://");
+    }
+    return uri;
   }
 
   private static IllegalArgumentException invalid(String name, String what, String text) {

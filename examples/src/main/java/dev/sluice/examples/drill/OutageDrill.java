@@ -111,6 +111,11 @@ public final class OutageDrill {
     out.printf(Locale.ROOT, "The database is H2 in memory, made to behave like a real one: a query"
         + " costs %s ms, plus %s ms for each query running beside it.%n", number(o.dbCostMillis),
         number(o.dbCrowdingMillis));
+    out.println(o.redis == null
+        ? "The breaker flag is in-process and the instance count fixed (add --redis URI to share"
+            + " both through Redis)."
+        : "With Sluice, the breaker flag and the instance count go through the Redis given with"
+            + " --redis (sluice.flag=redis, sluice.instances=redis).");
     out.printf(Locale.ROOT, "Each instance has %d worker threads and %d pooled connections; a read"
         + " that waits %d ms for a thread times out.%n", o.threads, o.threads, o.timeoutMillis);
   }

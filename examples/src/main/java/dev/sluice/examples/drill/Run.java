@@ -1,7 +1,9 @@
 package dev.sluice.examples.drill;
 
 import dev.sluice.BreakerFlag;
+import dev.sluice.RedisBreakerFlag;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
@@ -36,6 +38,12 @@ final class Run {
    */
   Recorder play(PrintStream out) throws Exception {
     BreakerFlag.Manual breaker = BreakerFlag.manual();
+    // with --redis, the application's breaker publishes its decision to every instance
+    RedisBreakerFlag shared = withSluice && options.redis != null
+        ? RedisBreakerFlag.connect(options.redis, "drill") : null;
+    if (shared != null) {
+      shared.reset(); // a run cut short may have left the key open
+    }
     long start = System.nanoTime() + 200_000_000L; // let the pools fill first
     Recorder recorder = new Recorder(start, options.duration);
     List<AppInstance> instances = new ArrayList<>();
@@ -45,9 +53,13 @@ final class Run {
       }
       db.recordInto(recorder);
       LockSupport.parkNanos(start - System.nanoTime());
-      generate(instances, breaker, recorder, out);
+      generate(instances, breaker, shared, recorder, out);
     } finally {
       breaker.reset();
+      if (shared != null) {
+        shared.reset();
+        shared.close();
+      }
       for (AppInstance instance : instances) {
         instance.close();
       }
@@ -58,7 +70,7 @@ final class Run {
 
   /** Offers reads at the load, round-robin, trips and resets the breaker, prints each second. */
   private void generate(List<AppInstance> instances, BreakerFlag.Manual breaker,
-      Recorder recorder, PrintStream out) {
+      RedisBreakerFlag shared, Recorder recorder, PrintStream out) {
     long start = recorder.startNanos();
     long end = start + options.duration * 1_000_000_000L;
     double perNano = options.load / 1e9;
@@ -71,8 +83,14 @@ final class Run {
       if (outage != breaker.isOpen()) {
         if (outage) {
           breaker.trip(); // the cache died; the application's breaker opened
+          if (shared != null) {
+            shared.trip(Duration.ofSeconds(options.outageLength + 10L));
+          }
         } else {
           breaker.reset();
+          if (shared != null) {
+            shared.reset();
+          }
         }
       }
       long due = (long) ((now - start) * perNano);

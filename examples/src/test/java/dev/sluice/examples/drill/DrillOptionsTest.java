@@ -75,6 +75,17 @@ class DrillOptionsTest {
   }
 
   @Test
+  void parse_redis_acceptsAUriAndNeverEchoesABadOne() {
+    assertThat(parse().redis).isNull();
+    assertThat(parse("--redis", "redis://localhost:6379").redis)
+        .isEqualTo("redis://localhost:6379");
+    assertThat(error("--redis", "http://user:secret@host"))
+        .isEqualTo("--redis must be a URI such as redis://localhost:6379, but does not start with"
+            + " redis:// or rediss://")
+        .doesNotContain("secret");
+  }
+
+  @Test
   void parse_durationShorterThanOutage_isRefused() {
     assertThat(error("--outage-start", "4", "--outage-length", "8", "--duration", "10"))
         .isEqualTo("--duration must cover the outage (--outage-start 4 + --outage-length 8"

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
+import redis.embedded.RedisServer;
 
 /** Runs the drill with short settings and reads the chart it draws. */
 class OutageDrillTest {
@@ -56,6 +58,34 @@ class OutageDrillTest {
     assertThat(withoutDuringOutage).isGreaterThan(1000);
     assertThat(withDuringOutage).isBetween(50L, 400L);
     assertThat(with.rejected()).isGreaterThan(1000);
+  }
+
+  @Test
+  void drill_withRedis_sharesTheFlagAndCountsTheInstances() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    RedisServer redis = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
+        .setting("save \"\"").setting("appendonly no").build();
+    redis.start();
+    try {
+      DrillOptions options = DrillOptions.parse(new String[] {"--load", "2000", "--budget",
+          "100", "--outage-start", "1", "--outage-length", "2", "--duration", "3",
+          "--instances", "2", "--threads", "10", "--redis", "redis://127.0.0.1:" + port,
+          "--out", dir.resolve("redis.svg").toString()}, dir);
+
+      Summary with = OutageDrill.drill(options, new PrintStream(new ByteArrayOutputStream(),
+          true, "UTF-8"))[1];
+
+      // the flag reaches the instances through Redis (pub/sub, or the 250 ms poll), and the two
+      // instances find each other in the registry: the database still gets about its budget
+      assertThat(with.failed()).isZero();
+      assertThat(databaseDuringOutage(with, options)).isBetween(50L, 400L);
+      assertThat(with.rejected()).isGreaterThan(1000);
+    } finally {
+      redis.stop();
+    }
   }
 
   @Test
