@@ -3,6 +3,7 @@ package dev.sluice;
 import dev.sluice.internal.limit.Ticker;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A lock-free token bucket: {@code permitsPerSecond} permits a second on average, at most
@@ -86,6 +87,8 @@ public final class TokenBucket {
   /** {@code 2 * tat + epoch}, tat in half-nanoseconds of the ticker. */
   private final AtomicLong state;
   private volatile Rate rate;
+  /** Serialises {@link #setRate} calls (rare, off the request path; never held while waiting). */
+  private final ReentrantLock rateChange = new ReentrantLock();
 
   private TokenBucket(double permitsPerSecond, int burst, Ticker ticker) {
     this.ticker = ticker;
@@ -199,16 +202,21 @@ public final class TokenBucket {
    * @param permitsPerSecond the new rate, from 0.001 to 10<sup>9</sup>
    * @throws IllegalArgumentException if the rate is not a finite number in range
    */
-  public synchronized void setRate(double permitsPerSecond) {
-    Rate previous = rate;
-    Rate next = checkedRate(permitsPerSecond, burst, previous.interval, previous.epoch ^ 1);
-    rate = next;
-    for (;;) {
-      long current = state.get();
-      if (epochOf(current) == next.epoch) {
-        return;
+  public void setRate(double permitsPerSecond) {
+    rateChange.lock();
+    try {
+      Rate previous = rate;
+      Rate next = checkedRate(permitsPerSecond, burst, previous.interval, previous.epoch ^ 1);
+      rate = next;
+      for (;;) {
+        long current = state.get();
+        if (epochOf(current) == next.epoch) {
+          return;
+        }
+        convert(current, next, now());
       }
-      convert(current, next, now());
+    } finally {
+      rateChange.unlock();
     }
   }
 
