@@ -8,6 +8,8 @@ module dev.sluice {
   requires org.slf4j;
   requires redis.clients.jedis;
   requires org.apache.commons.pool2;
+  requires java.management;
+  requires static micrometer.core; // only SluiceMetrics, which users call only with Micrometer
 
   exports dev.sluice;
 

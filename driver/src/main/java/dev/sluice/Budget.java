@@ -107,6 +107,10 @@ final class Budget implements AutoCloseable {
       registry.start();
     }
     Budget opened = new Budget(limiter, settings, Collections.unmodifiableList(owned), registry);
+    if (settings.get(Keys.JMX)) {
+      // after the budget exists, for its stats; the budget's list is a view, so it sees this
+      owned.add(0, BudgetMXBean.register(limiter, opened::stats)); // unregistered first
+    }
     LOG.info("{} - Sluice limiter built: budget {} permits/s over {} instance(s), this instance"
         + " admits {}/s, burst {}, scope {}, flag {}; settings {}", name,
         RateLimitExceededException.formatRate(budget), instances,

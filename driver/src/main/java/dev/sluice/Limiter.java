@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +34,10 @@ final class Limiter implements Gate {
   private final boolean stackTraces;
   private final Ticker ticker;
   private final long summaryIntervalNanos;
-  private final double budget;
+  /** Written only under {@link #shareLock}, by {@link #setBudget}; read anywhere. */
+  private volatile double budget;
+  /** Serialises changes of the share (never taken on the request path; no monitor, no pinning). */
+  private final ReentrantLock shareLock = new ReentrantLock();
   private final String rejectionReason;
 
   private final LongAdder admitted = new LongAdder();
@@ -163,14 +167,60 @@ final class Limiter implements Gate {
 
   /** Sets how many instances share the budget now; the bucket follows without a fresh burst. */
   void setInstances(double count) {
-    if (count != instances) {
-      instances = count;
-      bucket.setRate(budget / count);
-      LOG.info("{} - {} instances share the budget of {} permits/s: this instance admits {}/s",
-          name, RateLimitExceededException.formatRate(count),
-          RateLimitExceededException.formatRate(budget),
-          RateLimitExceededException.formatRate(bucket.permitsPerSecond()));
+    shareLock.lock(); // with setBudget: the share is always budget / instances of one moment
+    try {
+      if (count != instances) {
+        instances = count;
+        bucket.setRate(budget / count);
+        LOG.info("{} - {} instances share the budget of {} permits/s: this instance admits {}/s",
+            name, RateLimitExceededException.formatRate(count),
+            RateLimitExceededException.formatRate(budget),
+            RateLimitExceededException.formatRate(bucket.permitsPerSecond()));
+      }
+    } finally {
+      shareLock.unlock();
     }
+  }
+
+  /**
+   * Changes the budget at runtime (an operator's JMX call): the share becomes
+   * {@code budget / instances} at once, without a fresh burst. The burst stays as built.
+   *
+   * @param permitsPerSecond the new budget, all instances together
+   * @param by who asked, for the log line
+   * @throws IllegalArgumentException if it is not positive and finite, or makes a share the
+   *     bucket cannot hold
+   */
+  void setBudget(double permitsPerSecond, String by) {
+    if (!(permitsPerSecond > 0 && Double.isFinite(permitsPerSecond))) {
+      throw Keys.BUDGET.invalid(permitsPerSecond);
+    }
+    shareLock.lock();
+    try {
+      changeBudget(permitsPerSecond, by);
+    } finally {
+      shareLock.unlock();
+    }
+  }
+
+  private void changeBudget(double permitsPerSecond, String by) {
+    double before = budget;
+    try {
+      bucket.setRate(permitsPerSecond / instances);
+    } catch (IllegalArgumentException e) { // nothing changed
+      throw new IllegalArgumentException(Keys.BUDGET.name() + " must give each of the "
+          + RateLimitExceededException.formatRate(instances) + " instances a share the bucket"
+          + " can hold (" + e.getMessage() + "), but was \"" + permitsPerSecond + "\"", e);
+    }
+    budget = permitsPerSecond;
+    LOG.warn("{} - budget changed by {} from {} to {} permits/s: this instance admits {}/s", name,
+        by, RateLimitExceededException.formatRate(before),
+        RateLimitExceededException.formatRate(permitsPerSecond),
+        RateLimitExceededException.formatRate(bucket.permitsPerSecond()));
+  }
+
+  double budget() {
+    return budget;
   }
 
   double instances() {

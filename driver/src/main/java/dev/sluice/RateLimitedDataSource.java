@@ -101,15 +101,26 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
 
   /**
    * Stops the background work this data source started and closes the delegate when it is
-   * {@link AutoCloseable} (so that swapping a Spring bean does not leak the pool). Idempotent.
+   * {@link AutoCloseable} (so that swapping a Spring bean does not leak the pool). Idempotent as
+   * far as Sluice goes; the delegate decides whether its own {@code close()} is.
    *
-   * @throws Exception as the delegate's {@code close()} throws it
+   * @throws SQLException when the delegate's {@code close()} fails: its {@code SQLException} as
+   *     thrown, any other checked exception as the cause of one
    */
   @Override
-  public void close() throws Exception {
+  public void close() throws SQLException {
     budget.close();
     if (delegate instanceof AutoCloseable) {
-      ((AutoCloseable) delegate).close();
+      try {
+        ((AutoCloseable) delegate).close();
+      } catch (SQLException | RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        if (e instanceof InterruptedException) {
+          Thread.currentThread().interrupt();
+        }
+        throw new SQLException("closing " + delegate + " failed: " + e, e);
+      }
     }
   }
 
@@ -173,6 +184,10 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
 
   Limiter limiter() {
     return limiter;
+  }
+
+  Budget budget() {
+    return budget;
   }
 
   /**

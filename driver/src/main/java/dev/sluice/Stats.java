@@ -18,6 +18,7 @@ public final class Stats {
   private final double permitsPerSecond;
   private final int burst;
   private final double instances;
+  private final double budget;
   private final FlagState flagState;
   private final Duration sinceFlagRead;
   private final int liveInstances;
@@ -35,6 +36,7 @@ public final class Stats {
     this.permitsPerSecond = limiter.bucket().permitsPerSecond();
     this.burst = limiter.bucket().burst();
     this.instances = limiter.instances();
+    this.budget = limiter.budget();
     BreakerFlag flag = limiter.flag();
     if (flag instanceof RedisBreakerFlag) {
       RedisBreakerFlag shared = (RedisBreakerFlag) flag;
@@ -119,6 +121,16 @@ public final class Stats {
    */
   public double instances() {
     return instances;
+  }
+
+  /**
+   * Returns the budget: what the database takes on the fallback path, all instances together. It
+   * is {@code sluice.budget} unless an operator changed it at runtime over JMX.
+   *
+   * @return permits per second
+   */
+  public double budget() {
+    return budget;
   }
 
   /**

@@ -84,6 +84,14 @@ public final class Keys {
       .doc("At most one log line per interval sums up the rejections while limiting.")
       .group(Group.RARELY_USED).build();
 
+  public static final Key<Boolean> JMX = Key.named("sluice.jmx", Boolean.class,
+          Key::bool, "be `true` or `false`")
+      .defaultValue(Boolean.TRUE, "`true`")
+      .doc("Whether to register an MXBean `dev.sluice:type=RateLimitedDataSource,name=<name>`"
+          + " with the figures and the incident operations (trip/reset a manual flag, change the"
+          + " budget); unregistered on close.")
+      .group(Group.RARELY_USED).build();
+
   public static final Key<Boolean> POOL_AUTO_COMMIT = Key.named("sluice.pool-auto-commit",
           Boolean.class, Key::bool, "be `true` or `false`")
       .defaultValue(Boolean.TRUE, "`true`")
@@ -166,7 +174,7 @@ public final class Keys {
   public static final List<Key<?>> ALL = List.of(
       NAME, BUDGET, INSTANCES, REDIS, BURST, SCOPE, FLAG, REDIS_REFRESH, REDIS_TIMEOUT,
       INSTANCES_ASSUMED, STACK_TRACES, SUMMARY_INTERVAL, REDIS_SETTLE, REDIS_UNREACHABLE,
-      REDIS_PING, REDIS_HEARTBEAT, INSTANCES_EXPIRY, POOL_AUTO_COMMIT);
+      REDIS_PING, REDIS_HEARTBEAT, INSTANCES_EXPIRY, POOL_AUTO_COMMIT, JMX);
 
   /** The keys that only mean something with {@code sluice.redis}. */
   public static final List<Key<?>> REDIS_ONLY = List.of(

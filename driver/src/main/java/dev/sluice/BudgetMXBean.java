@@ -1,0 +1,192 @@
+package dev.sluice;
+
+import java.lang.management.ManagementFactory;
+import java.util.Locale;
+import java.util.function.Supplier;
+import javax.management.InstanceAlreadyExistsException;
+import javax.management.InstanceNotFoundException;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
+import javax.management.StandardMBean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link RateLimitedDataSourceMXBean} of one budget, over its {@link Limiter}, and its
+ * registration in the platform MBean server.
+ *
+ * <p>This class is threadsafe: it holds nothing but the limiter, which is.
+ */
+final class BudgetMXBean implements RateLimitedDataSourceMXBean {
+  private static final Logger LOG = LoggerFactory.getLogger(RateLimitedDataSource.class);
+  static final String DOMAIN_AND_TYPE = "dev.sluice:type=RateLimitedDataSource,name=";
+  private static final int MAX_SUFFIX = 1000;
+
+  private final Limiter limiter;
+  private final Supplier<Stats> stats;
+
+  BudgetMXBean(Limiter limiter, Supplier<Stats> stats) {
+    this.limiter = limiter;
+    this.stats = stats;
+  }
+
+  /**
+   * Registers the MXBean of {@code limiter} under its name, or the first free {@code name#n}.
+   *
+   * @return what unregisters it; closing it twice is harmless
+   */
+  static AutoCloseable register(Limiter limiter, Supplier<Stats> stats) {
+    return register(limiter, stats, ManagementFactory.getPlatformMBeanServer());
+  }
+
+  static AutoCloseable register(Limiter limiter, Supplier<Stats> stats, MBeanServer server) {
+    // StandardMBean: the MXBean rules apply to the public interface, not to this class's name
+    StandardMBean bean =
+        new StandardMBean(new BudgetMXBean(limiter, stats), RateLimitedDataSourceMXBean.class, true);
+    for (int n = 1; n <= MAX_SUFFIX; n++) {
+      ObjectName name = objectName(limiter.name() + (n == 1 ? "" : "#" + n));
+      try {
+        server.registerMBean(bean, name);
+        if (n > 1) {
+          LOG.warn("{} - an MXBean named {}{} is already registered (two data sources with the"
+              + " same sluice.name in one JVM?); this one is {}", limiter.name(), DOMAIN_AND_TYPE,
+              limiter.name(), name);
+        }
+        return () -> unregister(server, name);
+      } catch (InstanceAlreadyExistsException taken) {
+        continue;
+      } catch (JMException e) {
+        LOG.warn("{} - could not register the MXBean {}; go on without it", limiter.name(), name,
+            e);
+        return () -> { };
+      }
+    }
+    LOG.warn("{} - {} MXBeans of this name are registered already; not registering another",
+        limiter.name(), MAX_SUFFIX);
+    return () -> { };
+  }
+
+  static ObjectName objectName(String name) {
+    try {
+      return new ObjectName(DOMAIN_AND_TYPE + name);
+    } catch (MalformedObjectNameException e) {
+      // sluice.name allows only [A-Za-z0-9._-], none of which ObjectName quotes
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void unregister(MBeanServer server, ObjectName name) {
+    try {
+      server.unregisterMBean(name);
+    } catch (InstanceNotFoundException gone) {
+      // closed twice, or unregistered by someone else: nothing to do
+    } catch (JMException e) {
+      LOG.warn("could not unregister the MXBean {}", name, e);
+    }
+  }
+
+  @Override
+  public String getName() {
+    return limiter.name();
+  }
+
+  @Override
+  public double getBudget() {
+    return limiter.budget();
+  }
+
+  @Override
+  public void setBudget(double permitsPerSecond) {
+    limiter.setBudget(permitsPerSecond, "JMX");
+  }
+
+  @Override
+  public double getInstances() {
+    return limiter.instances();
+  }
+
+  @Override
+  public double getPermitsPerSecond() {
+    return limiter.bucket().permitsPerSecond();
+  }
+
+  @Override
+  public int getBurst() {
+    return limiter.bucket().burst();
+  }
+
+  @Override
+  public String getScope() {
+    return limiter.scope().name();
+  }
+
+  @Override
+  public boolean isLimiting() {
+    return limiter.flag().isOpen();
+  }
+
+  @Override
+  public String getFlag() {
+    return String.valueOf(limiter.flag());
+  }
+
+  @Override
+  public String getFlagState() {
+    return stats.get().flagState().name();
+  }
+
+  @Override
+  public long getSinceFlagReadMillis() {
+    return stats.get().sinceFlagRead().toMillis();
+  }
+
+  @Override
+  public int getLiveInstances() {
+    return stats.get().liveInstances();
+  }
+
+  @Override
+  public boolean isFlagManual() {
+    return limiter.flag() instanceof BreakerFlag.Manual;
+  }
+
+  @Override
+  public long getAdmitted() {
+    return limiter.admitted();
+  }
+
+  @Override
+  public long getRejected() {
+    return limiter.rejected();
+  }
+
+  @Override
+  public long getForced() {
+    return limiter.forced();
+  }
+
+  @Override
+  public void tripFlag() {
+    manualFlag("trip").trip();
+    LOG.warn("{} - the manual breaker flag was tripped over JMX", limiter.name());
+  }
+
+  @Override
+  public void resetFlag() {
+    manualFlag("reset").reset();
+    LOG.warn("{} - the manual breaker flag was reset over JMX", limiter.name());
+  }
+
+  private BreakerFlag.Manual manualFlag(String action) {
+    BreakerFlag flag = limiter.flag();
+    if (flag instanceof BreakerFlag.Manual) {
+      return (BreakerFlag.Manual) flag;
+    }
+    throw new UnsupportedOperationException(String.format(Locale.ROOT,
+        "%s - cannot %s the breaker flag over JMX: it is %s, not BreakerFlag.manual(); change it"
+            + " where it lives (for a Redis flag: SET or DEL sluice:%s:breaker)", limiter.name(),
+        action, flag, limiter.name()));
+  }
+}

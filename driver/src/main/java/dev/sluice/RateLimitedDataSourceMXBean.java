@@ -1,0 +1,150 @@
+package dev.sluice;
+
+/**
+ * What an operator sees of one budget over JMX, and what they can do to it during an incident.
+ *
+ * <p>Each budget registers one, named {@code dev.sluice:type=RateLimitedDataSource,name=<name>},
+ * when it is built (unless {@code sluice.jmx=false}) and unregisters it when it is closed. If that
+ * name is taken (two data sources with the same {@code sluice.name} in one JVM), the later one is
+ * registered as {@code name=<name>#2}, {@code #3}, and so on, with a warning.
+ *
+ * <p>Implementations are threadsafe.
+ */
+public interface RateLimitedDataSourceMXBean {
+
+  /**
+   * Returns the budget's name.
+   *
+   * @return the {@code sluice.name}
+   */
+  String getName();
+
+  /**
+   * Returns the budget: what the database takes on the fallback path, all instances together.
+   *
+   * @return permits per second
+   */
+  double getBudget();
+
+  /**
+   * Changes the budget at once; this instance's share becomes {@code budget / instances} without a
+   * fresh burst. Logged at WARN. It lasts until the data source is rebuilt: put the new value in
+   * the configuration too.
+   *
+   * @param permitsPerSecond the new budget, all instances together
+   * @throws IllegalArgumentException if it is not a positive, finite number, or gives a share out
+   *     of the bucket's range (0.001 to 10<sup>9</sup> permits per second)
+   */
+  void setBudget(double permitsPerSecond);
+
+  /**
+   * Returns how many instances the budget is divided among now.
+   *
+   * @return the divisor of the budget
+   */
+  double getInstances();
+
+  /**
+   * Returns this instance's share of the budget.
+   *
+   * @return permits per second this instance admits while limiting
+   */
+  double getPermitsPerSecond();
+
+  /**
+   * Returns the depth of this instance's bucket.
+   *
+   * @return permits that may be taken at once
+   */
+  int getBurst();
+
+  /**
+   * Returns what costs a permit.
+   *
+   * @return {@code STATEMENT} or {@code CONNECTION}
+   */
+  String getScope();
+
+  /**
+   * Returns whether the breaker flag is open, so that permits are being charged.
+   *
+   * @return {@code true} while limiting
+   */
+  boolean isLimiting();
+
+  /**
+   * Describes the breaker flag, for example {@code BreakerFlag.manual(open)}.
+   *
+   * @return the flag and its state
+   */
+  String getFlag();
+
+  /**
+   * Returns where the flag's answer comes from: for a {@link RedisBreakerFlag}, what the key said
+   * at the last read, or {@code UNREACHABLE}; for a local flag, its own state.
+   *
+   * @return {@code OPEN}, {@code CLOSED} or {@code UNREACHABLE}
+   */
+  String getFlagState();
+
+  /**
+   * Returns how long ago a {@link RedisBreakerFlag} was last read from Redis.
+   *
+   * @return milliseconds; {@code 0} for a flag held in local memory
+   */
+  long getSinceFlagReadMillis();
+
+  /**
+   * Returns the live instance count the Redis registry last reported
+   * ({@code sluice.instances=redis}).
+   *
+   * @return instances counted, this one included; {@code 0} when the count is fixed or the
+   *     registry has not answered yet
+   */
+  int getLiveInstances();
+
+  /**
+   * Returns whether the flag is a {@link BreakerFlag#manual() manual} flag of this JVM, which
+   * {@link #tripFlag()} and {@link #resetFlag()} can open and close.
+   *
+   * @return {@code true} for a manual flag
+   */
+  boolean isFlagManual();
+
+  /**
+   * Returns how many calls took a permit at a door while limiting.
+   *
+   * @return admitted calls since the data source was built
+   */
+  long getAdmitted();
+
+  /**
+   * Returns how many calls were refused.
+   *
+   * @return rejected calls since the data source was built
+   */
+  long getRejected();
+
+  /**
+   * Returns how many statements inside admitted transactions were charged without the right to
+   * refuse them.
+   *
+   * @return forced permits since the data source was built
+   */
+  long getForced();
+
+  /**
+   * Opens the manual breaker flag of this JVM: limiting starts at once. Logged at WARN.
+   *
+   * @throws UnsupportedOperationException if the flag is not a manual flag; open a Redis flag
+   *     with {@code SET sluice:<name>:breaker open} instead
+   */
+  void tripFlag();
+
+  /**
+   * Closes the manual breaker flag of this JVM: limiting stops at once. Logged at WARN.
+   *
+   * @throws UnsupportedOperationException if the flag is not a manual flag
+   */
+  void resetFlag();
+}

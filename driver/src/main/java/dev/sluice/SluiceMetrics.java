@@ -1,0 +1,170 @@
+package dev.sluice;
+
+import dev.sluice.internal.config.Keys;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Binds the figures of one budget to a Micrometer registry.
+ *
+ * <pre>{@code
+ * SluiceMetrics.of(dataSource).bindTo(meterRegistry);        // a RateLimitedDataSource
+ * SluiceMetrics.ofDriver("users-db").bindTo(meterRegistry);  // a jdbc:sluice: budget
+ * }</pre>
+ *
+ * <p>Every meter is tagged {@code name=<sluice.name>} and reads the budget's {@link Stats} when the
+ * registry asks, so binding costs the request path nothing:
+ *
+ * <table>
+ *   <caption>Meters</caption>
+ *   <tr><th>meter</th><th>type</th><th>meaning</th></tr>
+ *   <tr><td>{@code sluice.calls.admitted}</td><td>counter</td>
+ *       <td>calls that took a permit at a door while limiting</td></tr>
+ *   <tr><td>{@code sluice.calls.rejected}</td><td>counter</td>
+ *       <td>calls refused with {@link RateLimitExceededException}</td></tr>
+ *   <tr><td>{@code sluice.calls.forced}</td><td>counter</td>
+ *       <td>statements of admitted transactions charged without the right to refuse</td></tr>
+ *   <tr><td>{@code sluice.limiting}</td><td>gauge</td>
+ *       <td>1 while the breaker flag is open, else 0</td></tr>
+ *   <tr><td>{@code sluice.share}</td><td>gauge</td>
+ *       <td>this instance's share of the budget, permits per second</td></tr>
+ *   <tr><td>{@code sluice.budget}</td><td>gauge</td>
+ *       <td>the budget, all instances together, permits per second</td></tr>
+ *   <tr><td>{@code sluice.instances}</td><td>gauge</td>
+ *       <td>how many instances the budget is divided among now</td></tr>
+ *   <tr><td>{@code sluice.instances.live}</td><td>gauge</td>
+ *       <td>the live count the Redis registry last reported; 0 without one</td></tr>
+ *   <tr><td>{@code sluice.burst}</td><td>gauge</td>
+ *       <td>the depth of this instance's bucket, permits</td></tr>
+ *   <tr><td>{@code sluice.flag.state}</td><td>gauge, tag {@code state}</td>
+ *       <td>1 for the flag source's state ({@code open}, {@code closed} or
+ *       {@code unreachable}), 0 for the other two</td></tr>
+ *   <tr><td>{@code sluice.flag.read.age}</td><td>gauge</td>
+ *       <td>seconds since a Redis flag was last read; 0 for a local flag</td></tr>
+ * </table>
+ *
+ * <p>Micrometer is an optional dependency of Sluice: only this class uses it, and nothing else in
+ * Sluice loads this class, so an application without Micrometer never needs it.
+ *
+ * <p>This class is immutable and threadsafe. The meters keep the budget (its limiter and figures,
+ * not the pool) reachable for as long as the registry keeps them.
+ */
+public final class SluiceMetrics implements MeterBinder {
+
+  private final Supplier<Stats> stats;
+  private final Tags tags;
+
+  private SluiceMetrics(Supplier<Stats> stats, Tags tags) {
+    this.stats = stats;
+    this.tags = tags;
+  }
+
+  /**
+   * Returns a binder for the budget of {@code dataSource}.
+   *
+   * @param dataSource the data source whose figures to publish
+   * @return a binder; call {@link #bindTo(MeterRegistry)} with the application's registry
+   * @throws NullPointerException if {@code dataSource} is null
+   */
+  public static SluiceMetrics of(RateLimitedDataSource dataSource) {
+    Objects.requireNonNull(dataSource, "dataSource");
+    Budget budget = dataSource.budget();
+    return new SluiceMetrics(budget::stats, Tags.of("name", budget.limiter().name()));
+  }
+
+  /**
+   * Returns a binder for the budget that {@link SluiceDriver} keeps under {@code name}. The driver
+   * builds a budget with the first connection of its name and forgets it some time after the last
+   * one closes; the meters follow whichever budget of that name exists when they are read, and
+   * read {@code NaN} while there is none. The counters restart from zero when the budget is built
+   * anew, which monitoring systems read as a counter reset.
+   *
+   * @param name the budget's {@code sluice.name}, given in the URL or derived from it
+   * @return a binder; call {@link #bindTo(MeterRegistry)} with the application's registry
+   * @throws IllegalArgumentException if {@code name} is not a valid {@code sluice.name}
+   */
+  public static SluiceMetrics ofDriver(String name) {
+    String checked = Keys.NAME.parse(name);
+    return new SluiceMetrics(() -> DriverBudgets.SHARED.stats(checked), Tags.of("name", checked));
+  }
+
+  /**
+   * Returns a binder that adds {@code extra} to every meter's tags, for example the application
+   * or the region.
+   *
+   * @param extra more tags
+   * @return a new binder
+   * @throws NullPointerException if {@code extra} is null
+   */
+  public SluiceMetrics withTags(Iterable<Tag> extra) {
+    return new SluiceMetrics(stats, tags.and(Objects.requireNonNull(extra, "extra")));
+  }
+
+  /**
+   * Registers the meters listed above with {@code registry}.
+   *
+   * @param registry the registry
+   * @throws NullPointerException if {@code registry} is null
+   */
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    Objects.requireNonNull(registry, "registry");
+    counter(registry, "sluice.calls.admitted", Stats::admitted,
+        "Calls that took a permit at a door while limiting");
+    counter(registry, "sluice.calls.rejected", Stats::rejected,
+        "Calls refused with RateLimitExceededException");
+    counter(registry, "sluice.calls.forced", Stats::forced,
+        "Statements of admitted transactions charged without the right to refuse");
+    gauge(registry, "sluice.limiting", Tags.empty(), s -> s.limiting() ? 1 : 0, null,
+        "1 while the breaker flag is open and permits are charged, else 0");
+    gauge(registry, "sluice.share", Tags.empty(), Stats::permitsPerSecond, "permits/s",
+        "This instance's share of the budget");
+    gauge(registry, "sluice.budget", Tags.empty(), Stats::budget, "permits/s",
+        "The budget, all instances together");
+    gauge(registry, "sluice.instances", Tags.empty(), Stats::instances, null,
+        "How many instances the budget is divided among now");
+    gauge(registry, "sluice.instances.live", Tags.empty(), Stats::liveInstances, null,
+        "The live instance count the Redis registry last reported; 0 without one");
+    gauge(registry, "sluice.burst", Tags.empty(), Stats::burst, "permits",
+        "The depth of this instance's bucket");
+    for (FlagState state : FlagState.values()) {
+      gauge(registry, "sluice.flag.state", Tags.of("state", state.name().toLowerCase(Locale.ROOT)),
+          s -> s.flagState() == state ? 1 : 0, null,
+          "1 for the state the flag's source is in, 0 for the others");
+    }
+    gauge(registry, "sluice.flag.read.age", Tags.empty(), s -> s.sinceFlagRead().toMillis() / 1e3,
+        "seconds", "Time since a Redis flag was last read; 0 for a flag in local memory");
+  }
+
+  /**
+   * Function counters hold their source weakly (Micrometer has no other kind); the gauges of the
+   * same binding hold it strongly, and that keeps it alive.
+   */
+  private void counter(MeterRegistry registry, String name, ToDoubleFunction<Stats> count,
+      String description) {
+    FunctionCounter.builder(name, stats, current(count)).tags(tags).description(description)
+        .register(registry);
+  }
+
+  private void gauge(MeterRegistry registry, String name, Tags more,
+      ToDoubleFunction<Stats> value, String unit, String description) {
+    Gauge.builder(name, stats, current(value)).strongReference(true).tags(tags.and(more))
+        .baseUnit(unit).description(description).register(registry);
+  }
+
+  /** Reads {@code figure} from the budget's stats of the moment; {@code NaN} while there are none. */
+  private static ToDoubleFunction<Supplier<Stats>> current(ToDoubleFunction<Stats> figure) {
+    return source -> {
+      Stats now = source.get();
+      return now == null ? Double.NaN : figure.applyAsDouble(now);
+    };
+  }
+}

@@ -1,0 +1,175 @@
+package dev.sluice.examples.drill;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.sluice.BreakerFlag;
+import dev.sluice.RateLimitExceededException;
+import dev.sluice.RateLimitedDataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.Properties;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+
+/**
+ * One instance of the service: a pool of worker threads (a web server's), a HikariCP pool with as
+ * many connections, and, in the "with Sluice" run, a {@link RateLimitedDataSource} over the pool
+ * holding this instance's share of the budget.
+ *
+ * <p>A read takes the article's branches, cheapest first: while the breaker is closed the cache
+ * answers (a hit with probability {@code hitRatio}; a miss reads the database, uncharged); while it
+ * is open the cache is skipped and the read falls back to the database, through Sluice when Sluice
+ * is there. A read that waits longer than the timeout for a worker thread fails, as it would behind
+ * a real server's accept queue.
+ *
+ * <p>This class is threadsafe.
+ */
+final class AppInstance implements AutoCloseable {
+  private static final AtomicInteger NEXT = new AtomicInteger();
+
+  private final HikariDataSource pool;
+  private final RateLimitedDataSource sluice;
+  private final DataSource database;
+  private final ThreadPoolExecutor workers;
+  private final BreakerFlag breaker;
+  private final double hitRatio;
+  private final long timeoutNanos;
+  private final Recorder recorder;
+
+  AppInstance(String dbUrl, DrillOptions options, boolean withSluice, BreakerFlag breaker,
+      Recorder recorder) {
+    int id = NEXT.incrementAndGet();
+    this.pool = pool(dbUrl, options.threads, id);
+    this.sluice = withSluice ? sluice(pool, options, breaker) : null;
+    this.database = withSluice ? sluice : pool;
+    this.breaker = breaker;
+    this.hitRatio = options.hitRatio;
+    this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(options.timeoutMillis);
+    this.recorder = recorder;
+    int queue = (int) Math.max(16, options.load / options.instances * options.timeoutMillis / 1000);
+    this.workers = new ThreadPoolExecutor(options.threads, options.threads, 0,
+        TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(queue), daemonThreads("app" + id));
+    workers.prestartAllCoreThreads();
+  }
+
+  /**
+   * Sluice over the pool: with the in-process flag and a fixed instance count by default; with
+   * {@code --redis}, the flag and the live instance count come from Redis, as in production.
+   */
+  private static RateLimitedDataSource sluice(DataSource pool, DrillOptions options,
+      BreakerFlag breaker) {
+    RateLimitedDataSource.Builder builder = RateLimitedDataSource.builder(pool)
+        .name("drill").budget(options.budget).scope(options.scope);
+    if (options.redis == null) {
+      return builder.instances(options.instances).breakerFlag(breaker).build();
+    }
+    Properties shared = new Properties();
+    shared.setProperty("sluice.redis", options.redis);
+    shared.setProperty("sluice.flag", "redis");
+    shared.setProperty("sluice.instances", "redis");
+    shared.setProperty("sluice.instances.assumed", Integer.toString(options.instances));
+    return builder.properties(shared).build();
+  }
+
+  /** Offers one read; it runs on a worker thread, or times out at once if the queue is full. */
+  void offer(long offeredAt) {
+    try {
+      workers.execute(() -> read(offeredAt));
+    } catch (RejectedExecutionException e) {
+      recorder.timedOut(offeredAt);
+    }
+  }
+
+  private void read(long offeredAt) {
+    long now = System.nanoTime();
+    if (now - offeredAt > timeoutNanos) {
+      recorder.timedOut(now);
+      return;
+    }
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    if (!breaker.isOpen() && random.nextDouble() < hitRatio) {
+      recorder.cache(now);
+      return;
+    }
+    try {
+      readFromDatabase(1 + random.nextInt(SimulatedDatabase.ROWS));
+    } catch (RateLimitExceededException e) {
+      recorder.rejected(System.nanoTime()); // the caller gets a 503 at once
+    } catch (SQLTransientConnectionException e) {
+      recorder.timedOut(System.nanoTime()); // HikariCP found no free connection in time
+    } catch (SQLException | RuntimeException e) {
+      recorder.failed(e);
+    }
+  }
+
+  private void readFromDatabase(int userId) throws SQLException {
+    try (Connection c = database.getConnection();
+        PreparedStatement ps = c.prepareStatement(SimulatedDatabase.query())) {
+      ps.setInt(1, userId);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+      }
+    }
+  }
+
+  /** Sluice's own count of rejections, or 0 without Sluice. */
+  long sluiceRejected() {
+    return sluice == null ? 0 : sluice.stats().rejected();
+  }
+
+  @Override
+  public void close() throws SQLException {
+    workers.shutdownNow();
+    try {
+      workers.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // close the pool all the same
+    }
+    if (sluice != null) {
+      closeSluice(); // closes the pool too
+    } else {
+      pool.close();
+    }
+  }
+
+  /** {@code RateLimitedDataSource.close()} declares {@code Exception}; here only SQL ones occur. */
+  private void closeSluice() throws SQLException {
+    try {
+      sluice.close();
+    } catch (SQLException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new SQLException("closing the drill's data source failed", e);
+    }
+  }
+
+  private static HikariDataSource pool(String url, int size, int id) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(url);
+    config.setUsername("sa");
+    config.setPassword("");
+    config.setPoolName("drill-app" + id);
+    config.setMaximumPoolSize(size);
+    config.setMinimumIdle(size);
+    config.setConnectionTimeout(1000);
+    return new HikariDataSource(config);
+  }
+
+  private static ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return task -> {
+      Thread t = new Thread(task, prefix + "-worker-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}

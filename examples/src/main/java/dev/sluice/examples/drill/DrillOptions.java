@@ -1,0 +1,203 @@
+package dev.sluice.examples.drill;
+
+import dev.sluice.Scope;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The drill's scenario, read from command-line flags ({@code --load 20000} or {@code --load=20000}).
+ * Every value is checked; a bad one is an {@link IllegalArgumentException} naming the flag and the
+ * value.
+ *
+ * <p>Instances are immutable and threadsafe.
+ */
+final class DrillOptions {
+
+  static final String HELP = String.join("\n",
+      "The outage drill: a service whose cache answers most reads loses its cache; the breaker",
+      "opens and the fallback goes to the database. Played twice, without and with Sluice.",
+      "",
+      "Usage: mvn -q -pl examples -am compile exec:exec -Ddrill=\"--load 20000 --budget 500\"",
+      "",
+      "Scenario",
+      "  --load N            reads per second offered to the service        (default 20000)",
+      "  --hit-ratio R       share of reads the cache answers, 0 to 1        (default 0.99)",
+      "  --budget N          Sluice's budget: database queries/s, all instances (default 500)",
+      "  --outage-start S    second at which the cache dies                  (default 4)",
+      "  --outage-length S   seconds the cache stays down                    (default 8)",
+      "  --duration S        seconds each run lasts           (default outage end + 4)",
+      "  --instances N       application instances sharing the budget        (default 4)",
+      "",
+      "The service and its database",
+      "  --threads N         worker threads (and pool connections) per instance (default 50)",
+      "  --timeout-ms N      a read waiting longer than this for a thread fails (default 1000)",
+      "  --db-cost-ms X      what one query costs the database alone         (default 1)",
+      "  --db-crowding-ms X  what each other query running at once adds      (default 0.2)",
+      "  --scope S           what costs a permit: statement or connection    (default statement)",
+      "  --redis URI         share the flag and count the instances through this Redis",
+      "                      (redis://host:port); by default an in-process flag, no Redis",
+      "",
+      "Output",
+      "  --out FILE          where to write the SVG chart (default examples/target/sluice-drill.svg)",
+      "  --help              print this and exit");
+
+  final double load;
+  final double hitRatio;
+  final double budget;
+  final int outageStart;
+  final int outageLength;
+  final int duration;
+  final int instances;
+  final int threads;
+  final int timeoutMillis;
+  final double dbCostMillis;
+  final double dbCrowdingMillis;
+  final Scope scope;
+  final String redis;
+  final Path out;
+  final boolean help;
+
+  private DrillOptions(Map<String, String> given, Path defaultOut) {
+    help = given.containsKey("help");
+    load = number(given, "load", "20000", 1, 200_000, "reads per second from 1 to 200000");
+    hitRatio = number(given, "hit-ratio", "0.99", 0, 1, "a ratio from 0 to 1");
+    budget = number(given, "budget", "500", 0.001, 1_000_000, "a positive number of queries/s");
+    outageStart = integer(given, "outage-start", "4", 0, 600, "a second from 0 to 600");
+    outageLength = integer(given, "outage-length", "8", 1, 600, "a number of seconds from 1 to 600");
+    duration = integer(given, "duration", Integer.toString(outageStart + outageLength + 4), 1,
+        1200, "a number of seconds from 1 to 1200");
+    instances = integer(given, "instances", "4", 1, 64, "a whole number from 1 to 64");
+    threads = integer(given, "threads", "50", 1, 500, "a whole number from 1 to 500");
+    timeoutMillis = integer(given, "timeout-ms", "1000", 1, 60_000,
+        "milliseconds from 1 to 60000");
+    dbCostMillis = number(given, "db-cost-ms", "1", 0, 1000, "milliseconds from 0 to 1000");
+    dbCrowdingMillis = number(given, "db-crowding-ms", "0.2", 0, 1000,
+        "milliseconds from 0 to 1000");
+    scope = scope(given.getOrDefault("scope", "statement"));
+    redis = redis(given.get("redis"));
+    out = given.containsKey("out") ? Path.of(given.get("out")) : defaultOut;
+    if (outageStart + outageLength > duration) {
+      throw new IllegalArgumentException("--duration must cover the outage (--outage-start "
+          + outageStart + " + --outage-length " + outageLength + " = "
+          + (outageStart + outageLength) + " s), but was " + duration);
+    }
+    if (instances * threads > 2000) {
+      throw new IllegalArgumentException("--instances times --threads must be at most 2000,"
+          + " but was " + instances + " x " + threads + " = " + instances * threads);
+    }
+  }
+
+  /**
+   * Reads the flags.
+   *
+   * @param args the command line
+   * @param defaultOut where the chart goes without {@code --out}
+   * @return the options
+   * @throws IllegalArgumentException naming the flag, for an unknown flag or a bad value
+   */
+  static DrillOptions parse(String[] args, Path defaultOut) {
+    Map<String, String> given = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (!arg.startsWith("--") || arg.length() == 2) {
+        throw new IllegalArgumentException("expected a flag such as --load, but was \"" + arg
+            + "\"");
+      }
+      String name = arg.substring(2);
+      String value;
+      int eq = name.indexOf('=');
+      if (eq >= 0) {
+        value = name.substring(eq + 1);
+        name = name.substring(0, eq);
+      } else if (name.equals("help")) {
+        value = "true";
+      } else if (i + 1 < args.length) {
+        value = args[++i];
+      } else {
+        throw new IllegalArgumentException("--" + name + " needs a value");
+      }
+      checkKnown(name);
+      if (given.put(name, value) != null) {
+        throw new IllegalArgumentException("--" + name + " is given twice");
+      }
+    }
+    return new DrillOptions(given, defaultOut);
+  }
+
+  /** Whether the outage is on at second {@code t} of the run. */
+  boolean outageAt(double t) {
+    return t >= outageStart && t < outageStart + outageLength;
+  }
+
+  private static final String[] KNOWN = {"load", "hit-ratio", "budget", "outage-start",
+      "outage-length", "duration", "instances", "threads", "timeout-ms", "db-cost-ms",
+      "db-crowding-ms", "scope", "redis", "out", "help"};
+
+  private static void checkKnown(String name) {
+    for (String known : KNOWN) {
+      if (known.equals(name)) {
+        return;
+      }
+    }
+    throw new IllegalArgumentException("--" + name + " is not a flag of the drill; known flags: --"
+        + String.join(", --", KNOWN));
+  }
+
+  private static double number(Map<String, String> given, String name, String fallback,
+      double min, double max, String what) {
+    String text = given.getOrDefault(name, fallback);
+    double value;
+    try {
+      value = Double.parseDouble(text.trim());
+    } catch (NumberFormatException e) {
+      throw invalid(name, what, text);
+    }
+    if (!(value >= min && value <= max)) {
+      throw invalid(name, what, text);
+    }
+    return value;
+  }
+
+  private static int integer(Map<String, String> given, String name, String fallback, int min,
+      int max, String what) {
+    String text = given.getOrDefault(name, fallback);
+    int value;
+    try {
+      value = Integer.parseInt(text.trim());
+    } catch (NumberFormatException e) {
+      throw invalid(name, what, text);
+    }
+    if (value < min || value > max) {
+      throw invalid(name, what, text);
+    }
+    return value;
+  }
+
+  private static Scope scope(String text) {
+    switch (text.trim().toLowerCase(Locale.ROOT)) {
+      case "statement": return Scope.STATEMENT;
+      case "connection": return Scope.CONNECTION;
+      default: throw invalid("scope", "`statement` or `connection`", text);
+    }
+  }
+
+  private static String redis(String text) {
+    if (text == null) {
+      return null;
+    }
+    String uri = text.trim();
+    if (!uri.startsWith("redis://") && !uri.startsWith("rediss://")) {
+      // never echo the value: it may hold a password
+      throw new IllegalArgumentException("--redis must be a URI such as redis://localhost:6379,"
+          + " but does not start with redis:// or rediss://");
+    }
+    return uri;
+  }
+
+  private static IllegalArgumentException invalid(String name, String what, String text) {
+    return new IllegalArgumentException("--" + name + " must be " + what + ", but was \"" + text
+        + "\"");
+  }
+}

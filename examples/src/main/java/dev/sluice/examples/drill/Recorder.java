@@ -1,0 +1,136 @@
+package dev.sluice.examples.drill;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAccumulator;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counts what happens in each second of one run: reads offered, served from the cache, queries
+ * that reached the database, reads rejected fast by Sluice, reads that timed out waiting for a
+ * thread, and the database's latency. Each event is counted in the second it happens.
+ *
+ * <p>This class is threadsafe: every counter is a {@link LongAdder} or {@link LongAccumulator}.
+ */
+final class Recorder {
+  private final long startNanos;
+  private final int seconds;
+  private final LongAdder[] offered;
+  private final LongAdder[] cache;
+  private final LongAdder[] database;
+  private final LongAdder[] rejected;
+  private final LongAdder[] timedOut;
+  private final LongAdder[] dbNanos;
+  private final LongAdder[] dbDone;
+  private final LongAccumulator[] dbMaxNanos;
+  private final LongAdder failed = new LongAdder();
+  private final AtomicReference<Exception> firstFailure = new AtomicReference<>();
+
+  Recorder(long startNanos, int seconds) {
+    this.startNanos = startNanos;
+    this.seconds = seconds;
+    offered = adders(seconds);
+    cache = adders(seconds);
+    database = adders(seconds);
+    rejected = adders(seconds);
+    timedOut = adders(seconds);
+    dbNanos = adders(seconds);
+    dbDone = adders(seconds);
+    dbMaxNanos = new LongAccumulator[seconds];
+    for (int i = 0; i < seconds; i++) {
+      dbMaxNanos[i] = new LongAccumulator(Math::max, 0);
+    }
+  }
+
+  long startNanos() {
+    return startNanos;
+  }
+
+  void offered(long now) {
+    offered[slot(now)].increment();
+  }
+
+  void cache(long now) {
+    cache[slot(now)].increment();
+  }
+
+  void reachedDatabase(long now) {
+    database[slot(now)].increment();
+  }
+
+  void databaseDone(long now, long tookNanos) {
+    int slot = slot(now);
+    dbNanos[slot].add(tookNanos);
+    dbDone[slot].increment();
+    dbMaxNanos[slot].accumulate(tookNanos);
+  }
+
+  void rejected(long now) {
+    rejected[slot(now)].increment();
+  }
+
+  void timedOut(long now) {
+    timedOut[slot(now)].increment();
+  }
+
+  /** A read failed for a reason the drill does not expect: counted, and the first one kept. */
+  void failed(Exception e) {
+    failed.increment();
+    firstFailure.compareAndSet(null, e);
+  }
+
+  long failed() {
+    return failed.sum();
+  }
+
+  Exception firstFailure() {
+    return firstFailure.get();
+  }
+
+  /** The figures of second {@code t}. */
+  Second second(int t) {
+    long done = dbDone[t].sum();
+    double meanMillis = done == 0 ? 0 : dbNanos[t].sum() / (double) done / 1e6;
+    return new Second(t, offered[t].sum(), cache[t].sum(), database[t].sum(), rejected[t].sum(),
+        timedOut[t].sum(), meanMillis, dbMaxNanos[t].get() / 1e6);
+  }
+
+  /** The figures of every second of the run. */
+  List<Second> seconds() {
+    List<Second> rows = new ArrayList<>(seconds);
+    for (int t = 0; t < seconds; t++) {
+      rows.add(second(t));
+    }
+    return rows;
+  }
+
+  /** Events after the end (late completions) are counted in the last second. */
+  private int slot(long now) {
+    long t = (now - startNanos) / 1_000_000_000L;
+    return (int) Math.max(0, Math.min(seconds - 1, t));
+  }
+
+  private static LongAdder[] adders(int n) {
+    LongAdder[] adders = new LongAdder[n];
+    for (int i = 0; i < n; i++) {
+      adders[i] = new LongAdder();
+    }
+    return adders;
+  }
+
+  /**
+   * One second of a run.
+   *
+   * @param t the second, from 0
+   * @param offered reads offered to the service
+   * @param cache reads served from the cache
+   * @param database queries that reached the database
+   * @param rejected reads Sluice rejected at once (a 503 to the caller)
+   * @param timedOut reads that waited too long for a worker thread
+   * @param dbMeanMillis the mean time a query spent in the database
+   * @param dbMaxMillis the longest time a query spent in the database
+   */
+  record Second(int t, long offered, long cache, long database, long rejected, long timedOut,
+      double dbMeanMillis, double dbMaxMillis) {}
+}

@@ -1,0 +1,133 @@
+package dev.sluice.examples.drill;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * An H2 database in memory that behaves like a real one under load: every query costs time, and
+ * the more queries run at once the longer each takes.
+ *
+ * <p>H2 in memory answers a lookup by primary key in microseconds, whatever the load, so on its own
+ * it would never show an overload. Every query of the drill therefore calls {@code DB_WORK()}, a
+ * function in the database that holds the query for
+ *
+ * <pre>  cost + crowding &times; (queries running at the same moment - 1)</pre>
+ *
+ * <p>(1 ms + 0.2 ms per other query by default): alone a query takes 1 ms; with 200 running at once
+ * each takes 41 ms, as a real database slows down when its CPUs, locks and buffers are shared by
+ * more work than it was sized for. The wait parks the thread and burns no CPU, so the drill stays
+ * honest on a 2-core laptop. The function also counts each query that reached the database and
+ * its latency: these are the "reached the database" and "DB ms" columns.
+ *
+ * <p>This class is threadsafe. H2 calls {@link #work()} as a static method of a public class, so
+ * one database is current per JVM at a time; nothing else of it is public.
+ */
+public final class SimulatedDatabase implements AutoCloseable {
+
+  static final int ROWS = 10_000;
+  private static final AtomicInteger NEXT_ID = new AtomicInteger();
+  private static volatile SimulatedDatabase current;
+
+  private final String url;
+  private final long costNanos;
+  private final long crowdingNanos;
+  private final AtomicInteger running = new AtomicInteger();
+  private final Connection keepAlive;
+  private volatile Recorder recorder;
+
+  private SimulatedDatabase(String url, double costMillis, double crowdingMillis)
+      throws SQLException {
+    this.url = url;
+    this.costNanos = (long) (costMillis * 1e6);
+    this.crowdingNanos = (long) (crowdingMillis * 1e6);
+    this.keepAlive = DriverManager.getConnection(url, "sa", "");
+  }
+
+  /**
+   * Creates the database: a {@code users} table of {@value #ROWS} rows and the {@code DB_WORK()}
+   * function.
+   *
+   * @param costMillis what a query costs alone
+   * @param crowdingMillis what each other query running at once adds
+   * @return the database, now current
+   * @throws SQLException if H2 fails
+   */
+  static SimulatedDatabase start(double costMillis, double crowdingMillis) throws SQLException {
+    String url = "jdbc:h2:mem:drill" + NEXT_ID.incrementAndGet() + ";DB_CLOSE_DELAY=-1";
+    SimulatedDatabase db = new SimulatedDatabase(url, costMillis, crowdingMillis);
+    try (Statement s = db.keepAlive.createStatement()) {
+      s.execute("CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(64) NOT NULL)");
+      s.execute("INSERT INTO users SELECT x, 'user-' || x FROM SYSTEM_RANGE(1, " + ROWS + ")");
+      s.execute("CREATE ALIAS DB_WORK FOR '" + SimulatedDatabase.class.getName() + ".work'");
+    }
+    current = db;
+    return db;
+  }
+
+  /** The query every read runs: one row by primary key, plus the simulated work. */
+  static String query() {
+    return "SELECT name, DB_WORK() FROM users WHERE id = ?";
+  }
+
+  String url() {
+    return url;
+  }
+
+  /** Counts from now on into {@code recorder}. */
+  void recordInto(Recorder recorder) {
+    this.recorder = recorder;
+  }
+
+  /**
+   * The simulated work of one query, called by H2 once per query.
+   *
+   * @return 0
+   */
+  public static int work() {
+    SimulatedDatabase db = current;
+    return db == null ? 0 : db.doWork();
+  }
+
+  private int doWork() {
+    Recorder rec = recorder;
+    long start = System.nanoTime();
+    int others = running.getAndIncrement();
+    if (rec != null) {
+      rec.reachedDatabase(start);
+    }
+    try {
+      long deadline = start + costNanos + crowdingNanos * others;
+      for (long left = deadline - start; left > 0; left = deadline - System.nanoTime()) {
+        LockSupport.parkNanos(left);
+      }
+    } finally {
+      running.decrementAndGet();
+    }
+    long end = System.nanoTime();
+    if (rec != null) {
+      rec.databaseDone(end, end - start);
+    }
+    return 0;
+  }
+
+  /**
+   * Shuts the database down.
+   *
+   * @throws SQLException if H2 fails
+   */
+  @Override
+  public void close() throws SQLException {
+    if (current == this) {
+      current = null;
+    }
+    try (Statement s = keepAlive.createStatement()) {
+      s.execute("SHUTDOWN");
+    } finally {
+      keepAlive.close();
+    }
+  }
+}

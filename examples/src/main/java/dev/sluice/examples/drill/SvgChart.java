@@ -1,0 +1,251 @@
+package dev.sluice.examples.drill;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Draws the drill as an SVG: queries reaching the database per second for both runs, the budget
+ * as a dashed line and the outage as a shaded band; below, the database's latency. Plain SVG 1.1,
+ * no script and no external font, so any browser or image viewer shows it.
+ *
+ * <p>Stateless and threadsafe.
+ */
+final class SvgChart {
+  static final String WITHOUT_COLOR = "#d62728";
+  static final String WITH_COLOR = "#1f77b4";
+
+  private static final int WIDTH = 960;
+  private static final int LEFT = 84;
+  private static final int RIGHT = 920;
+  private static final int TOP = 96;
+  private static final int BOTTOM = 400;
+  private static final int LAT_TOP = 470;
+  private static final int LAT_BOTTOM = 580;
+  private static final int HEIGHT = 630;
+
+  private SvgChart() {}
+
+  /**
+   * Writes the chart to {@code file}, creating its directory.
+   *
+   * @param file where to write
+   * @param options the scenario, for the title and the marks
+   * @param without the run without Sluice
+   * @param with the run with Sluice
+   * @throws IOException if the file cannot be written
+   */
+  static void write(Path file, DrillOptions options, Summary without, Summary with)
+      throws IOException {
+    Path dir = file.toAbsolutePath().getParent();
+    if (dir != null) {
+      Files.createDirectories(dir);
+    }
+    Files.writeString(file, render(options, without, with), StandardCharsets.UTF_8);
+  }
+
+  static String render(DrillOptions options, Summary without, Summary with) {
+    StringBuilder svg = new StringBuilder(16_384);
+    int seconds = options.duration;
+    double top = Math.max(options.budget, Math.max(without.peakDatabase(), with.peakDatabase()));
+    top = Math.max(top, max(without.seconds(), Recorder.Second::database));
+    top = Math.max(top, max(with.seconds(), Recorder.Second::database));
+    Axis y = Axis.over(top * 1.12);
+    double latTop = Math.max(max(without.seconds(), Recorder.Second::dbMeanMillis),
+        max(with.seconds(), Recorder.Second::dbMeanMillis));
+    Axis lat = Axis.over(Math.max(1, latTop * 1.15));
+
+    svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\""
+        + " width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"Helvetica, Arial,"
+        + " sans-serif\">%n", WIDTH, HEIGHT, WIDTH, HEIGHT));
+    svg.append("<title>Sluice outage drill: queries reaching the database per second</title>\n");
+    svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+    text(svg, LEFT, 34, 22, "bold", "start", "#222",
+        "Queries reaching the database per second");
+    text(svg, LEFT, 60, 14, "normal", "start", "#555", String.format(Locale.ROOT,
+        "%,.0f reads/s offered; the cache answers %s of them until it dies at %d s for %d s",
+        options.load, percent(options.hitRatio), options.outageStart, options.outageLength));
+
+    outage(svg, options, seconds);
+    grid(svg, y, TOP, BOTTOM, seconds, "%,.0f");
+    budget(svg, options.budget, y);
+    series(svg, "series-without-sluice", WITHOUT_COLOR, without.seconds(), seconds, y, TOP,
+        BOTTOM, Recorder.Second::database);
+    series(svg, "series-with-sluice", WITH_COLOR, with.seconds(), seconds, y, TOP, BOTTOM,
+        Recorder.Second::database);
+    peak(svg, without, WITHOUT_COLOR, seconds, y, "without Sluice");
+    peak(svg, with, WITH_COLOR, seconds, y, "with Sluice");
+    legend(svg, options);
+
+    text(svg, LEFT, LAT_TOP - 14, 15, "bold", "start", "#222",
+        "Database latency, mean ms per query");
+    grid(svg, lat, LAT_TOP, LAT_BOTTOM, seconds, "%,.0f");
+    series(svg, "latency-without-sluice", WITHOUT_COLOR, without.seconds(), seconds, lat, LAT_TOP,
+        LAT_BOTTOM, Recorder.Second::dbMeanMillis);
+    series(svg, "latency-with-sluice", WITH_COLOR, with.seconds(), seconds, lat, LAT_TOP,
+        LAT_BOTTOM, Recorder.Second::dbMeanMillis);
+    text(svg, (LEFT + RIGHT) / 2.0, LAT_BOTTOM + 38, 13, "normal", "middle", "#555",
+        "seconds since the start of the run");
+    svg.append("</svg>\n");
+    return svg.toString();
+  }
+
+  private static void outage(StringBuilder svg, DrillOptions options, int seconds) {
+    double x0 = x(options.outageStart, seconds);
+    double x1 = x(options.outageStart + options.outageLength, seconds);
+    svg.append(String.format(Locale.ROOT, "<g id=\"outage-window\"><rect x=\"%.1f\" y=\"%d\""
+        + " width=\"%.1f\" height=\"%d\" fill=\"#fbe3e3\"/>", x0, TOP, x1 - x0, BOTTOM - TOP));
+    svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\""
+        + " fill=\"#fbe3e3\"/>", x0, LAT_TOP, x1 - x0, LAT_BOTTOM - LAT_TOP));
+    text(svg, (x0 + x1) / 2, TOP + 18, 13, "bold", "middle", "#a33",
+        "cache down, breaker open");
+    svg.append("</g>\n");
+  }
+
+  private static void grid(StringBuilder svg, Axis axis, int top, int bottom, int seconds,
+      String format) {
+    svg.append("<g stroke=\"#ddd\" stroke-width=\"1\">");
+    for (double v = 0; v <= axis.max + 1e-9; v += axis.step) {
+      double yy = y(v, axis, top, bottom);
+      svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>",
+          LEFT, yy, RIGHT, yy));
+    }
+    svg.append("</g>\n<g font-size=\"12\" fill=\"#555\">");
+    for (double v = 0; v <= axis.max + 1e-9; v += axis.step) {
+      svg.append(String.format(Locale.ROOT,
+          "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>", LEFT - 8,
+          y(v, axis, top, bottom) + 4, String.format(Locale.ROOT, format, v)));
+    }
+    int xStep = seconds <= 20 ? 1 : seconds <= 60 ? 5 : 10;
+    for (int t = 0; t <= seconds; t += xStep) {
+      svg.append(String.format(Locale.ROOT,
+          "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>", x(t, seconds),
+          bottom + 18, t));
+    }
+    svg.append("</g>\n");
+    svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\""
+        + " stroke=\"#888\"/>%n", LEFT, bottom, RIGHT, bottom));
+  }
+
+  private static void budget(StringBuilder svg, double budget, Axis axis) {
+    double yy = y(budget, axis, TOP, BOTTOM);
+    svg.append(String.format(Locale.ROOT, "<g id=\"budget-line\"><line x1=\"%d\" y1=\"%.1f\""
+        + " x2=\"%d\" y2=\"%.1f\" stroke=\"#222\" stroke-width=\"1.5\""
+        + " stroke-dasharray=\"7 5\"/>", LEFT, yy, RIGHT, yy));
+    text(svg, RIGHT - 4, yy - 6, 13, "bold", "end", "#222",
+        String.format(Locale.ROOT, "budget: %,.0f queries/s", budget));
+    svg.append("</g>\n");
+  }
+
+  private static void series(StringBuilder svg, String id, String color,
+      List<Recorder.Second> rows, int seconds, Axis axis, int top, int bottom,
+      ToDoubleFunction<Recorder.Second> value) {
+    // a step per second: each count belongs to its whole second, not to a point in it
+    StringBuilder points = new StringBuilder();
+    StringBuilder values = new StringBuilder();
+    for (Recorder.Second s : rows) {
+      double v = value.applyAsDouble(s);
+      double yy = y(v, axis, top, bottom);
+      points.append(String.format(Locale.ROOT, "%.1f,%.1f %.1f,%.1f ", x(s.t(), seconds), yy,
+          x(s.t() + 1, seconds), yy));
+      values.append(String.format(Locale.ROOT, "%.1f ", v));
+    }
+    svg.append(String.format(Locale.ROOT, "<polyline id=\"%s\" data-values=\"%s\" fill=\"none\""
+        + " stroke=\"%s\" stroke-width=\"3\" stroke-linejoin=\"round\" points=\"%s\"/>%n", id,
+        values.toString().trim(), color, points.toString().trim()));
+  }
+
+  private static void peak(StringBuilder svg, Summary run, String color, int seconds, Axis axis,
+      String label) {
+    Recorder.Second best = null;
+    for (Recorder.Second s : run.seconds()) {
+      if (best == null || s.database() > best.database()) {
+        best = s;
+      }
+    }
+    if (best == null) {
+      return;
+    }
+    double xx = x(best.t() + 0.5, seconds);
+    double yy = y(best.database(), axis, TOP, BOTTOM);
+    svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>",
+        xx, yy, color));
+    text(svg, xx + 8, yy - 8, 13, "bold", "start", color,
+        String.format(Locale.ROOT, "%s: peak %,d/s", label, best.database()));
+    svg.append('\n');
+  }
+
+  private static void legend(StringBuilder svg, DrillOptions options) {
+    int x0 = LEFT;
+    int y0 = TOP - 20;
+    svg.append("<g id=\"legend\">");
+    svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\""
+        + " stroke=\"%s\" stroke-width=\"3\"/>", x0, y0, x0 + 26, y0, WITHOUT_COLOR));
+    text(svg, x0 + 32, y0 + 5, 13, "normal", "start", "#222", "without Sluice");
+    svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\""
+        + " stroke=\"%s\" stroke-width=\"3\"/>", x0 + 150, y0, x0 + 176, y0, WITH_COLOR));
+    text(svg, x0 + 182, y0 + 5, 13, "normal", "start", "#222", String.format(Locale.ROOT,
+        "with Sluice (budget %,.0f/s over %d instance%s, scope %s)", options.budget,
+        options.instances, options.instances == 1 ? "" : "s",
+        options.scope.name().toLowerCase(Locale.ROOT)));
+    svg.append("</g>\n");
+  }
+
+  private static void text(StringBuilder svg, double x, double y, int size, String weight,
+      String anchor, String color, String content) {
+    svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\""
+        + " font-weight=\"%s\" text-anchor=\"%s\" fill=\"%s\">%s</text>", x, y, size, weight,
+        anchor, color, escape(content)));
+  }
+
+  private static double x(double t, int seconds) {
+    return LEFT + (RIGHT - LEFT) * t / seconds;
+  }
+
+  private static double y(double v, Axis axis, int top, int bottom) {
+    return bottom - (bottom - top) * Math.min(v, axis.max) / axis.max;
+  }
+
+  private static double max(List<Recorder.Second> rows, ToDoubleFunction<Recorder.Second> f) {
+    return rows.stream().mapToDouble(f).max().orElse(0);
+  }
+
+  private static String percent(double ratio) {
+    double p = ratio * 100;
+    return p == Math.rint(p) ? String.format(Locale.ROOT, "%.0f%%", p)
+        : String.format(Locale.ROOT, "%.1f%%", p);
+  }
+
+  static String escape(String text) {
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        .replace("\"", "&quot;");
+  }
+
+  /** A linear axis from 0 with a round step (1, 2 or 5 times a power of ten). */
+  private static final class Axis {
+    final double max;
+    final double step;
+
+    private Axis(double max, double step) {
+      this.max = max;
+      this.step = step;
+    }
+
+    static Axis over(double top) {
+      double raw = top / 5;
+      double magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
+      double step = magnitude;
+      for (double m : new double[] {1, 2, 5, 10}) {
+        if (m * magnitude >= raw) {
+          step = m * magnitude;
+          break;
+        }
+      }
+      return new Axis(Math.ceil(top / step) * step, step);
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package dev.sluice.examples.drill;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.sluice.Scope;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class DrillOptionsTest {
+
+  private static final Path OUT = Path.of("target", "x.svg");
+
+  private static DrillOptions parse(String... args) {
+    return DrillOptions.parse(args, OUT);
+  }
+
+  private static String error(String... args) {
+    return assertThrows(IllegalArgumentException.class, () -> parse(args)).getMessage();
+  }
+
+  @Test
+  void parse_noFlags_takesTheArticleScenario() {
+    DrillOptions o = parse();
+
+    assertThat(o.load).isEqualTo(20_000);
+    assertThat(o.hitRatio).isEqualTo(0.99);
+    assertThat(o.budget).isEqualTo(500);
+    assertThat(o.outageStart).isEqualTo(4);
+    assertThat(o.outageLength).isEqualTo(8);
+    assertThat(o.duration).isEqualTo(16);
+    assertThat(o.instances).isEqualTo(4);
+    assertThat(o.scope).isEqualTo(Scope.STATEMENT);
+    assertThat(o.out).isEqualTo(OUT);
+    assertThat(o.help).isFalse();
+  }
+
+  @Test
+  void parse_bothFlagStyles_areRead() {
+    DrillOptions o = parse("--load=5000", "--budget", "250", "--scope", "CONNECTION",
+        "--out", "a/b.svg");
+
+    assertThat(o.load).isEqualTo(5000);
+    assertThat(o.budget).isEqualTo(250);
+    assertThat(o.scope).isEqualTo(Scope.CONNECTION);
+    assertThat(o.out).isEqualTo(Path.of("a/b.svg"));
+  }
+
+  @Test
+  void parse_outageLengthOnly_durationFollowsTheOutage() {
+    assertThat(parse("--outage-start", "2", "--outage-length", "3").duration).isEqualTo(9);
+  }
+
+  @Test
+  void outageAt_boundaries_startIncludedEndExcluded() {
+    DrillOptions o = parse("--outage-start", "2", "--outage-length", "3");
+
+    assertThat(o.outageAt(1.99)).isFalse();
+    assertThat(o.outageAt(2.0)).isTrue();
+    assertThat(o.outageAt(4.99)).isTrue();
+    assertThat(o.outageAt(5.0)).isFalse();
+  }
+
+  @Test
+  void parse_badValues_nameTheFlagAndTheValue() {
+    assertThat(error("--hit-ratio", "1.5"))
+        .isEqualTo("--hit-ratio must be a ratio from 0 to 1, but was \"1.5\"");
+    assertThat(error("--budget", "-5"))
+        .isEqualTo("--budget must be a positive number of queries/s, but was \"-5\"");
+    assertThat(error("--instances", "2.5"))
+        .isEqualTo("--instances must be a whole number from 1 to 64, but was \"2.5\"");
+    assertThat(error("--scope", "table"))
+        .isEqualTo("--scope must be `statement` or `connection`, but was \"table\"");
+    assertThat(error("--outage-length", "0")).startsWith("--outage-length must be");
+  }
+
+  @Test
+  void parse_redis_acceptsAUriAndNeverEchoesABadOne() {
+    assertThat(parse().redis).isNull();
+    assertThat(parse("--redis", "redis://localhost:6379").redis)
+        .isEqualTo("redis://localhost:6379");
+    assertThat(error("--redis", "http://user:secret@host"))
+        .isEqualTo("--redis must be a URI such as redis://localhost:6379, but does not start with"
+            + " redis:// or rediss://")
+        .doesNotContain("secret");
+  }
+
+  @Test
+  void parse_durationShorterThanOutage_isRefused() {
+    assertThat(error("--outage-start", "4", "--outage-length", "8", "--duration", "10"))
+        .isEqualTo("--duration must cover the outage (--outage-start 4 + --outage-length 8"
+            + " = 12 s), but was 10");
+  }
+
+  @Test
+  void parse_unknownMissingOrRepeatedFlag_isRefused() {
+    assertThat(error("--lod", "5")).startsWith("--lod is not a flag of the drill; known flags:");
+    assertThat(error("--load")).isEqualTo("--load needs a value");
+    assertThat(error("--load", "1", "--load", "2")).isEqualTo("--load is given twice");
+    assertThat(error("5000")).isEqualTo("expected a flag such as --load, but was \"5000\"");
+  }
+
+  @Test
+  void parse_tooManyThreads_isRefused() {
+    assertThat(error("--instances", "64", "--threads", "500"))
+        .isEqualTo("--instances times --threads must be at most 2000, but was 64 x 500 = 32000");
+  }
+
+  @Test
+  void parse_help_isSeen() {
+    assertThat(parse("--help").help).isTrue();
+  }
+}
