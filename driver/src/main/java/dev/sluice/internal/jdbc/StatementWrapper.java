@@ -15,16 +15,17 @@ import java.sql.Statement;
  * {@code getStatement()} returns this wrapper.
  *
  * <p>Identity is {@link Object}'s (see {@link ConnectionWrapper}). Like the driver's statement,
- * it is meant for one thread at a time; it holds no lock.
+ * it is meant for one thread at a time; it holds no lock. The prepared and callable wrappers
+ * extend it, adding their interfaces' methods: every {@code Statement} method is written once.
  */
-final class StatementWrapper implements Statement {
-  private final ConnectionWrapper connection;
+sealed class StatementWrapper implements Statement permits PreparedStatementWrapper {
+  final ConnectionWrapper connection;
   private final Statement delegate;
   /** The result set last handed out, so asking twice for the same one gives the same wrapper. */
   private ResultSetWrapper resultSet;
   private boolean closed;
 
-  private StatementWrapper(ConnectionWrapper connection, Statement delegate) {
+  StatementWrapper(ConnectionWrapper connection, Statement delegate) {
     this.connection = connection;
     this.delegate = delegate;
   }
@@ -57,7 +58,8 @@ final class StatementWrapper implements Statement {
     return Wrappers.describe(this, delegate);
   }
 
-  private ResultSet resultSet(ResultSet raw) {
+  /** Wraps a result set of this statement, reusing the wrapper when the driver repeats itself. */
+  final ResultSet resultSet(ResultSet raw) {
     resultSet = ResultSetWrapper.reuse(resultSet, connection, this, raw);
     return resultSet;
   }
