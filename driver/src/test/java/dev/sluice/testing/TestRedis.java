@@ -19,7 +19,7 @@ import redis.embedded.core.RedisServerBuilder;
  */
 public final class TestRedis implements AutoCloseable {
   /** Names an existing Redis to test against, e.g. {@code redis://localhost:6379/15}. */
-  public static final String ENV = "SLUICE_IT_REDIS_URI";
+  public static final String ENV = "IT_SLUICE_REDIS_URI";
 
   private final RedisInstance server;
   private final String host;

@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * PostgreSQL stopped and started again while threads query through HikariCP and Sluice with the
  * flag open: the driver's and the pool's errors reach the application as they are, and service
  * resumes when the database is back. It uses a PostgreSQL of its own, whatever
- * {@code SLUICE_IT_PG_URL} says, since it has to stop it.
+ * {@code IT_SLUICE_PG_URL} says, since it has to stop it.
  */
 class PostgresRestartTest {
   private static Postgres pg;

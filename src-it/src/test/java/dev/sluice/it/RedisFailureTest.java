@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * The Redis that holds the flag fails while request threads run: stopped, restarted, and silent
  * (a TCP proxy that swallows bytes, which only a read timeout notices). The application keeps
  * running, the flag fails safe (open: the limiter guards the database), and no request waits on
- * Redis. It uses a Redis of its own, whatever {@code SLUICE_IT_REDIS_URI} says.
+ * Redis. It uses a Redis of its own, whatever {@code IT_SLUICE_REDIS_URI} says.
  */
 class RedisFailureTest {
   /** The flag must react within this; the reader's timeouts and refresh are far shorter. */

@@ -17,11 +17,11 @@ import org.junit.jupiter.api.Test;
 /**
  * 5,000 virtual threads through a pool of 10 with the flag open: no pinning in Sluice's code, and
  * the database still takes no more than the budget. Runs in a child JVM of Java 21 or later: this
- * JVM if it is one, else the JDK that {@code SLUICE_IT_JAVA21_HOME} names; without either it is
+ * JVM if it is one, else the JDK that {@code IT_SLUICE_JAVA21_HOME} names; without either it is
  * skipped, saying why.
  */
 class VirtualThreadsTest {
-  static final String JAVA21_VARIABLE = "SLUICE_IT_JAVA21_HOME";
+  static final String JAVA21_VARIABLE = "IT_SLUICE_JAVA21_HOME";
   private static final double BUDGET = 300;
   private static final int BURST = 15;
   private static final int THREADS = 5_000;

@@ -18,13 +18,13 @@ import java.util.TreeSet;
 
 /**
  * A PostgreSQL server for the tests: an embedded one on a free port, or the one that
- * {@code SLUICE_IT_PG_URL} names. Only an embedded server can be stopped and restarted.
+ * {@code IT_SLUICE_PG_URL} names. Only an embedded server can be stopped and restarted.
  *
  * <p>This class is threadsafe.
  */
 public final class Postgres implements AutoCloseable {
   /** Names an existing server, as a JDBC URL with {@code user} and {@code password} parameters. */
-  public static final String URL_VARIABLE = "SLUICE_IT_PG_URL";
+  public static final String URL_VARIABLE = "IT_SLUICE_PG_URL";
 
   private final String jdbcUrl;
   private final int port;
@@ -38,7 +38,7 @@ public final class Postgres implements AutoCloseable {
     this.embedded = embedded;
   }
 
-  /** Returns the server {@code SLUICE_IT_PG_URL} names, or else starts an embedded one. */
+  /** Returns the server {@code IT_SLUICE_PG_URL} names, or else starts an embedded one. */
   static Postgres fromEnvironmentOrEmbedded() {
     String url = System.getenv(URL_VARIABLE);
     if (url != null && !url.isBlank()) {

@@ -8,13 +8,13 @@ import redis.embedded.RedisServer;
 
 /**
  * A Redis server for the tests: an embedded one on a free port, or the one that
- * {@code SLUICE_IT_REDIS_URI} names. Only an embedded server can be stopped and restarted.
+ * {@code IT_SLUICE_REDIS_URI} names. Only an embedded server can be stopped and restarted.
  *
  * <p>This class is threadsafe.
  */
 public final class Redis implements AutoCloseable {
   /** Names an existing server, as {@code redis://host:port}. */
-  public static final String URI_VARIABLE = "SLUICE_IT_REDIS_URI";
+  public static final String URI_VARIABLE = "IT_SLUICE_REDIS_URI";
 
   private final String host;
   private final int port;
@@ -27,7 +27,7 @@ public final class Redis implements AutoCloseable {
     this.embedded = embedded;
   }
 
-  /** Returns the server {@code SLUICE_IT_REDIS_URI} names, or else starts an embedded one. */
+  /** Returns the server {@code IT_SLUICE_REDIS_URI} names, or else starts an embedded one. */
   static Redis fromEnvironmentOrEmbedded() {
     String uri = System.getenv(URI_VARIABLE);
     if (uri != null && !uri.isBlank()) {
