@@ -48,6 +48,9 @@ class VirtualThreadTest {
     AtomicInteger executed = new AtomicInteger();
     AtomicInteger rejected = new AtomicInteger();
     AtomicInteger failed = new AtomicInteger();
+    // load every class on the path first: a class loader's lock pins whoever waits on it
+    runOne(dataSource, true, executed, rejected, failed);
+    runOne(dataSource, false, executed, rejected, failed);
     Path events = Files.createTempFile("sluice-pinning", ".jfr");
     try (Recording recording = new Recording()) {
       recording.enable(PINNED).withThreshold(Duration.ZERO).withStackTrace();
@@ -66,10 +69,11 @@ class VirtualThreadTest {
     List<String> pinnedInSluice = RecordingFile.readAllEvents(events).stream()
         .filter(e -> e.getEventType().getName().equals(PINNED))
         .filter(VirtualThreadTest::hasSluiceFrame)
+        .filter(e -> !isClassLoading(e))
         .map(RecordedEvent::toString).collect(Collectors.toList());
     Files.delete(events);
     assertThat(failed.get()).isZero();
-    assertThat(executed.get() + rejected.get()).isEqualTo(THREADS);
+    assertThat(executed.get() + rejected.get()).isEqualTo(THREADS + 2);
     assertThat(rejected.get()).isEqualTo(dataSource.stats().rejected());
     assertThat(executed.get()).isEqualTo(dataSource.stats().admitted()).isGreaterThanOrEqualTo(200);
     assertThat(pinnedInSluice).isEmpty();
@@ -102,6 +106,18 @@ class VirtualThreadTest {
     return event.getStackTrace() != null && event.getStackTrace().getFrames().stream()
         .map(RecordedFrame::getMethod)
         .anyMatch(m -> m.getType().getName().startsWith("dev.sluice."));
+  }
+
+  /**
+   * Whether the thread waited on a class loader's lock: the JDK pins there whatever the code on
+   * the stack (a class loaded for the first time by two threads at once), so it says nothing
+   * about Sluice.
+   */
+  private static boolean isClassLoading(RecordedEvent event) {
+    return event.getStackTrace().getFrames().stream().limit(3)
+        .map(f -> f.getMethod().getType().getName())
+        .anyMatch(type -> type.startsWith("jdk.internal.loader.")
+            || type.equals("java.lang.ClassLoader"));
   }
 
   /** A data source of stub connections that park 1 ms in every execute. */
