@@ -4,6 +4,7 @@ import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Gate;
 import dev.sluice.internal.limit.Ticker;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -78,9 +79,15 @@ final class Limiter implements Gate {
   }
 
   @Override
-  public int beforeStatement(int state) throws SQLException {
+  public int beforeStatement(int state, Connection connection) throws SQLException {
     if (scope != Scope.STATEMENT) {
       return state;
+    }
+    if ((state & UNREAD) != 0) {
+      if (!isLimiting()) {
+        return state | RAN; // nothing to charge; remember that a transaction may have begun
+      }
+      state = read(state, connection);
     }
     if ((state & AUTO_COMMIT) != 0) {
       admit();
@@ -104,9 +111,15 @@ final class Limiter implements Gate {
    * calls must never be refused; the transaction's first statement is then the door.
    */
   @Override
-  public int beforeAutoCommit(int state, boolean autoCommit) throws SQLException {
+  public int beforeAutoCommit(int state, boolean autoCommit, Connection connection)
+      throws SQLException {
     if (autoCommit) {
-      return (state | AUTO_COMMIT) & ~(IN_TRANSACTION | PREPAID); // the switch commits
+      return (state | AUTO_COMMIT) & ~(IN_TRANSACTION | PREPAID | UNREAD | RAN); // it commits
+    }
+    if ((state & UNREAD) != 0) {
+      // While limiting, whether this is a switch decides a door: ask. Otherwise take it for one:
+      // nothing is charged now, and the transaction counts as begun, so it is never cut later.
+      state = isLimiting() ? read(state, connection) : (state & ~(UNREAD | RAN)) | AUTO_COMMIT;
     }
     if ((state & AUTO_COMMIT) == 0) {
       return state;
@@ -121,7 +134,19 @@ final class Limiter implements Gate {
 
   @Override
   public int afterEnd(int state) {
-    return state & ~(IN_TRANSACTION | PREPAID);
+    return state & ~(IN_TRANSACTION | PREPAID | RAN);
+  }
+
+  /**
+   * Resolves an unread auto-commit. Under manual commit, statements that ran while it was unread
+   * (the flag was closed) belong to a transaction already begun: it is admitted, never cut.
+   */
+  private static int read(int state, Connection connection) throws SQLException {
+    int known = state & ~(UNREAD | RAN);
+    if (connection.getAutoCommit()) {
+      return known | AUTO_COMMIT;
+    }
+    return (state & RAN) != 0 ? known | IN_TRANSACTION : known;
   }
 
   // --- permits ---

@@ -107,7 +107,7 @@ public final class SluiceDriver implements Driver {
           + " URL but returned no connection", "08001");
     }
     budgets.connected(entry, raw);
-    return wrapped(raw, entry.limiter());
+    return ConnectionWrapper.wrap(raw, entry.limiter());
   }
 
   /**
@@ -236,18 +236,6 @@ public final class SluiceDriver implements Driver {
     return new SQLNonTransientConnectionException(e.getMessage(), "08001", e);
   }
 
-  private static Connection wrapped(Connection raw, Limiter limiter) throws SQLException {
-    try {
-      return ConnectionWrapper.wrap(raw, limiter);
-    } catch (SQLException | RuntimeException e) {
-      try {
-        raw.close(); // never leak the physical connection
-      } catch (SQLException closing) {
-        e.addSuppressed(closing);
-      }
-      throw e;
-    }
-  }
 
   private static DriverPropertyInfo describe(Key<?> key, Map<String, String> given) {
     DriverPropertyInfo info = new DriverPropertyInfo(key.name(), given.get(key.name()));

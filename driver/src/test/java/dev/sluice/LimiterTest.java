@@ -8,12 +8,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Gate;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** The door rules, on a fake ticker: which call takes a permit, which is charged, which fails. */
 class LimiterTest {
+  /** The driver's connection, asked for its auto-commit only while the state lacks it. */
+  private static final Connection DRIVER = connection(true);
   private final FakeTicker ticker = new FakeTicker();
   private final BreakerFlag.Manual flag = BreakerFlag.manual();
 
@@ -28,12 +32,12 @@ class LimiterTest {
   void beforeStatement_flagClosed_passesUncountedAndUncharged() throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     for (int i = 0; i < 100; i++) {
-      limiter.beforeStatement(Gate.initialState(true));
+      limiter.beforeStatement(Gate.initialState(true), DRIVER);
     }
     assertThat(limiter.admitted()).isZero();
     assertThat(limiter.rejected()).isZero();
     flag.trip();
-    limiter.beforeStatement(Gate.initialState(true)); // the bucket is still full
+    limiter.beforeStatement(Gate.initialState(true), DRIVER); // the bucket is still full
     assertThat(limiter.admitted()).isEqualTo(1);
   }
 
@@ -44,8 +48,8 @@ class LimiterTest {
     int state = Gate.initialState(true);
     assertThat(limiter.isLimiting()).isTrue();
     assertThatThrownBy(() -> {
-      limiter.beforeStatement(state);
-      limiter.beforeStatement(state);
+      limiter.beforeStatement(state, DRIVER);
+      limiter.beforeStatement(state, DRIVER);
     }).isInstanceOfSatisfying(RateLimitExceededException.class, e -> {
       assertThat(e.getSQLState()).isNull();
       assertThat(e.getErrorCode()).isZero();
@@ -63,21 +67,21 @@ class LimiterTest {
   void beforeAutoCommit_switchToManual_isTheDoorAndPaysForTheFirstStatement() throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     flag.trip();
-    int state = limiter.beforeAutoCommit(Gate.initialState(true), false);
+    int state = limiter.beforeAutoCommit(Gate.initialState(true), false, DRIVER);
     assertThat(state & IN_TRANSACTION).isNotZero();
     assertThat(limiter.admitted()).isEqualTo(1);
 
-    state = limiter.beforeStatement(state); // prepaid: free
+    state = limiter.beforeStatement(state, DRIVER); // prepaid: free
     assertThat(limiter.forced()).isZero();
     for (int i = 0; i < 5; i++) {
-      state = limiter.beforeStatement(state); // charged into debt, never rejected
+      state = limiter.beforeStatement(state, DRIVER); // charged into debt, never rejected
     }
     assertThat(limiter.forced()).isEqualTo(5);
     assertThat(limiter.rejected()).isZero();
 
     state = limiter.afterEnd(state);
     int afterCommit = state;
-    assertThatThrownBy(() -> limiter.beforeStatement(afterCommit)) // the next transaction's door
+    assertThatThrownBy(() -> limiter.beforeStatement(afterCommit, DRIVER)) // the next transaction's door
         .isInstanceOf(RateLimitExceededException.class);
   }
 
@@ -85,8 +89,8 @@ class LimiterTest {
   void beforeAutoCommit_bucketEmpty_rejectsTheTransactionAtItsStart() throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     flag.trip();
-    limiter.beforeStatement(Gate.initialState(true));
-    assertThatThrownBy(() -> limiter.beforeAutoCommit(Gate.initialState(true), false))
+    limiter.beforeStatement(Gate.initialState(true), DRIVER);
+    assertThatThrownBy(() -> limiter.beforeAutoCommit(Gate.initialState(true), false, DRIVER))
         .isInstanceOf(RateLimitExceededException.class);
   }
 
@@ -94,11 +98,11 @@ class LimiterTest {
   void beforeStatement_transactionStartedWhileClosed_isChargedNotRejectedWhenFlagOpens()
       throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
-    int state = limiter.beforeAutoCommit(Gate.initialState(true), false);
+    int state = limiter.beforeAutoCommit(Gate.initialState(true), false, DRIVER);
     flag.trip();
-    limiter.beforeStatement(Gate.initialState(true)); // someone else empties the bucket
-    state = limiter.beforeStatement(state);
-    state = limiter.beforeStatement(state);
+    limiter.beforeStatement(Gate.initialState(true), DRIVER); // someone else empties the bucket
+    state = limiter.beforeStatement(state, DRIVER);
+    state = limiter.beforeStatement(state, DRIVER);
     assertThat(limiter.rejected()).isZero();
     assertThat(limiter.forced()).isEqualTo(1); // the first was prepaid (for free, while closed)
   }
@@ -108,10 +112,10 @@ class LimiterTest {
     Limiter limiter = limiter(Scope.STATEMENT, false, 2);
     flag.trip();
     int state = Gate.initialState(false);
-    state = limiter.beforeStatement(state);
+    state = limiter.beforeStatement(state, DRIVER);
     assertThat(limiter.admitted()).isEqualTo(1);
-    state = limiter.beforeStatement(state);
-    state = limiter.beforeStatement(state);
+    state = limiter.beforeStatement(state, DRIVER);
+    state = limiter.beforeStatement(state, DRIVER);
     assertThat(limiter.forced()).isEqualTo(2);
     assertThat(limiter.admitted()).isEqualTo(1);
   }
@@ -120,11 +124,11 @@ class LimiterTest {
   void beforeAutoCommit_switchBackToAuto_endsTheTransaction() throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     flag.trip();
-    int state = limiter.beforeAutoCommit(Gate.initialState(true), false);
-    state = limiter.beforeAutoCommit(state, true);
+    int state = limiter.beforeAutoCommit(Gate.initialState(true), false, DRIVER);
+    state = limiter.beforeAutoCommit(state, true, DRIVER);
     assertThat(state & (IN_TRANSACTION | AUTO_COMMIT)).isEqualTo(AUTO_COMMIT);
     int auto = state;
-    assertThatThrownBy(() -> limiter.beforeStatement(auto))
+    assertThatThrownBy(() -> limiter.beforeStatement(auto, DRIVER))
         .isInstanceOf(RateLimitExceededException.class);
   }
 
@@ -136,14 +140,14 @@ class LimiterTest {
     Limiter limiter = new Limiter("users-db", settings, TokenBucket.of(10, 1, ticker), flag, 1,
         true, ticker);
     flag.trip();
-    limiter.beforeStatement(Gate.initialState(true)); // empty the bucket
+    limiter.beforeStatement(Gate.initialState(true), DRIVER); // empty the bucket
     // HikariCP with autoCommit=false sets every new connection up, then resets it after use
-    int state = limiter.beforeAutoCommit(Gate.initialState(true), false);
-    state = limiter.beforeAutoCommit(state, true);
-    state = limiter.beforeAutoCommit(state, false);
+    int state = limiter.beforeAutoCommit(Gate.initialState(true), false, DRIVER);
+    state = limiter.beforeAutoCommit(state, true, DRIVER);
+    state = limiter.beforeAutoCommit(state, false, DRIVER);
     assertThat(limiter.rejected()).isZero();
     int rested = state;
-    assertThatThrownBy(() -> limiter.beforeStatement(rested)) // the first statement is the door
+    assertThatThrownBy(() -> limiter.beforeStatement(rested, DRIVER)) // the first statement is the door
         .isInstanceOf(RateLimitExceededException.class);
   }
 
@@ -153,10 +157,10 @@ class LimiterTest {
     Limiter limiter = limiter(Scope.STATEMENT, true, 1);
     flag.trip();
     // HikariCP with autoCommit=true never switches; the application begins transactions
-    int state = limiter.beforeAutoCommit(Gate.initialState(true), false);
+    int state = limiter.beforeAutoCommit(Gate.initialState(true), false, DRIVER);
     assertThat(limiter.admitted()).isEqualTo(1);
-    int auto = limiter.beforeAutoCommit(state, true);
-    assertThatThrownBy(() -> limiter.beforeAutoCommit(auto, false))
+    int auto = limiter.beforeAutoCommit(state, true, DRIVER);
+    assertThatThrownBy(() -> limiter.beforeAutoCommit(auto, false, DRIVER))
         .isInstanceOf(RateLimitExceededException.class);
   }
 
@@ -168,10 +172,10 @@ class LimiterTest {
     assertThatThrownBy(limiter::beforeCheckout).isInstanceOf(RateLimitExceededException.class);
     int state = Gate.initialState(true);
     for (int i = 0; i < 10; i++) {
-      state = limiter.beforeStatement(state);
+      state = limiter.beforeStatement(state, DRIVER);
     }
-    state = limiter.beforeAutoCommit(state, false);
-    limiter.beforeStatement(state);
+    state = limiter.beforeAutoCommit(state, false, DRIVER);
+    limiter.beforeStatement(state, DRIVER);
     assertThat(limiter.rejected()).isEqualTo(1);
     assertThat(limiter.forced()).isZero();
   }
@@ -208,5 +212,81 @@ class LimiterTest {
       limiter.admit();
       limiter.admit();
     }).satisfies(e -> assertThat(e.getStackTrace()).isNotEmpty());
+  }
+
+  @Test
+  void beforeStatement_unreadAutoCommitWhileClosed_neverAsksTheDriver() throws Exception {
+    Limiter limiter = limiter(Scope.STATEMENT, false, 1);
+    Connection refusing = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+        new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+          throw new AssertionError("asked " + method.getName());
+        });
+    int state = limiter.beforeStatement(Gate.initialState(), refusing);
+    state = limiter.beforeStatement(state, refusing);
+    state = limiter.afterEnd(state);
+    assertThat(state & Gate.UNREAD).isNotZero();
+  }
+
+  @Test
+  void beforeStatement_unreadAutoCommitOnceLimiting_readsItAndAdmitsAsUnderAutoCommit()
+      throws Exception {
+    Limiter limiter = limiter(Scope.STATEMENT, false, 1);
+    flag.trip();
+    int state = limiter.beforeStatement(Gate.initialState(), connection(true));
+    assertThat(state & (Gate.UNREAD | AUTO_COMMIT)).isEqualTo(AUTO_COMMIT);
+    int auto = state;
+    assertThatThrownBy(() -> limiter.beforeStatement(auto, DRIVER))
+        .isInstanceOf(RateLimitExceededException.class);
+  }
+
+  @Test
+  void beforeStatement_manualTransactionBegunWhileClosed_isChargedNeverCutWhenTheFlagOpens()
+      throws Exception {
+    Limiter limiter = limiter(Scope.STATEMENT, false, 1);
+    Connection manual = connection(false);
+    int state = limiter.beforeStatement(Gate.initialState(), manual); // the flag is closed
+    flag.trip();
+    limiter.admit(); // someone else empties the bucket
+    state = limiter.beforeStatement(state, manual);
+    state = limiter.beforeStatement(state, manual);
+    assertThat(limiter.rejected()).isZero();
+    assertThat(limiter.forced()).isEqualTo(2);
+    int ended = limiter.afterEnd(state);
+    assertThatThrownBy(() -> limiter.beforeStatement(ended, manual)) // the next one's door
+        .isInstanceOf(RateLimitExceededException.class);
+  }
+
+  @Test
+  void beforeStatement_manualConnectionNothingRunYet_firstStatementIsTheDoor() throws Exception {
+    Limiter limiter = limiter(Scope.STATEMENT, false, 1);
+    flag.trip();
+    limiter.admit();
+    assertThatThrownBy(() -> limiter.beforeStatement(Gate.initialState(), connection(false)))
+        .isInstanceOf(RateLimitExceededException.class);
+  }
+
+  @Test
+  void beforeAutoCommit_unreadWhileLimiting_asksWhetherItIsASwitch() throws Exception {
+    Limiter limiter = limiter(Scope.STATEMENT, false, 1);
+    flag.trip();
+    limiter.admit();
+    // already manual: no switch, so no door, and nothing refused
+    int state = limiter.beforeAutoCommit(Gate.initialState(), false, connection(false));
+    assertThat(limiter.rejected()).isZero();
+    assertThat(state & Gate.UNREAD).isZero();
+    // auto-committing: the switch is the door
+    assertThatThrownBy(() -> limiter.beforeAutoCommit(Gate.initialState(), false, connection(true)))
+        .isInstanceOf(RateLimitExceededException.class);
+  }
+
+  /** A driver connection that answers {@code getAutoCommit} and nothing else. */
+  private static Connection connection(boolean autoCommit) {
+    return (Connection) Proxy.newProxyInstance(LimiterTest.class.getClassLoader(),
+        new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+          if (method.getName().equals("getAutoCommit")) {
+            return autoCommit;
+          }
+          throw new UnsupportedOperationException(method.getName());
+        });
   }
 }

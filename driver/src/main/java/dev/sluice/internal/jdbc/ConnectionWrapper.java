@@ -32,8 +32,8 @@ import java.util.concurrent.Executor;
  * ({@code unwrap(PGConnection.class)} works for COPY; work done on it is not limited).
  *
  * <p>The {@link Gate} decides admission. This wrapper only reports what happens and keeps the
- * connection's transaction state, an {@code int} of {@link Gate}'s bits read once from the
- * driver when the connection is wrapped: statements report each execution through
+ * connection's transaction state, an {@code int} of {@link Gate}'s bits (the driver's auto-commit
+ * is read only when the gate first needs it): statements report each execution through
  * {@link #beforeStatement()}, {@link #setAutoCommit} reports before it reaches the driver (and
  * keeps the new state only if the driver accepted the change), {@link #commit()} and
  * {@link #rollback()} report after they succeed. Nothing else is gated: preparing, setters,
@@ -69,26 +69,15 @@ public final class ConnectionWrapper implements Connection {
 
   /**
    * Wraps a connection just handed out by the driver or the pool, so that its statements are
-   * admitted by {@code gate}. The transaction state starts from the connection's auto-commit.
+   * admitted by {@code gate}. The driver is not called: the gate reads the connection's
+   * auto-commit only when a decision first depends on it (never while the flag stays closed).
    *
    * @param raw the connection to wrap; {@code null} gives {@code null}
    * @param gate decides what is admitted
    * @return the wrapper, or {@code null} when {@code raw} is {@code null}
-   * @throws SQLException when the connection's auto-commit cannot be read; {@code raw} is then
-   *     closed, so that nothing leaks
    */
-  public static Connection wrap(Connection raw, Gate gate) throws SQLException {
-    if (raw == null) {
-      return null;
-    }
-    boolean autoCommit;
-    try {
-      autoCommit = raw.getAutoCommit();
-    } catch (SQLException | RuntimeException e) {
-      Wrappers.closeAfterFailure(raw, e);
-      throw e;
-    }
-    return new ConnectionWrapper(raw, gate, Gate.initialState(autoCommit));
+  public static Connection wrap(Connection raw, Gate gate) {
+    return raw == null ? null : new ConnectionWrapper(raw, gate, Gate.initialState());
   }
 
   /**
@@ -97,7 +86,7 @@ public final class ConnectionWrapper implements Connection {
    * @throws SQLException a {@code RateLimitExceededException} when the gate refuses it
    */
   void beforeStatement() throws SQLException {
-    state = gate.beforeStatement(state);
+    state = gate.beforeStatement(state, delegate);
   }
 
   /** The transaction state, for tests. */
@@ -111,7 +100,7 @@ public final class ConnectionWrapper implements Connection {
    */
   @Override
   public void setAutoCommit(boolean autoCommit) throws SQLException {
-    int next = gate.beforeAutoCommit(state, autoCommit);
+    int next = gate.beforeAutoCommit(state, autoCommit, delegate);
     delegate.setAutoCommit(autoCommit);
     state = next;
   }

@@ -44,13 +44,4 @@ final class Wrappers {
   static String describe(Wrapper wrapper, Object delegate) {
     return "Sluice " + wrapper.getClass().getSimpleName() + " over " + delegate;
   }
-
-  /** Closes {@code raw} after {@code failure}, keeping any close failure as suppressed. */
-  static void closeAfterFailure(AutoCloseable raw, Exception failure) {
-    try {
-      raw.close();
-    } catch (Exception e) {
-      failure.addSuppressed(e);
-    }
-  }
 }

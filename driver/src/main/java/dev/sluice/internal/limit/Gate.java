@@ -1,5 +1,6 @@
 package dev.sluice.internal.limit;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 
 /**
@@ -19,7 +20,30 @@ public interface Gate {
   int PREPAID = 1 << 2;
 
 
-  /** The state of a connection just handed out, whose auto-commit is {@code autoCommit}. */
+  /**
+   * The connection's auto-commit has not been read from the driver: nothing has needed it yet.
+   * While the flag stays closed nothing ever does, so a checkout costs no driver call; the gate
+   * reads it the first time a decision depends on it.
+   */
+  int UNREAD = 1 << 3;
+  /** With auto-commit unread: a statement ran since the last commit, rollback or switch. */
+  int RAN = 1 << 4;
+
+  /**
+   * The state of a connection just handed out: its auto-commit is read when first needed.
+   *
+   * @return the state bits
+   */
+  static int initialState() {
+    return UNREAD;
+  }
+
+  /**
+   * The state of a connection whose auto-commit is known to be {@code autoCommit}.
+   *
+   * @param autoCommit the connection's auto-commit
+   * @return the state bits
+   */
   static int initialState(boolean autoCommit) {
     return autoCommit ? AUTO_COMMIT : 0;
   }
@@ -35,20 +59,24 @@ public interface Gate {
    * Called before a statement executes, with the connection's state.
    *
    * @param state the connection's transaction state
+   * @param connection the driver's connection, asked for its auto-commit if the state lacks it
    * @return the state after the statement is admitted
-   * @throws SQLException a {@code RateLimitExceededException} when the statement is refused
+   * @throws SQLException a {@code RateLimitExceededException} when the statement is refused, or
+   *     the driver's, when its auto-commit cannot be read
    */
-  int beforeStatement(int state) throws SQLException;
+  int beforeStatement(int state, Connection connection) throws SQLException;
 
   /**
    * Called before {@code setAutoCommit(autoCommit)} reaches the delegate.
    *
    * @param state the connection's transaction state
    * @param autoCommit the value being set
+   * @param connection the driver's connection, asked for its auto-commit if the state lacks it
    * @return the state once the call succeeds
-   * @throws SQLException a {@code RateLimitExceededException} when a transaction is refused
+   * @throws SQLException a {@code RateLimitExceededException} when a transaction is refused, or
+   *     the driver's, when its auto-commit cannot be read
    */
-  int beforeAutoCommit(int state, boolean autoCommit) throws SQLException;
+  int beforeAutoCommit(int state, boolean autoCommit, Connection connection) throws SQLException;
 
   /**
    * Called after {@code commit()} or {@code rollback()} (not to a savepoint) succeeded.

@@ -137,14 +137,27 @@ class WrapperIdentityTest {
   }
 
   @Test
-  void wrap_autoCommitUnreadable_closesTheConnectionAndRethrows() {
+  void wrap_callsNothingOnTheDriver() {
+    Recorder recorder = new Recorder();
+    Connection connection = ConnectionWrapper.wrap(StubJdbc.connection(recorder, true),
+        new WrapperFixture().gate());
+    assertThat(connection).isInstanceOf(ConnectionWrapper.class);
+    assertThat(recorder.calls).isEmpty();
+  }
+
+  @Test
+  void execute_autoCommitUnreadableWhileLimiting_failsWithTheDriversErrorAndReachesNothing()
+      throws SQLException {
     Recorder failing = new Recorder();
     failing.autoCommitFailure = new SQLException("connection lost");
-    Connection broken = StubJdbc.connection(failing, true);
-    SQLException thrown = assertThrows(SQLException.class,
-        () -> ConnectionWrapper.wrap(broken, new WrapperFixture().gate()));
+    WrapperFixture limiter = new WrapperFixture();
+    Statement statement = ConnectionWrapper.wrap(StubJdbc.connection(failing, true),
+        limiter.gate()).createStatement();
+    limiter.trip();
+    SQLException thrown = assertThrows(SQLException.class, () -> statement.execute("x"));
     assertThat(thrown.getMessage()).isEqualTo("connection lost");
-    assertThat(failing.saw("close")).isTrue();
+    assertThat(failing.saw("execute")).isFalse();
+    assertThat(limiter.stats().admitted() + limiter.stats().rejected()).isZero();
   }
 
   interface AutoCloseableSql {
