@@ -146,6 +146,10 @@ public final class Accuracy {
       span[1] = span[0] + durationNanos;
     });
     long[][] admittedAt = new long[attempts.length][];
+    // far more than a working limiter admits; past it a thread only counts (keeps a broken run
+    // from filling the heap with instants)
+    int timesCap = (int) Math.min(Integer.MAX_VALUE - 8, 2 * budget * seconds + 2L * burst + 1024);
+    long[] uncounted = new long[attempts.length];
     long[] rejected = new long[attempts.length];
     List<Thread> threads = new ArrayList<>();
     for (int i = 0; i < attempts.length; i++) {
@@ -153,7 +157,7 @@ public final class Accuracy {
       Thread thread = new Thread(() -> {
         try {
           start.await(); // the barrier action's writes happen-before every await's return
-          Times times = new Times();
+          Times times = new Times(timesCap);
           long deadline = span[1];
           // an admission counts if its answer came back before the deadline (a call asked just
           // before it and answered after, once the bucket refilled, is not in the span); its
@@ -169,6 +173,7 @@ public final class Accuracy {
             }
           }
           admittedAt[index] = times.toArray();
+          uncounted[index] = times.dropped();
         } catch (Exception e) {
           throw new IllegalStateException(e);
         }
@@ -180,7 +185,8 @@ public final class Accuracy {
       thread.join();
     }
     long[] all = Arrays.stream(admittedAt).flatMapToLong(Arrays::stream).sorted().toArray();
-    return new Outcome(budget, burst, seconds, all.length, Arrays.stream(rejected).sum(),
+    return new Outcome(budget, burst, seconds, all.length + Arrays.stream(uncounted).sum(),
+        Arrays.stream(rejected).sum(),
         maxInWindow(all, WINDOW_NANOS));
   }
 
@@ -199,14 +205,28 @@ public final class Accuracy {
 
   /** A growing array of primitive longs: no boxing while measuring. */
   private static final class Times {
+    private final int cap;
     private long[] values = new long[1024];
     private int size;
+    private long dropped;
+
+    Times(int cap) {
+      this.cap = cap;
+    }
 
     void add(long value) {
+      if (size == cap) {
+        dropped++;
+        return;
+      }
       if (size == values.length) {
-        values = Arrays.copyOf(values, size * 2);
+        values = Arrays.copyOf(values, (int) Math.min(cap, size * 2L));
       }
       values[size++] = value;
+    }
+
+    long dropped() {
+      return dropped;
     }
 
     long[] toArray() {

@@ -1,5 +1,6 @@
 package dev.sluice.bench.stub;
 
+import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -11,6 +12,12 @@ final class StubConnection extends NeutralConnection {
   private int isolation = TRANSACTION_READ_COMMITTED;
   private int networkTimeout;
   private boolean closed;
+  private final DatabaseMetaData metaData = new StubDatabaseMetaData(this);
+
+  @Override
+  public DatabaseMetaData getMetaData() {
+    return metaData;
+  }
 
   @Override
   public PreparedStatement prepareStatement(String sql) {
