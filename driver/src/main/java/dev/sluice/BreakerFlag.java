@@ -44,7 +44,7 @@ public interface BreakerFlag {
    */
   static BreakerFlag of(BooleanSupplier isOpen) {
     Objects.requireNonNull(isOpen, "isOpen");
-    return isOpen::getAsBoolean;
+    return new Flags.Supplied(isOpen);
   }
 
   /**

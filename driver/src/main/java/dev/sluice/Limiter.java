@@ -29,11 +29,12 @@ final class Limiter implements Gate {
   private final TokenBucket bucket;
   private final BreakerFlag flag;
   private final Scope scope;
-  private final boolean driverMode;
+  private final boolean switchIsDoor;
   private final boolean stackTraces;
   private final Ticker ticker;
   private final long summaryIntervalNanos;
   private final double budget;
+  private final String rejectionReason;
 
   private final LongAdder admitted = new LongAdder();
   private final LongAdder rejected = new LongAdder();
@@ -52,12 +53,15 @@ final class Limiter implements Gate {
     this.bucket = bucket;
     this.flag = flag;
     this.scope = settings.get(Keys.SCOPE);
-    this.driverMode = driverMode;
+    this.switchIsDoor = !driverMode || settings.get(Keys.POOL_AUTO_COMMIT);
     this.stackTraces = settings.get(Keys.STACK_TRACES);
     this.summaryIntervalNanos = settings.get(Keys.SUMMARY_INTERVAL).toNanos();
     this.budget = settings.get(Keys.BUDGET);
     this.instances = instances;
     this.ticker = ticker;
+    this.rejectionReason = flag == BreakerFlag.alwaysOpen()
+        ? "this instance's share of the budget is spent"
+        : "the cache breaker is open and this instance's share of the budget is spent";
   }
 
   // --- the door rules ---
@@ -71,44 +75,44 @@ final class Limiter implements Gate {
 
   @Override
   public int beforeStatement(int state) throws SQLException {
-    int next = state | SET_UP;
     if (scope != Scope.STATEMENT) {
-      return next;
+      return state;
     }
     if ((state & AUTO_COMMIT) != 0) {
       admit();
-      return next;
+      return state;
     }
     if ((state & IN_TRANSACTION) == 0) {
       admit(); // the transaction's first statement is its door
-      return next | IN_TRANSACTION;
+      return state | IN_TRANSACTION;
     }
     if ((state & PREPAID) != 0) {
-      return next & ~PREPAID;
+      return state & ~PREPAID;
     }
     charge();
-    return next;
+    return state;
   }
 
+  /**
+   * The switch to manual commit is a transaction's door, except in driver mode under a pool that
+   * keeps its connections in manual commit ({@code sluice.pool-auto-commit=false}): there the
+   * pool makes the switch itself, when it sets a connection up and when it resets one, and those
+   * calls must never be refused; the transaction's first statement is then the door.
+   */
   @Override
   public int beforeAutoCommit(int state, boolean autoCommit) throws SQLException {
-    boolean setUp = (state & SET_UP) != 0;
-    int next = state | SET_UP;
     if (autoCommit) {
-      return (next | AUTO_COMMIT) & ~(IN_TRANSACTION | PREPAID); // the switch commits
+      return (state | AUTO_COMMIT) & ~(IN_TRANSACTION | PREPAID); // the switch commits
     }
     if ((state & AUTO_COMMIT) == 0) {
-      return next;
+      return state;
     }
-    next &= ~AUTO_COMMIT;
-    if (driverMode && !setUp) {
-      return next | RESTS_MANUAL; // the pool sets a new connection up: not a transaction
-    }
-    if (scope != Scope.STATEMENT || driverMode && (state & RESTS_MANUAL) != 0) {
-      return next; // the pool resets it to manual: the next statement is the door
+    int manual = state & ~AUTO_COMMIT;
+    if (scope != Scope.STATEMENT || !switchIsDoor) {
+      return manual;
     }
     admit();
-    return next | IN_TRANSACTION | PREPAID;
+    return manual | IN_TRANSACTION | PREPAID;
   }
 
   @Override
@@ -151,8 +155,8 @@ final class Limiter implements Gate {
   private RateLimitExceededException rejection() {
     long waitNanos = bucket.nanosUntilAvailable(1);
     maybeSummarise();
-    return new RateLimitExceededException(name, bucket.permitsPerSecond(),
-        "the cache breaker is open and this instance's share is spent", waitNanos, stackTraces);
+    return new RateLimitExceededException(name, bucket.permitsPerSecond(), rejectionReason,
+        waitNanos, stackTraces);
   }
 
   // --- share ---

@@ -21,9 +21,13 @@ import java.util.Locale;
 public final class RateLimitExceededException extends SQLTransientConnectionException {
   private static final long serialVersionUID = 1L;
 
+  /** The {@code sluice.name} of the budget that refused the call. */
   private final String budgetName;
+  /** This instance's share of the budget, in permits per second. */
   private final double permitsPerSecond;
+  /** Why the call was refused, completing "rate limit exceeded: ...". */
   private final String reason;
+  /** How long until a permit is likely to be free, in nanoseconds. */
   private final long retryAfterNanos;
 
   RateLimitExceededException(

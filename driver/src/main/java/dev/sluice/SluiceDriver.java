@@ -1,50 +1,296 @@
 package dev.sluice;
 
+import dev.sluice.internal.config.Key;
+import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.driver.DriverLookup;
+import dev.sluice.internal.driver.SluiceUrl;
+import dev.sluice.internal.jdbc.ConnectionWrapper;
+import java.io.IOException;
+import java.io.InputStream;
 import java.sql.Connection;
 import java.sql.Driver;
+import java.sql.DriverManager;
 import java.sql.DriverPropertyInfo;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLNonTransientConnectionException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.logging.Logger;
 
-/** Placeholder: the {@code jdbc:sluice:} driver lands with its own issue. */
+/**
+ * The JDBC driver for {@code jdbc:sluice:} URLs: configure the limiter in the URL, change nothing
+ * in code.
+ *
+ * <pre>
+ * jdbc:sluice:postgresql://db:5432/app?sslmode=require&amp;sluice.budget=5000&amp;sluice.instances=10
+ * jdbc:sluice:h2:mem:test;DB_CLOSE_DELAY=-1;sluice.budget=200
+ * </pre>
+ *
+ * <p>The real URL is {@code jdbc:} followed by what comes after {@code jdbc:sluice:}, with every
+ * {@code sluice.*} token taken out as written, the rest byte for byte as given. {@code sluice.*}
+ * keys may also come as connection properties (HikariCP's {@code dataSourceProperties}); they are
+ * removed before the real driver sees them. The real driver is found through
+ * {@link DriverManager}, then the thread's context class loader.
+ *
+ * <p>Every connection made with the same {@code sluice.name} in one JVM draws from one budget:
+ * a pool of fifty physical connections shares one bucket. Without {@code sluice.name} the name is
+ * made of the real URL's host, port and database. The budget's background work stops about
+ * thirty seconds after its last connection is closed.
+ *
+ * <p>The driver registers itself with {@link DriverManager} when loaded, and is listed as a
+ * {@code java.sql.Driver} service. Spring Boot cannot tell the driver from the {@code jdbc:sluice:}
+ * prefix: set {@code spring.datasource.driver-class-name=dev.sluice.SluiceDriver}.
+ *
+ * <p>This class is threadsafe.
+ */
 public final class SluiceDriver implements Driver {
-  /** Creates the driver; use {@code DriverManager} instead. */
-  public SluiceDriver() {}
 
+  private static final int[] VERSION = readVersion();
+  private static final SluiceDriver REGISTERED = new SluiceDriver();
+
+  static {
+    try {
+      DriverManager.registerDriver(REGISTERED);
+    } catch (SQLException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final DriverBudgets budgets;
+  /** The last real driver connected through; {@link #jdbcCompliant()} asks it. */
+  private volatile Driver lastDelegate;
+
+  /** Creates the driver; {@link DriverManager} finds it without this. */
+  public SluiceDriver() {
+    this(DriverBudgets.SHARED);
+  }
+
+  SluiceDriver(DriverBudgets budgets) {
+    this.budgets = budgets;
+  }
+
+  /**
+   * Opens a connection through the real driver, limited by the budget the settings name.
+   *
+   * @param url a {@code jdbc:sluice:} URL; any other URL gives {@code null}
+   * @param info connection properties: the real driver's, and {@code sluice.*} settings
+   * @return the connection, or {@code null} when the URL is not {@code jdbc:sluice:}
+   * @throws SQLNonTransientConnectionException naming the key and the value, when a setting is
+   *     bad, unknown, given twice, or differs from the budget of the same name; or naming the
+   *     (masked) URL and the class loader, when no driver accepts the real URL
+   * @throws SQLException as the real driver throws it
+   */
   @Override
   public Connection connect(String url, Properties info) throws SQLException {
-    return null;
+    if (!acceptsURL(url)) {
+      return null;
+    }
+    SluiceUrl target = parse(url, info);
+    Driver real = DriverLookup.find(target.url(), SluiceDriver.class);
+    lastDelegate = real;
+    DriverBudgets.Entry entry = acquire(target);
+    Connection raw;
+    try {
+      raw = real.connect(target.url(), target.properties());
+    } catch (SQLException | RuntimeException e) {
+      budgets.abandoned(entry);
+      throw e;
+    }
+    if (raw == null) {
+      budgets.abandoned(entry);
+      throw new SQLNonTransientConnectionException(real.getClass().getName() + " accepted the"
+          + " URL but returned no connection", "08001");
+    }
+    budgets.connected(entry, raw);
+    return wrapped(raw, entry.limiter());
   }
 
+  /**
+   * Whether this driver takes {@code url}.
+   *
+   * @param url any URL
+   * @return whether it starts with {@code jdbc:sluice:}
+   */
   @Override
   public boolean acceptsURL(String url) {
-    return url != null && url.startsWith("jdbc:sluice:");
+    return SluiceUrl.accepts(url);
   }
 
+  /**
+   * Lists the {@code sluice.*} keys, then the real driver's properties for the real URL. When no
+   * real driver is found only the {@code sluice.*} keys are listed.
+   *
+   * @param url a {@code jdbc:sluice:} URL; any other gives an empty array
+   * @param info connection properties, or {@code null}
+   * @return the properties a tool may offer to set
+   * @throws SQLNonTransientConnectionException for a doubled prefix or a key given twice
+   * @throws SQLException as the real driver throws it
+   */
   @Override
-  public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) {
-    return new DriverPropertyInfo[0];
+  public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) throws SQLException {
+    if (!acceptsURL(url)) {
+      return new DriverPropertyInfo[0];
+    }
+    SluiceUrl.Raw raw;
+    try {
+      raw = SluiceUrl.split(url, info);
+    } catch (IllegalArgumentException e) {
+      throw badSettings(e);
+    }
+    List<DriverPropertyInfo> all = new ArrayList<>();
+    for (Key<?> key : Keys.ALL) {
+      all.add(describe(key, raw.settings()));
+    }
+    Driver real;
+    try {
+      real = DriverLookup.find(raw.url(), SluiceDriver.class);
+    } catch (SQLException noDriver) {
+      return all.toArray(new DriverPropertyInfo[0]);
+    }
+    all.addAll(Arrays.asList(real.getPropertyInfo(raw.url(), raw.properties())));
+    return all.toArray(new DriverPropertyInfo[0]);
   }
 
+  /**
+   * Returns Sluice's major version.
+   *
+   * @return the major version of this library
+   */
   @Override
   public int getMajorVersion() {
-    return 0;
+    return VERSION[0];
   }
 
+  /**
+   * Returns Sluice's minor version.
+   *
+   * @return the minor version of this library
+   */
   @Override
   public int getMinorVersion() {
-    return 1;
+    return VERSION[1];
   }
 
+  /**
+   * Whether the real driver last connected through is JDBC compliant; {@code false} before any
+   * connection, since there is no URL to tell which driver would answer.
+   *
+   * @return the real driver's answer, or {@code false}
+   */
   @Override
   public boolean jdbcCompliant() {
-    return false;
+    Driver delegate = lastDelegate;
+    return delegate != null && delegate.jdbcCompliant();
+  }
+
+  /**
+   * Returns the {@code dev.sluice} logger. Sluice itself logs through SLF4J.
+   *
+   * @return the parent logger of this driver
+   */
+  @Override
+  public Logger getParentLogger() {
+    return Logger.getLogger("dev.sluice");
+  }
+
+  /**
+   * Returns the figures of a budget made by this driver in this JVM.
+   *
+   * @param name the budget's {@code sluice.name}, given or derived
+   * @return its figures, or empty when no open connection uses that name
+   */
+  public static Optional<Stats> stats(String name) {
+    return Optional.ofNullable(DriverBudgets.SHARED.stats(name));
   }
 
   @Override
-  public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-    throw new SQLFeatureNotSupportedException();
+  public String toString() {
+    return "SluiceDriver[" + SluiceUrl.PREFIX + " " + VERSION[0] + "." + VERSION[1] + "]";
+  }
+
+  // --- helpers ---
+
+  private static SluiceUrl parse(String url, Properties info) throws SQLException {
+    try {
+      return SluiceUrl.parse(url, info);
+    } catch (IllegalArgumentException e) {
+      throw badSettings(e);
+    }
+  }
+
+  private DriverBudgets.Entry acquire(SluiceUrl target) throws SQLException {
+    try {
+      return budgets.acquire(target.settings());
+    } catch (IllegalArgumentException | UnsupportedOperationException e) {
+      throw badSettings(e);
+    }
+  }
+
+  /** A setting that will not work until changed: not worth a retry, hence non-transient. */
+  private static SQLNonTransientConnectionException badSettings(RuntimeException e) {
+    return new SQLNonTransientConnectionException(e.getMessage(), "08001", e);
+  }
+
+  private static Connection wrapped(Connection raw, Limiter limiter) throws SQLException {
+    try {
+      return ConnectionWrapper.wrap(raw, limiter);
+    } catch (SQLException | RuntimeException e) {
+      try {
+        raw.close(); // never leak the physical connection
+      } catch (SQLException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
+  }
+
+  private static DriverPropertyInfo describe(Key<?> key, Map<String, String> given) {
+    DriverPropertyInfo info = new DriverPropertyInfo(key.name(), given.get(key.name()));
+    info.description = key.doc() + " Default: " + key.defaultText().replace("`", "") + ".";
+    info.required = key == Keys.BUDGET;
+    info.choices = choices(key);
+    return info;
+  }
+
+  private static String[] choices(Key<?> key) {
+    if (key == Keys.SCOPE) {
+      return new String[] {"statement"}; // connection scope is refused in driver mode
+    }
+    if (key.type() == Boolean.class) {
+      return new String[] {"true", "false"};
+    }
+    Object[] constants = key.type().getEnumConstants();
+    if (constants == null) {
+      return null;
+    }
+    return Arrays.stream(constants).map(c -> c.toString().toLowerCase(Locale.ROOT))
+        .toArray(String[]::new);
+  }
+
+  private static int[] readVersion() {
+    Properties props = new Properties();
+    try (InputStream in = SluiceDriver.class.getResourceAsStream("sluice-version.properties")) {
+      if (in != null) {
+        props.load(in);
+      }
+    } catch (IOException e) {
+      return new int[] {0, 0};
+    }
+    return parseVersion(props.getProperty("version", "0.0"));
+  }
+
+  static int[] parseVersion(String version) {
+    String[] parts = version.split("[.-]");
+    try {
+      return new int[] {Integer.parseInt(parts[0]),
+          parts.length > 1 ? Integer.parseInt(parts[1]) : 0};
+    } catch (NumberFormatException e) {
+      return new int[] {0, 0};
+    }
   }
 }

@@ -122,7 +122,8 @@ public final class Key<T> {
    * @return the exception to throw
    */
   public IllegalArgumentException invalid(Object shown) {
-    String what = shown == null ? "missing" : "\"" + shown + "\"";
+    String text = shown instanceof String ? (String) shown : show(shown);
+    String what = shown == null ? "missing" : "\"" + text + "\"";
     return new IllegalArgumentException(name + " must " + constraint + ", but was " + what);
   }
 
@@ -133,7 +134,14 @@ public final class Key<T> {
    * @return its text, masked where secret
    */
   public String show(Object value) {
-    return value == null ? "none" : mask.apply(String.valueOf(value));
+    if (value == null) {
+      return "none";
+    }
+    if (value instanceof Double && (Double) value == Math.rint((Double) value)
+        && Math.abs((Double) value) < 1e15) {
+      return Long.toString(((Double) value).longValue()); // as the user most likely wrote it
+    }
+    return mask.apply(String.valueOf(value));
   }
 
   @Override

@@ -81,9 +81,19 @@ public final class Keys {
       .doc("At most one log line per interval sums up the rejections while limiting.")
       .group(Group.RARELY_USED).build();
 
+  public static final Key<Boolean> POOL_AUTO_COMMIT = Key.named("sluice.pool-auto-commit",
+          Boolean.class, Key::bool, "be `true` or `false`")
+      .defaultValue(Boolean.TRUE, "`true`")
+      .doc("Driver mode only: the auto-commit your pool gives its connections (HikariCP"
+          + " `autoCommit`). With `true`, `setAutoCommit(false)` begins a transaction and is its"
+          + " door; with `false`, the pool makes that switch itself and each transaction's first"
+          + " statement is the door.")
+      .group(Group.RARELY_USED).build();
+
   /** Every key, in the order the README lists them. */
   public static final List<Key<?>> ALL = List.of(
-      NAME, BUDGET, INSTANCES, REDIS, BURST, SCOPE, FLAG, STACK_TRACES, SUMMARY_INTERVAL);
+      NAME, BUDGET, INSTANCES, REDIS, BURST, SCOPE, FLAG, STACK_TRACES, SUMMARY_INTERVAL,
+      POOL_AUTO_COMMIT);
 
   private Keys() {}
 }

@@ -17,18 +17,7 @@ public interface Gate {
   int IN_TRANSACTION = 1 << 1;
   /** The permit taken at the transaction's door pays for its first statement. */
   int PREPAID = 1 << 2;
-  /**
-   * Driver mode: this connection is past its pool's set-up (a statement has run, or auto-commit has
-   * been set once). A pool sets auto-commit once on every new physical connection (HikariCP does,
-   * unconditionally) and that call is never a transaction's door.
-   */
-  int SET_UP = 1 << 3;
-  /**
-   * Driver mode: the pool set this connection up with auto-commit off, its resting state. A later
-   * switch back to manual commit is the pool resetting it, never a door; such a connection's
-   * transactions are admitted at their first statement.
-   */
-  int RESTS_MANUAL = 1 << 4;
+
 
   /** The state of a connection just handed out, whose auto-commit is {@code autoCommit}. */
   static int initialState(boolean autoCommit) {

@@ -1,0 +1,212 @@
+package dev.sluice;
+
+import static dev.sluice.internal.limit.Gate.AUTO_COMMIT;
+import static dev.sluice.internal.limit.Gate.IN_TRANSACTION;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.limit.Gate;
+import java.sql.SQLException;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The door rules, on a fake ticker: which call takes a permit, which is charged, which fails. */
+class LimiterTest {
+  private final FakeTicker ticker = new FakeTicker();
+  private final BreakerFlag.Manual flag = BreakerFlag.manual();
+
+  private Limiter limiter(Scope scope, boolean driverMode, int burst) {
+    Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 10.0)
+        .with(Keys.SCOPE, scope);
+    return new Limiter("users-db", settings, TokenBucket.of(10, burst, ticker), flag, 1,
+        driverMode, ticker);
+  }
+
+  @Test
+  void beforeStatement_flagClosed_passesUncountedAndUncharged() throws SQLException {
+    Limiter limiter = limiter(Scope.STATEMENT, false, 1);
+    for (int i = 0; i < 100; i++) {
+      limiter.beforeStatement(Gate.initialState(true));
+    }
+    assertThat(limiter.admitted()).isZero();
+    assertThat(limiter.rejected()).isZero();
+    flag.trip();
+    limiter.beforeStatement(Gate.initialState(true)); // the bucket is still full
+    assertThat(limiter.admitted()).isEqualTo(1);
+  }
+
+  @Test
+  void beforeStatement_autoCommitAndBucketEmpty_rejectsWithTheContractsException() {
+    Limiter limiter = limiter(Scope.STATEMENT, false, 1);
+    flag.trip();
+    int state = Gate.initialState(true);
+    assertThat(limiter.isLimiting()).isTrue();
+    assertThatThrownBy(() -> {
+      limiter.beforeStatement(state);
+      limiter.beforeStatement(state);
+    }).isInstanceOfSatisfying(RateLimitExceededException.class, e -> {
+      assertThat(e.getSQLState()).isNull();
+      assertThat(e.getErrorCode()).isZero();
+      assertThat((Object) e.getNextException()).isNull();
+      assertThat(e.getStackTrace()).isEmpty();
+      assertThat(e.budgetName()).isEqualTo("users-db");
+      assertThat(e.retryAfter()).isEqualTo(Duration.ofMillis(100));
+      assertThat(e.getMessage()).contains("users-db", "10 permits/s", "retry in 100 ms");
+    });
+    assertThat(limiter.admitted()).isEqualTo(1);
+    assertThat(limiter.rejected()).isEqualTo(1);
+  }
+
+  @Test
+  void beforeAutoCommit_switchToManual_isTheDoorAndPaysForTheFirstStatement() throws Exception {
+    Limiter limiter = limiter(Scope.STATEMENT, false, 1);
+    flag.trip();
+    int state = limiter.beforeAutoCommit(Gate.initialState(true), false);
+    assertThat(state & IN_TRANSACTION).isNotZero();
+    assertThat(limiter.admitted()).isEqualTo(1);
+
+    state = limiter.beforeStatement(state); // prepaid: free
+    assertThat(limiter.forced()).isZero();
+    for (int i = 0; i < 5; i++) {
+      state = limiter.beforeStatement(state); // charged into debt, never rejected
+    }
+    assertThat(limiter.forced()).isEqualTo(5);
+    assertThat(limiter.rejected()).isZero();
+
+    state = limiter.afterEnd(state);
+    int afterCommit = state;
+    assertThatThrownBy(() -> limiter.beforeStatement(afterCommit)) // the next transaction's door
+        .isInstanceOf(RateLimitExceededException.class);
+  }
+
+  @Test
+  void beforeAutoCommit_bucketEmpty_rejectsTheTransactionAtItsStart() throws Exception {
+    Limiter limiter = limiter(Scope.STATEMENT, false, 1);
+    flag.trip();
+    limiter.beforeStatement(Gate.initialState(true));
+    assertThatThrownBy(() -> limiter.beforeAutoCommit(Gate.initialState(true), false))
+        .isInstanceOf(RateLimitExceededException.class);
+  }
+
+  @Test
+  void beforeStatement_transactionStartedWhileClosed_isChargedNotRejectedWhenFlagOpens()
+      throws Exception {
+    Limiter limiter = limiter(Scope.STATEMENT, false, 1);
+    int state = limiter.beforeAutoCommit(Gate.initialState(true), false);
+    flag.trip();
+    limiter.beforeStatement(Gate.initialState(true)); // someone else empties the bucket
+    state = limiter.beforeStatement(state);
+    state = limiter.beforeStatement(state);
+    assertThat(limiter.rejected()).isZero();
+    assertThat(limiter.forced()).isEqualTo(1); // the first was prepaid (for free, while closed)
+  }
+
+  @Test
+  void beforeStatement_manualCommitWithoutSwitch_firstStatementIsTheDoor() throws Exception {
+    Limiter limiter = limiter(Scope.STATEMENT, false, 2);
+    flag.trip();
+    int state = Gate.initialState(false);
+    state = limiter.beforeStatement(state);
+    assertThat(limiter.admitted()).isEqualTo(1);
+    state = limiter.beforeStatement(state);
+    state = limiter.beforeStatement(state);
+    assertThat(limiter.forced()).isEqualTo(2);
+    assertThat(limiter.admitted()).isEqualTo(1);
+  }
+
+  @Test
+  void beforeAutoCommit_switchBackToAuto_endsTheTransaction() throws Exception {
+    Limiter limiter = limiter(Scope.STATEMENT, false, 1);
+    flag.trip();
+    int state = limiter.beforeAutoCommit(Gate.initialState(true), false);
+    state = limiter.beforeAutoCommit(state, true);
+    assertThat(state & (IN_TRANSACTION | AUTO_COMMIT)).isEqualTo(AUTO_COMMIT);
+    int auto = state;
+    assertThatThrownBy(() -> limiter.beforeStatement(auto))
+        .isInstanceOf(RateLimitExceededException.class);
+  }
+
+  @Test
+  void beforeAutoCommit_driverModeUnderAManualCommitPool_switchesAreNeverDoors()
+      throws Exception {
+    Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 10.0)
+        .with(Keys.POOL_AUTO_COMMIT, false);
+    Limiter limiter = new Limiter("users-db", settings, TokenBucket.of(10, 1, ticker), flag, 1,
+        true, ticker);
+    flag.trip();
+    limiter.beforeStatement(Gate.initialState(true)); // empty the bucket
+    // HikariCP with autoCommit=false sets every new connection up, then resets it after use
+    int state = limiter.beforeAutoCommit(Gate.initialState(true), false);
+    state = limiter.beforeAutoCommit(state, true);
+    state = limiter.beforeAutoCommit(state, false);
+    assertThat(limiter.rejected()).isZero();
+    int rested = state;
+    assertThatThrownBy(() -> limiter.beforeStatement(rested)) // the first statement is the door
+        .isInstanceOf(RateLimitExceededException.class);
+  }
+
+  @Test
+  void beforeAutoCommit_driverModeUnderAnAutoCommitPool_everySwitchToManualIsTheDoor()
+      throws Exception {
+    Limiter limiter = limiter(Scope.STATEMENT, true, 1);
+    flag.trip();
+    // HikariCP with autoCommit=true never switches; the application begins transactions
+    int state = limiter.beforeAutoCommit(Gate.initialState(true), false);
+    assertThat(limiter.admitted()).isEqualTo(1);
+    int auto = limiter.beforeAutoCommit(state, true);
+    assertThatThrownBy(() -> limiter.beforeAutoCommit(auto, false))
+        .isInstanceOf(RateLimitExceededException.class);
+  }
+
+  @Test
+  void beforeCheckout_connectionScope_isGatedAndStatementsAreNot() throws Exception {
+    Limiter limiter = limiter(Scope.CONNECTION, false, 1);
+    flag.trip();
+    limiter.beforeCheckout();
+    assertThatThrownBy(limiter::beforeCheckout).isInstanceOf(RateLimitExceededException.class);
+    int state = Gate.initialState(true);
+    for (int i = 0; i < 10; i++) {
+      state = limiter.beforeStatement(state);
+    }
+    state = limiter.beforeAutoCommit(state, false);
+    limiter.beforeStatement(state);
+    assertThat(limiter.rejected()).isEqualTo(1);
+    assertThat(limiter.forced()).isZero();
+  }
+
+  @Test
+  void beforeCheckout_statementScope_neverCharges() throws Exception {
+    Limiter limiter = limiter(Scope.STATEMENT, false, 1);
+    flag.trip();
+    for (int i = 0; i < 10; i++) {
+      limiter.beforeCheckout();
+    }
+    assertThat(limiter.admitted()).isZero();
+  }
+
+  @Test
+  void setInstances_moreInstances_shrinksTheShareWithoutAFreshBurst() throws Exception {
+    Limiter limiter = limiter(Scope.STATEMENT, false, 1);
+    flag.trip();
+    limiter.admit();
+    limiter.setInstances(2);
+    assertThat(limiter.bucket().permitsPerSecond()).isEqualTo(5);
+    assertThatThrownBy(limiter::admit).isInstanceOf(RateLimitExceededException.class);
+    ticker.advance(Duration.ofMillis(200));
+    limiter.admit();
+  }
+
+  @Test
+  void rejection_withStackTracesOn_recordsTheStack() {
+    Settings settings = Settings.empty().with(Keys.NAME, "a").with(Keys.BUDGET, 10.0)
+        .with(Keys.STACK_TRACES, true);
+    Limiter limiter = new Limiter("a", settings, TokenBucket.of(10, 1, ticker),
+        BreakerFlag.alwaysOpen(), 1, false, ticker);
+    assertThatThrownBy(() -> {
+      limiter.admit();
+      limiter.admit();
+    }).satisfies(e -> assertThat(e.getStackTrace()).isNotEmpty());
+  }
+}

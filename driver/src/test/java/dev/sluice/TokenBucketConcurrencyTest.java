@@ -1,0 +1,134 @@
+package dev.sluice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import org.junit.jupiter.api.Test;
+
+/** Many threads at once: the bucket hands out exactly what it holds, never more. */
+class TokenBucketConcurrencyTest {
+  private static final int THREADS = 8;
+
+  @Test
+  void tryAcquire_manyThreadsOnAStoppedClock_admitExactlyTheBurst() throws Exception {
+    FakeTicker ticker = new FakeTicker();
+    TokenBucket bucket = TokenBucket.of(1000, 500, ticker);
+    assertThat(hammer(bucket, 20_000)).isEqualTo(500);
+
+    ticker.advance(Duration.ofMillis(137)); // exactly 137 more permits
+    assertThat(hammer(bucket, 20_000)).isEqualTo(137);
+  }
+
+  @Test
+  void forceAcquire_manyThreads_eachChargeCountsExactlyOnce() throws Exception {
+    FakeTicker ticker = new FakeTicker();
+    TokenBucket bucket = TokenBucket.of(1000, 10, ticker);
+    runOnThreads(() -> {
+      for (int i = 0; i < 1000; i++) {
+        bucket.forceAcquire(1);
+      }
+    });
+    // 8,000 charged into a bucket of 10: 7,990 permits of debt, repaid at 1/ms
+    ticker.advance(Duration.ofMillis(7990));
+    assertThat(bucket.tryAcquire()).isFalse();
+    ticker.advance(Duration.ofMillis(1));
+    assertThat(bucket.tryAcquire()).isTrue();
+    assertThat(bucket.tryAcquire()).isFalse();
+  }
+
+  @Test
+  void setRate_whileThreadsAcquire_neverExceedsTheFasterRateOrHandsOutAFreshBurst()
+      throws Exception {
+    FakeTicker ticker = new FakeTicker();
+    TokenBucket bucket = TokenBucket.of(1000, 100, ticker);
+    AtomicBoolean stop = new AtomicBoolean();
+    LongAdder admitted = new LongAdder();
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < THREADS; t++) {
+      Thread thread = new Thread(() -> {
+        while (!stop.get()) {
+          if (bucket.tryAcquire()) {
+            admitted.increment();
+          }
+        }
+      });
+      thread.start();
+      threads.add(thread);
+    }
+    long steps = 0;
+    for (int i = 0; i < 2000; i++) {
+      bucket.setRate(i % 2 == 0 ? 2000 : 500);
+      ticker.advance(Duration.ofMillis(1));
+      steps++;
+    }
+    stop.set(true);
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    // at most the burst plus 2 permits per elapsed millisecond (the faster of the two rates)
+    assertThat(admitted.sum()).isLessThanOrEqualTo(100 + 2 * steps);
+  }
+
+  @Test
+  void tryAcquire_manyThreadsOnTheRealClock_stayWithinRateTimesElapsedPlusBurst()
+      throws Exception {
+    double rate = 20_000;
+    int burst = 200;
+    long start = System.nanoTime();
+    TokenBucket bucket = TokenBucket.of(rate, burst);
+    LongAdder admitted = new LongAdder();
+    long deadline = start + Duration.ofMillis(800).toNanos();
+    runOnThreads(() -> {
+      while (System.nanoTime() - deadline < 0) {
+        if (bucket.tryAcquire()) {
+          admitted.increment();
+        }
+      }
+    });
+    double elapsedSeconds = (System.nanoTime() - start) / 1e9;
+    double ceiling = rate * elapsedSeconds + burst;
+    assertThat((double) admitted.sum())
+        .as("admitted over %.3f s at %.0f/s", elapsedSeconds, rate)
+        .isLessThanOrEqualTo(ceiling)
+        .isGreaterThan(ceiling * 0.5); // wide: a loaded 2-core machine still gets half
+  }
+
+  private static long hammer(TokenBucket bucket, int attemptsPerThread) throws Exception {
+    LongAdder admitted = new LongAdder();
+    runOnThreads(() -> {
+      for (int i = 0; i < attemptsPerThread; i++) {
+        if (bucket.tryAcquire()) {
+          admitted.increment();
+        }
+      }
+    });
+    return admitted.sum();
+  }
+
+  private static void runOnThreads(Runnable body) throws InterruptedException {
+    CountDownLatch go = new CountDownLatch(1);
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < THREADS; t++) {
+      Thread thread = new Thread(() -> {
+        try {
+          go.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+        body.run();
+      });
+      thread.start();
+      threads.add(thread);
+    }
+    go.countDown();
+    for (Thread thread : threads) {
+      thread.join();
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package dev.sluice.internal.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's configuration reference is the key table, rendered: adding a key to {@link Keys}
+ * without documenting it fails here. To regenerate the block after changing the table, run
+ * {@code mvn -pl driver test -Dtest=ReadmeKeysTest -Dsluice.readme.write=true}.
+ */
+class ReadmeKeysTest {
+  private static final String BEGIN = "<!-- keys:begin (generated from Keys.java by ReadmeKeysTest) -->";
+  private static final String END = "<!-- keys:end -->";
+
+  @Test
+  void readme_configurationReference_isExactlyTheKeyTable() throws IOException {
+    Path readme = Path.of("..", "README.md");
+    String text = Files.readString(readme, StandardCharsets.UTF_8);
+    int begin = text.indexOf(BEGIN);
+    int end = text.indexOf(END);
+    assertThat(begin).as("README.md has the keys block").isNotNegative();
+    assertThat(end).isGreaterThan(begin);
+    String rendered = render();
+    if (Boolean.getBoolean("sluice.readme.write")) {
+      text = text.substring(0, begin + BEGIN.length()) + "\n" + rendered + text.substring(end);
+      Files.writeString(readme, text, StandardCharsets.UTF_8);
+      return;
+    }
+    assertThat(text.substring(begin + BEGIN.length() + 1, end))
+        .as("README.md keys block; regenerate with -Dsluice.readme.write=true")
+        .isEqualTo(rendered);
+  }
+
+  static String render() {
+    StringBuilder out = new StringBuilder();
+    for (Key.Group group : Key.Group.values()) {
+      out.append("\n#### ").append(title(group)).append("\n\n")
+          .append("| key | meaning | default | unit / values |\n")
+          .append("|---|---|---|---|\n");
+      for (Key<?> key : Keys.ALL) {
+        if (key.group() == group) {
+          out.append("| `").append(key.name()).append("` | ").append(key.doc()).append(" | ")
+              .append(key.defaultText()).append(" | ")
+              .append(key.unit().isEmpty() ? "must " + key.constraint() : key.unit()
+                  + "; must " + key.constraint())
+              .append(" |\n");
+        }
+      }
+    }
+    return out.append("\n").toString();
+  }
+
+  private static String title(Key.Group group) {
+    String words = group.name().toLowerCase(Locale.ROOT).replace('_', ' ');
+    return Character.toUpperCase(words.charAt(0)) + words.substring(1);
+  }
+}
