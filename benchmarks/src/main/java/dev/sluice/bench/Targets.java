@@ -25,6 +25,13 @@ final class Targets {
   static final String DATASOURCE_PROXY = "datasource-proxy";
   static final String P6SPY = "p6spy";
 
+  /**
+   * Not in the tables: the raw pool plus one {@code getAutoCommit()} per checkout, which is what
+   * Sluice's connection wrapper asks the driver for each checkout. Run it by name to price that
+   * call on a driver: {@code -p target=raw,raw+getAutoCommit}.
+   */
+  static final String RAW_PLUS_GET_AUTO_COMMIT = "raw+getAutoCommit";
+
   /** Far above anything the machine can reach: the open flag admits every call. */
   static final double UNREACHABLE_BUDGET = 1e9;
 
@@ -76,6 +83,15 @@ final class Targets {
       case SLUICE_OPEN:
         return RateLimitedDataSource.builder(pool).name("bench").budget(UNREACHABLE_BUDGET)
             .breakerFlag(BreakerFlag.alwaysOpen()).build();
+      case RAW_PLUS_GET_AUTO_COMMIT:
+        return new NoConnections() {
+          @Override
+          public Connection getConnection() throws SQLException {
+            Connection connection = pool.getConnection();
+            connection.getAutoCommit();
+            return connection;
+          }
+        };
       case DATASOURCE_PROXY:
         return ProxyDataSourceBuilder.create(pool).name("bench").build();
       case P6SPY:
