@@ -28,7 +28,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *
  * <pre>
  * benchmarks/run.sh            # quick pass: 1 fork, short iterations, under 10 minutes on 2 cores
- * benchmarks/run.sh --full     # careful: 3 interleaved forks per cell (about 45 minutes)
+ * benchmarks/run.sh --full     # careful: 3 interleaved forks per cell (about 30 minutes on 2 cores)
  * java -cp benchmarks/target/benchmarks.jar dev.sluice.bench.Suite [--full] [--only bucket,tail,limiter,jdbc,stub,reject,accuracy]
  * </pre>
  *
