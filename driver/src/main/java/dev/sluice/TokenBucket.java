@@ -31,6 +31,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * re-reads and decides again. The reject path is the read and the arithmetic only: a rejection
  * writes nothing, so a flood of rejections costs no cache-line traffic.
  *
+ * <p>The clock is read once per call, <em>before</em> the state, and a retry after a lost CAS
+ * decides on that same reading. Reading the clock (about 25&ndash;30 ns, more than everything
+ * else here together) between the state read and the CAS would hold the race window open that
+ * long, so under contention most CASes would fail and each retry would pay for the clock again.
+ * Deciding on a reading older than the state never admits more than the rate: every admission
+ * publishes a {@code tat} at least one interval past its own reading, so a reading older than an
+ * admission already published finds {@code tat} ahead of it, and {@code max(tat, now)} takes
+ * {@code tat} &mdash; the decision is the one that later moment would make, judged against an
+ * older {@code now}, that is, more strictly. A reading older than every published admission is
+ * simply a call that arrived at that instant. Either way the decisions form a valid GCRA sequence
+ * whose instants never run backwards, and the cost is at most a permit refused that a fresher
+ * reading would have granted, by the few nanoseconds the reading is stale.
+ *
  * <p>Changing the rate: the rate lives in an immutable {@code Rate} published through a volatile
  * field, and the state is kept in half-nanoseconds with the low bit free for an epoch that names
  * the rate the state was written under ({@code state = tat + epoch}, {@code tat} even). Readers read the state
@@ -134,10 +147,10 @@ public final class TokenBucket {
    */
   public boolean tryAcquire(int permits) {
     checkPermits(permits);
+    long now = now(); // once: a retry after a lost CAS decides on this reading (see above)
     for (;;) {
       long current = state.get();
       Rate r = rate;
-      long now = now();
       if (epochOf(current) != r.epoch) {
         convert(current, r, now);
         continue;
@@ -163,10 +176,10 @@ public final class TokenBucket {
    */
   public void forceAcquire(int permits) {
     checkPermits(permits);
+    long now = now(); // once: a retry after a lost CAS decides on this reading (see above)
     for (;;) {
       long current = state.get();
       Rate r = rate;
-      long now = now();
       if (epochOf(current) != r.epoch) {
         convert(current, r, now);
         continue;

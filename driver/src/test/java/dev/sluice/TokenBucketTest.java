@@ -3,6 +3,7 @@ package dev.sluice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.internal.limit.Ticker;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -91,6 +92,48 @@ class TokenBucketTest {
     ticker.advance(Duration.ofMillis(100));
     assertThat(bucket.tryAcquire()).isTrue();
     assertThat(bucket.tryAcquire()).isFalse();
+  }
+
+  /**
+   * The bucket reads the clock once, before the state, and may decide on that reading after
+   * another caller, reading the clock later, has already taken the last permit. The stale reading
+   * must find the permit gone, not grant it a second time.
+   */
+  @Test
+  void tryAcquire_clockReadBeforeALaterAdmission_doesNotGrantThatPermitTwice() {
+    long start = 1_000_000_000L;
+    long[] reading = {start};
+    TokenBucket[] holder = new TokenBucket[1];
+    boolean[] raced = {false};
+    Ticker racing = () -> {
+      long stale = reading[0];
+      if (holder[0] != null && !raced[0]) {
+        raced[0] = true; // between our clock read and our state read, another caller, later,
+        reading[0] = start + 1_000_000_000L; // takes the permit refilled in the meantime
+        assertThat(holder[0].tryAcquire()).as("the later caller").isTrue();
+      }
+      return stale;
+    };
+    TokenBucket bucket = TokenBucket.of(1, 1, racing);
+    assertThat(bucket.tryAcquire()).as("the first permit, at the start").isTrue();
+    holder[0] = bucket;
+
+    assertThat(bucket.tryAcquire()).as("a stale reading after the later admission").isFalse();
+    assertThat(raced[0]).isTrue();
+  }
+
+  @Test
+  void tryAcquire_readsTheClockOncePerCall() {
+    int[] reads = {0};
+    TokenBucket bucket = TokenBucket.of(1000, 2, () -> {
+      reads[0]++;
+      return ticker.read();
+    });
+    int before = reads[0];
+    bucket.tryAcquire();
+    bucket.tryAcquire();
+    bucket.tryAcquire(); // rejected
+    assertThat(reads[0] - before).isEqualTo(3);
   }
 
   @Test
