@@ -46,8 +46,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Changing the rate: the rate lives in an immutable {@code Rate} published through a volatile
  * field, and the state is kept in half-nanoseconds with the low bit free for an epoch that names
- * the rate the state was written under ({@code state = tat + epoch}, {@code tat} even). Readers read the state
- * <em>before</em> the rate. A state written under the new rate can only have been written after
+ * the rate the state was written under ({@code state = tat + epoch}, {@code tat} even). Readers
+ * read the state <em>before</em> the rate. A state written under the new rate can only have been written after
  * the new rate was published, so its reader sees that rate too; a reader that finds the state's
  * epoch behind the rate converts the state itself (keeping the permits already used, so no fresh
  * burst appears) and publishes the conversion with the same CAS, before deciding. Every decision

@@ -35,636 +35,638 @@ import java.util.Map;
  * {@code PreparedStatement} methods are inherited from the wrappers of those interfaces.
  */
 final class CallableStatementWrapper extends PreparedStatementWrapper implements CallableStatement {
-  private final CallableStatement delegate;
-
   private CallableStatementWrapper(ConnectionWrapper connection, CallableStatement delegate) {
     super(connection, delegate);
-    this.delegate = delegate;
   }
 
   static CallableStatementWrapper of(ConnectionWrapper connection, CallableStatement raw) {
     return raw == null ? null : new CallableStatementWrapper(connection, raw);
   }
 
+  /** The driver's statement, as the type this wrapper was made for. */
+  private CallableStatement callable() {
+    return (CallableStatement) delegate;
+  }
+
   // --- CallableStatement ---
 
   @Override
   public void registerOutParameter(int parameterIndex, int sqlType) throws SQLException {
-    delegate.registerOutParameter(parameterIndex, sqlType);
+    callable().registerOutParameter(parameterIndex, sqlType);
   }
 
   @Override
   public void registerOutParameter(int parameterIndex, int sqlType, int scale) throws SQLException {
-    delegate.registerOutParameter(parameterIndex, sqlType, scale);
+    callable().registerOutParameter(parameterIndex, sqlType, scale);
   }
 
   @Override
   public boolean wasNull() throws SQLException {
-    return delegate.wasNull();
+    return callable().wasNull();
   }
 
   @Override
   public String getString(int parameterIndex) throws SQLException {
-    return delegate.getString(parameterIndex);
+    return callable().getString(parameterIndex);
   }
 
   @Override
   public boolean getBoolean(int parameterIndex) throws SQLException {
-    return delegate.getBoolean(parameterIndex);
+    return callable().getBoolean(parameterIndex);
   }
 
   @Override
   public byte getByte(int parameterIndex) throws SQLException {
-    return delegate.getByte(parameterIndex);
+    return callable().getByte(parameterIndex);
   }
 
   @Override
   public short getShort(int parameterIndex) throws SQLException {
-    return delegate.getShort(parameterIndex);
+    return callable().getShort(parameterIndex);
   }
 
   @Override
   public int getInt(int parameterIndex) throws SQLException {
-    return delegate.getInt(parameterIndex);
+    return callable().getInt(parameterIndex);
   }
 
   @Override
   public long getLong(int parameterIndex) throws SQLException {
-    return delegate.getLong(parameterIndex);
+    return callable().getLong(parameterIndex);
   }
 
   @Override
   public float getFloat(int parameterIndex) throws SQLException {
-    return delegate.getFloat(parameterIndex);
+    return callable().getFloat(parameterIndex);
   }
 
   @Override
   public double getDouble(int parameterIndex) throws SQLException {
-    return delegate.getDouble(parameterIndex);
+    return callable().getDouble(parameterIndex);
   }
 
   @Deprecated
   @Override
   public BigDecimal getBigDecimal(int parameterIndex, int scale) throws SQLException {
-    return delegate.getBigDecimal(parameterIndex, scale);
+    return callable().getBigDecimal(parameterIndex, scale);
   }
 
   @Override
   public byte[] getBytes(int parameterIndex) throws SQLException {
-    return delegate.getBytes(parameterIndex);
+    return callable().getBytes(parameterIndex);
   }
 
   @Override
   public Date getDate(int parameterIndex) throws SQLException {
-    return delegate.getDate(parameterIndex);
+    return callable().getDate(parameterIndex);
   }
 
   @Override
   public Time getTime(int parameterIndex) throws SQLException {
-    return delegate.getTime(parameterIndex);
+    return callable().getTime(parameterIndex);
   }
 
   @Override
   public Timestamp getTimestamp(int parameterIndex) throws SQLException {
-    return delegate.getTimestamp(parameterIndex);
+    return callable().getTimestamp(parameterIndex);
   }
 
   @Override
   public Object getObject(int parameterIndex) throws SQLException {
-    return delegate.getObject(parameterIndex);
+    return callable().getObject(parameterIndex);
   }
 
   @Override
   public BigDecimal getBigDecimal(int parameterIndex) throws SQLException {
-    return delegate.getBigDecimal(parameterIndex);
+    return callable().getBigDecimal(parameterIndex);
   }
 
   @Override
   public Object getObject(int parameterIndex, Map<String,Class<?>> map) throws SQLException {
-    return delegate.getObject(parameterIndex, map);
+    return callable().getObject(parameterIndex, map);
   }
 
   @Override
   public Ref getRef(int parameterIndex) throws SQLException {
-    return delegate.getRef(parameterIndex);
+    return callable().getRef(parameterIndex);
   }
 
   @Override
   public Blob getBlob(int parameterIndex) throws SQLException {
-    return delegate.getBlob(parameterIndex);
+    return callable().getBlob(parameterIndex);
   }
 
   @Override
   public Clob getClob(int parameterIndex) throws SQLException {
-    return delegate.getClob(parameterIndex);
+    return callable().getClob(parameterIndex);
   }
 
   @Override
   public Array getArray(int parameterIndex) throws SQLException {
-    return delegate.getArray(parameterIndex);
+    return callable().getArray(parameterIndex);
   }
 
   @Override
   public Date getDate(int parameterIndex, Calendar cal) throws SQLException {
-    return delegate.getDate(parameterIndex, cal);
+    return callable().getDate(parameterIndex, cal);
   }
 
   @Override
   public Time getTime(int parameterIndex, Calendar cal) throws SQLException {
-    return delegate.getTime(parameterIndex, cal);
+    return callable().getTime(parameterIndex, cal);
   }
 
   @Override
   public Timestamp getTimestamp(int parameterIndex, Calendar cal) throws SQLException {
-    return delegate.getTimestamp(parameterIndex, cal);
+    return callable().getTimestamp(parameterIndex, cal);
   }
 
   @Override
   public void registerOutParameter(int parameterIndex, int sqlType, String typeName)
       throws SQLException {
-    delegate.registerOutParameter(parameterIndex, sqlType, typeName);
+    callable().registerOutParameter(parameterIndex, sqlType, typeName);
   }
 
   @Override
   public void registerOutParameter(String parameterName, int sqlType) throws SQLException {
-    delegate.registerOutParameter(parameterName, sqlType);
+    callable().registerOutParameter(parameterName, sqlType);
   }
 
   @Override
   public void registerOutParameter(String parameterName, int sqlType, int scale)
       throws SQLException {
-    delegate.registerOutParameter(parameterName, sqlType, scale);
+    callable().registerOutParameter(parameterName, sqlType, scale);
   }
 
   @Override
   public void registerOutParameter(String parameterName, int sqlType, String typeName)
       throws SQLException {
-    delegate.registerOutParameter(parameterName, sqlType, typeName);
+    callable().registerOutParameter(parameterName, sqlType, typeName);
   }
 
   @Override
   public URL getURL(int parameterIndex) throws SQLException {
-    return delegate.getURL(parameterIndex);
+    return callable().getURL(parameterIndex);
   }
 
   @Override
   public void setURL(String parameterName, URL val) throws SQLException {
-    delegate.setURL(parameterName, val);
+    callable().setURL(parameterName, val);
   }
 
   @Override
   public void setNull(String parameterName, int sqlType) throws SQLException {
-    delegate.setNull(parameterName, sqlType);
+    callable().setNull(parameterName, sqlType);
   }
 
   @Override
   public void setBoolean(String parameterName, boolean x) throws SQLException {
-    delegate.setBoolean(parameterName, x);
+    callable().setBoolean(parameterName, x);
   }
 
   @Override
   public void setByte(String parameterName, byte x) throws SQLException {
-    delegate.setByte(parameterName, x);
+    callable().setByte(parameterName, x);
   }
 
   @Override
   public void setShort(String parameterName, short x) throws SQLException {
-    delegate.setShort(parameterName, x);
+    callable().setShort(parameterName, x);
   }
 
   @Override
   public void setInt(String parameterName, int x) throws SQLException {
-    delegate.setInt(parameterName, x);
+    callable().setInt(parameterName, x);
   }
 
   @Override
   public void setLong(String parameterName, long x) throws SQLException {
-    delegate.setLong(parameterName, x);
+    callable().setLong(parameterName, x);
   }
 
   @Override
   public void setFloat(String parameterName, float x) throws SQLException {
-    delegate.setFloat(parameterName, x);
+    callable().setFloat(parameterName, x);
   }
 
   @Override
   public void setDouble(String parameterName, double x) throws SQLException {
-    delegate.setDouble(parameterName, x);
+    callable().setDouble(parameterName, x);
   }
 
   @Override
   public void setBigDecimal(String parameterName, BigDecimal x) throws SQLException {
-    delegate.setBigDecimal(parameterName, x);
+    callable().setBigDecimal(parameterName, x);
   }
 
   @Override
   public void setString(String parameterName, String x) throws SQLException {
-    delegate.setString(parameterName, x);
+    callable().setString(parameterName, x);
   }
 
   @Override
   public void setBytes(String parameterName, byte[] x) throws SQLException {
-    delegate.setBytes(parameterName, x);
+    callable().setBytes(parameterName, x);
   }
 
   @Override
   public void setDate(String parameterName, Date x) throws SQLException {
-    delegate.setDate(parameterName, x);
+    callable().setDate(parameterName, x);
   }
 
   @Override
   public void setTime(String parameterName, Time x) throws SQLException {
-    delegate.setTime(parameterName, x);
+    callable().setTime(parameterName, x);
   }
 
   @Override
   public void setTimestamp(String parameterName, Timestamp x) throws SQLException {
-    delegate.setTimestamp(parameterName, x);
+    callable().setTimestamp(parameterName, x);
   }
 
   @Override
   public void setAsciiStream(String parameterName, InputStream x, int length) throws SQLException {
-    delegate.setAsciiStream(parameterName, x, length);
+    callable().setAsciiStream(parameterName, x, length);
   }
 
   @Override
   public void setBinaryStream(String parameterName, InputStream x, int length) throws SQLException {
-    delegate.setBinaryStream(parameterName, x, length);
+    callable().setBinaryStream(parameterName, x, length);
   }
 
   @Override
   public void setObject(String parameterName, Object x, int targetSqlType, int scale)
       throws SQLException {
-    delegate.setObject(parameterName, x, targetSqlType, scale);
+    callable().setObject(parameterName, x, targetSqlType, scale);
   }
 
   @Override
   public void setObject(String parameterName, Object x, int targetSqlType) throws SQLException {
-    delegate.setObject(parameterName, x, targetSqlType);
+    callable().setObject(parameterName, x, targetSqlType);
   }
 
   @Override
   public void setObject(String parameterName, Object x) throws SQLException {
-    delegate.setObject(parameterName, x);
+    callable().setObject(parameterName, x);
   }
 
   @Override
   public void setCharacterStream(String parameterName, Reader reader, int length)
       throws SQLException {
-    delegate.setCharacterStream(parameterName, reader, length);
+    callable().setCharacterStream(parameterName, reader, length);
   }
 
   @Override
   public void setDate(String parameterName, Date x, Calendar cal) throws SQLException {
-    delegate.setDate(parameterName, x, cal);
+    callable().setDate(parameterName, x, cal);
   }
 
   @Override
   public void setTime(String parameterName, Time x, Calendar cal) throws SQLException {
-    delegate.setTime(parameterName, x, cal);
+    callable().setTime(parameterName, x, cal);
   }
 
   @Override
   public void setTimestamp(String parameterName, Timestamp x, Calendar cal) throws SQLException {
-    delegate.setTimestamp(parameterName, x, cal);
+    callable().setTimestamp(parameterName, x, cal);
   }
 
   @Override
   public void setNull(String parameterName, int sqlType, String typeName) throws SQLException {
-    delegate.setNull(parameterName, sqlType, typeName);
+    callable().setNull(parameterName, sqlType, typeName);
   }
 
   @Override
   public String getString(String parameterName) throws SQLException {
-    return delegate.getString(parameterName);
+    return callable().getString(parameterName);
   }
 
   @Override
   public boolean getBoolean(String parameterName) throws SQLException {
-    return delegate.getBoolean(parameterName);
+    return callable().getBoolean(parameterName);
   }
 
   @Override
   public byte getByte(String parameterName) throws SQLException {
-    return delegate.getByte(parameterName);
+    return callable().getByte(parameterName);
   }
 
   @Override
   public short getShort(String parameterName) throws SQLException {
-    return delegate.getShort(parameterName);
+    return callable().getShort(parameterName);
   }
 
   @Override
   public int getInt(String parameterName) throws SQLException {
-    return delegate.getInt(parameterName);
+    return callable().getInt(parameterName);
   }
 
   @Override
   public long getLong(String parameterName) throws SQLException {
-    return delegate.getLong(parameterName);
+    return callable().getLong(parameterName);
   }
 
   @Override
   public float getFloat(String parameterName) throws SQLException {
-    return delegate.getFloat(parameterName);
+    return callable().getFloat(parameterName);
   }
 
   @Override
   public double getDouble(String parameterName) throws SQLException {
-    return delegate.getDouble(parameterName);
+    return callable().getDouble(parameterName);
   }
 
   @Override
   public byte[] getBytes(String parameterName) throws SQLException {
-    return delegate.getBytes(parameterName);
+    return callable().getBytes(parameterName);
   }
 
   @Override
   public Date getDate(String parameterName) throws SQLException {
-    return delegate.getDate(parameterName);
+    return callable().getDate(parameterName);
   }
 
   @Override
   public Time getTime(String parameterName) throws SQLException {
-    return delegate.getTime(parameterName);
+    return callable().getTime(parameterName);
   }
 
   @Override
   public Timestamp getTimestamp(String parameterName) throws SQLException {
-    return delegate.getTimestamp(parameterName);
+    return callable().getTimestamp(parameterName);
   }
 
   @Override
   public Object getObject(String parameterName) throws SQLException {
-    return delegate.getObject(parameterName);
+    return callable().getObject(parameterName);
   }
 
   @Override
   public BigDecimal getBigDecimal(String parameterName) throws SQLException {
-    return delegate.getBigDecimal(parameterName);
+    return callable().getBigDecimal(parameterName);
   }
 
   @Override
   public Object getObject(String parameterName, Map<String,Class<?>> map) throws SQLException {
-    return delegate.getObject(parameterName, map);
+    return callable().getObject(parameterName, map);
   }
 
   @Override
   public Ref getRef(String parameterName) throws SQLException {
-    return delegate.getRef(parameterName);
+    return callable().getRef(parameterName);
   }
 
   @Override
   public Blob getBlob(String parameterName) throws SQLException {
-    return delegate.getBlob(parameterName);
+    return callable().getBlob(parameterName);
   }
 
   @Override
   public Clob getClob(String parameterName) throws SQLException {
-    return delegate.getClob(parameterName);
+    return callable().getClob(parameterName);
   }
 
   @Override
   public Array getArray(String parameterName) throws SQLException {
-    return delegate.getArray(parameterName);
+    return callable().getArray(parameterName);
   }
 
   @Override
   public Date getDate(String parameterName, Calendar cal) throws SQLException {
-    return delegate.getDate(parameterName, cal);
+    return callable().getDate(parameterName, cal);
   }
 
   @Override
   public Time getTime(String parameterName, Calendar cal) throws SQLException {
-    return delegate.getTime(parameterName, cal);
+    return callable().getTime(parameterName, cal);
   }
 
   @Override
   public Timestamp getTimestamp(String parameterName, Calendar cal) throws SQLException {
-    return delegate.getTimestamp(parameterName, cal);
+    return callable().getTimestamp(parameterName, cal);
   }
 
   @Override
   public URL getURL(String parameterName) throws SQLException {
-    return delegate.getURL(parameterName);
+    return callable().getURL(parameterName);
   }
 
   @Override
   public RowId getRowId(int parameterIndex) throws SQLException {
-    return delegate.getRowId(parameterIndex);
+    return callable().getRowId(parameterIndex);
   }
 
   @Override
   public RowId getRowId(String parameterName) throws SQLException {
-    return delegate.getRowId(parameterName);
+    return callable().getRowId(parameterName);
   }
 
   @Override
   public void setRowId(String parameterName, RowId x) throws SQLException {
-    delegate.setRowId(parameterName, x);
+    callable().setRowId(parameterName, x);
   }
 
   @Override
   public void setNString(String parameterName, String value) throws SQLException {
-    delegate.setNString(parameterName, value);
+    callable().setNString(parameterName, value);
   }
 
   @Override
   public void setNCharacterStream(String parameterName, Reader value, long length)
       throws SQLException {
-    delegate.setNCharacterStream(parameterName, value, length);
+    callable().setNCharacterStream(parameterName, value, length);
   }
 
   @Override
   public void setNClob(String parameterName, NClob value) throws SQLException {
-    delegate.setNClob(parameterName, value);
+    callable().setNClob(parameterName, value);
   }
 
   @Override
   public void setClob(String parameterName, Reader reader, long length) throws SQLException {
-    delegate.setClob(parameterName, reader, length);
+    callable().setClob(parameterName, reader, length);
   }
 
   @Override
   public void setBlob(String parameterName, InputStream inputStream, long length)
       throws SQLException {
-    delegate.setBlob(parameterName, inputStream, length);
+    callable().setBlob(parameterName, inputStream, length);
   }
 
   @Override
   public void setNClob(String parameterName, Reader reader, long length) throws SQLException {
-    delegate.setNClob(parameterName, reader, length);
+    callable().setNClob(parameterName, reader, length);
   }
 
   @Override
   public NClob getNClob(int parameterIndex) throws SQLException {
-    return delegate.getNClob(parameterIndex);
+    return callable().getNClob(parameterIndex);
   }
 
   @Override
   public NClob getNClob(String parameterName) throws SQLException {
-    return delegate.getNClob(parameterName);
+    return callable().getNClob(parameterName);
   }
 
   @Override
   public void setSQLXML(String parameterName, SQLXML xmlObject) throws SQLException {
-    delegate.setSQLXML(parameterName, xmlObject);
+    callable().setSQLXML(parameterName, xmlObject);
   }
 
   @Override
   public SQLXML getSQLXML(int parameterIndex) throws SQLException {
-    return delegate.getSQLXML(parameterIndex);
+    return callable().getSQLXML(parameterIndex);
   }
 
   @Override
   public SQLXML getSQLXML(String parameterName) throws SQLException {
-    return delegate.getSQLXML(parameterName);
+    return callable().getSQLXML(parameterName);
   }
 
   @Override
   public String getNString(int parameterIndex) throws SQLException {
-    return delegate.getNString(parameterIndex);
+    return callable().getNString(parameterIndex);
   }
 
   @Override
   public String getNString(String parameterName) throws SQLException {
-    return delegate.getNString(parameterName);
+    return callable().getNString(parameterName);
   }
 
   @Override
   public Reader getNCharacterStream(int parameterIndex) throws SQLException {
-    return delegate.getNCharacterStream(parameterIndex);
+    return callable().getNCharacterStream(parameterIndex);
   }
 
   @Override
   public Reader getNCharacterStream(String parameterName) throws SQLException {
-    return delegate.getNCharacterStream(parameterName);
+    return callable().getNCharacterStream(parameterName);
   }
 
   @Override
   public Reader getCharacterStream(int parameterIndex) throws SQLException {
-    return delegate.getCharacterStream(parameterIndex);
+    return callable().getCharacterStream(parameterIndex);
   }
 
   @Override
   public Reader getCharacterStream(String parameterName) throws SQLException {
-    return delegate.getCharacterStream(parameterName);
+    return callable().getCharacterStream(parameterName);
   }
 
   @Override
   public void setBlob(String parameterName, Blob x) throws SQLException {
-    delegate.setBlob(parameterName, x);
+    callable().setBlob(parameterName, x);
   }
 
   @Override
   public void setClob(String parameterName, Clob x) throws SQLException {
-    delegate.setClob(parameterName, x);
+    callable().setClob(parameterName, x);
   }
 
   @Override
   public void setAsciiStream(String parameterName, InputStream x, long length) throws SQLException {
-    delegate.setAsciiStream(parameterName, x, length);
+    callable().setAsciiStream(parameterName, x, length);
   }
 
   @Override
   public void setBinaryStream(String parameterName, InputStream x, long length)
       throws SQLException {
-    delegate.setBinaryStream(parameterName, x, length);
+    callable().setBinaryStream(parameterName, x, length);
   }
 
   @Override
   public void setCharacterStream(String parameterName, Reader reader, long length)
       throws SQLException {
-    delegate.setCharacterStream(parameterName, reader, length);
+    callable().setCharacterStream(parameterName, reader, length);
   }
 
   @Override
   public void setAsciiStream(String parameterName, InputStream x) throws SQLException {
-    delegate.setAsciiStream(parameterName, x);
+    callable().setAsciiStream(parameterName, x);
   }
 
   @Override
   public void setBinaryStream(String parameterName, InputStream x) throws SQLException {
-    delegate.setBinaryStream(parameterName, x);
+    callable().setBinaryStream(parameterName, x);
   }
 
   @Override
   public void setCharacterStream(String parameterName, Reader reader) throws SQLException {
-    delegate.setCharacterStream(parameterName, reader);
+    callable().setCharacterStream(parameterName, reader);
   }
 
   @Override
   public void setNCharacterStream(String parameterName, Reader value) throws SQLException {
-    delegate.setNCharacterStream(parameterName, value);
+    callable().setNCharacterStream(parameterName, value);
   }
 
   @Override
   public void setClob(String parameterName, Reader reader) throws SQLException {
-    delegate.setClob(parameterName, reader);
+    callable().setClob(parameterName, reader);
   }
 
   @Override
   public void setBlob(String parameterName, InputStream inputStream) throws SQLException {
-    delegate.setBlob(parameterName, inputStream);
+    callable().setBlob(parameterName, inputStream);
   }
 
   @Override
   public void setNClob(String parameterName, Reader reader) throws SQLException {
-    delegate.setNClob(parameterName, reader);
+    callable().setNClob(parameterName, reader);
   }
 
   @Override
   public <T> T getObject(int parameterIndex, Class<T> type) throws SQLException {
-    return delegate.getObject(parameterIndex, type);
+    return callable().getObject(parameterIndex, type);
   }
 
   @Override
   public <T> T getObject(String parameterName, Class<T> type) throws SQLException {
-    return delegate.getObject(parameterName, type);
+    return callable().getObject(parameterName, type);
   }
 
   @Override
   public void setObject(String parameterName, Object x, SQLType targetSqlType, int scaleOrLength)
       throws SQLException {
-    delegate.setObject(parameterName, x, targetSqlType, scaleOrLength);
+    callable().setObject(parameterName, x, targetSqlType, scaleOrLength);
   }
 
   @Override
   public void setObject(String parameterName, Object x, SQLType targetSqlType) throws SQLException {
-    delegate.setObject(parameterName, x, targetSqlType);
+    callable().setObject(parameterName, x, targetSqlType);
   }
 
   @Override
   public void registerOutParameter(int parameterIndex, SQLType sqlType) throws SQLException {
-    delegate.registerOutParameter(parameterIndex, sqlType);
+    callable().registerOutParameter(parameterIndex, sqlType);
   }
 
   @Override
   public void registerOutParameter(int parameterIndex, SQLType sqlType, int scale)
       throws SQLException {
-    delegate.registerOutParameter(parameterIndex, sqlType, scale);
+    callable().registerOutParameter(parameterIndex, sqlType, scale);
   }
 
   @Override
   public void registerOutParameter(int parameterIndex, SQLType sqlType, String typeName)
       throws SQLException {
-    delegate.registerOutParameter(parameterIndex, sqlType, typeName);
+    callable().registerOutParameter(parameterIndex, sqlType, typeName);
   }
 
   @Override
   public void registerOutParameter(String parameterName, SQLType sqlType) throws SQLException {
-    delegate.registerOutParameter(parameterName, sqlType);
+    callable().registerOutParameter(parameterName, sqlType);
   }
 
   @Override
   public void registerOutParameter(String parameterName, SQLType sqlType, int scale)
       throws SQLException {
-    delegate.registerOutParameter(parameterName, sqlType, scale);
+    callable().registerOutParameter(parameterName, sqlType, scale);
   }
 
   @Override
   public void registerOutParameter(String parameterName, SQLType sqlType, String typeName)
       throws SQLException {
-    delegate.registerOutParameter(parameterName, sqlType, typeName);
+    callable().registerOutParameter(parameterName, sqlType, typeName);
   }
 }

@@ -37,15 +37,17 @@ import java.util.Calendar;
  */
 sealed class PreparedStatementWrapper extends StatementWrapper implements PreparedStatement
     permits CallableStatementWrapper {
-  private final PreparedStatement delegate;
-
   PreparedStatementWrapper(ConnectionWrapper connection, PreparedStatement delegate) {
     super(connection, delegate);
-    this.delegate = delegate;
   }
 
   static PreparedStatementWrapper of(ConnectionWrapper connection, PreparedStatement raw) {
     return raw == null ? null : new PreparedStatementWrapper(connection, raw);
+  }
+
+  /** The driver's statement, as the type this wrapper was made for. */
+  private PreparedStatement prepared() {
+    return (PreparedStatement) delegate;
   }
 
   // --- PreparedStatement ---
@@ -53,301 +55,301 @@ sealed class PreparedStatementWrapper extends StatementWrapper implements Prepar
   @Override
   public ResultSet executeQuery() throws SQLException {
     connection.beforeStatement();
-    return resultSet(delegate.executeQuery());
+    return resultSet(prepared().executeQuery());
   }
 
   @Override
   public int executeUpdate() throws SQLException {
     connection.beforeStatement();
-    return delegate.executeUpdate();
+    return prepared().executeUpdate();
   }
 
   @Override
   public void setNull(int parameterIndex, int sqlType) throws SQLException {
-    delegate.setNull(parameterIndex, sqlType);
+    prepared().setNull(parameterIndex, sqlType);
   }
 
   @Override
   public void setBoolean(int parameterIndex, boolean x) throws SQLException {
-    delegate.setBoolean(parameterIndex, x);
+    prepared().setBoolean(parameterIndex, x);
   }
 
   @Override
   public void setByte(int parameterIndex, byte x) throws SQLException {
-    delegate.setByte(parameterIndex, x);
+    prepared().setByte(parameterIndex, x);
   }
 
   @Override
   public void setShort(int parameterIndex, short x) throws SQLException {
-    delegate.setShort(parameterIndex, x);
+    prepared().setShort(parameterIndex, x);
   }
 
   @Override
   public void setInt(int parameterIndex, int x) throws SQLException {
-    delegate.setInt(parameterIndex, x);
+    prepared().setInt(parameterIndex, x);
   }
 
   @Override
   public void setLong(int parameterIndex, long x) throws SQLException {
-    delegate.setLong(parameterIndex, x);
+    prepared().setLong(parameterIndex, x);
   }
 
   @Override
   public void setFloat(int parameterIndex, float x) throws SQLException {
-    delegate.setFloat(parameterIndex, x);
+    prepared().setFloat(parameterIndex, x);
   }
 
   @Override
   public void setDouble(int parameterIndex, double x) throws SQLException {
-    delegate.setDouble(parameterIndex, x);
+    prepared().setDouble(parameterIndex, x);
   }
 
   @Override
   public void setBigDecimal(int parameterIndex, BigDecimal x) throws SQLException {
-    delegate.setBigDecimal(parameterIndex, x);
+    prepared().setBigDecimal(parameterIndex, x);
   }
 
   @Override
   public void setString(int parameterIndex, String x) throws SQLException {
-    delegate.setString(parameterIndex, x);
+    prepared().setString(parameterIndex, x);
   }
 
   @Override
   public void setBytes(int parameterIndex, byte[] x) throws SQLException {
-    delegate.setBytes(parameterIndex, x);
+    prepared().setBytes(parameterIndex, x);
   }
 
   @Override
   public void setDate(int parameterIndex, Date x) throws SQLException {
-    delegate.setDate(parameterIndex, x);
+    prepared().setDate(parameterIndex, x);
   }
 
   @Override
   public void setTime(int parameterIndex, Time x) throws SQLException {
-    delegate.setTime(parameterIndex, x);
+    prepared().setTime(parameterIndex, x);
   }
 
   @Override
   public void setTimestamp(int parameterIndex, Timestamp x) throws SQLException {
-    delegate.setTimestamp(parameterIndex, x);
+    prepared().setTimestamp(parameterIndex, x);
   }
 
   @Override
   public void setAsciiStream(int parameterIndex, InputStream x, int length) throws SQLException {
-    delegate.setAsciiStream(parameterIndex, x, length);
+    prepared().setAsciiStream(parameterIndex, x, length);
   }
 
   @Deprecated
   @Override
   public void setUnicodeStream(int parameterIndex, InputStream x, int length) throws SQLException {
-    delegate.setUnicodeStream(parameterIndex, x, length);
+    prepared().setUnicodeStream(parameterIndex, x, length);
   }
 
   @Override
   public void setBinaryStream(int parameterIndex, InputStream x, int length) throws SQLException {
-    delegate.setBinaryStream(parameterIndex, x, length);
+    prepared().setBinaryStream(parameterIndex, x, length);
   }
 
   @Override
   public void clearParameters() throws SQLException {
-    delegate.clearParameters();
+    prepared().clearParameters();
   }
 
   @Override
   public void setObject(int parameterIndex, Object x, int targetSqlType) throws SQLException {
-    delegate.setObject(parameterIndex, x, targetSqlType);
+    prepared().setObject(parameterIndex, x, targetSqlType);
   }
 
   @Override
   public void setObject(int parameterIndex, Object x) throws SQLException {
-    delegate.setObject(parameterIndex, x);
+    prepared().setObject(parameterIndex, x);
   }
 
   @Override
   public boolean execute() throws SQLException {
     connection.beforeStatement();
-    return delegate.execute();
+    return prepared().execute();
   }
 
   @Override
   public void addBatch() throws SQLException {
-    delegate.addBatch();
+    prepared().addBatch();
   }
 
   @Override
   public void setCharacterStream(int parameterIndex, Reader reader, int length)
       throws SQLException {
-    delegate.setCharacterStream(parameterIndex, reader, length);
+    prepared().setCharacterStream(parameterIndex, reader, length);
   }
 
   @Override
   public void setRef(int parameterIndex, Ref x) throws SQLException {
-    delegate.setRef(parameterIndex, x);
+    prepared().setRef(parameterIndex, x);
   }
 
   @Override
   public void setBlob(int parameterIndex, Blob x) throws SQLException {
-    delegate.setBlob(parameterIndex, x);
+    prepared().setBlob(parameterIndex, x);
   }
 
   @Override
   public void setClob(int parameterIndex, Clob x) throws SQLException {
-    delegate.setClob(parameterIndex, x);
+    prepared().setClob(parameterIndex, x);
   }
 
   @Override
   public void setArray(int parameterIndex, Array x) throws SQLException {
-    delegate.setArray(parameterIndex, x);
+    prepared().setArray(parameterIndex, x);
   }
 
   @Override
   public ResultSetMetaData getMetaData() throws SQLException {
-    return delegate.getMetaData();
+    return prepared().getMetaData();
   }
 
   @Override
   public void setDate(int parameterIndex, Date x, Calendar cal) throws SQLException {
-    delegate.setDate(parameterIndex, x, cal);
+    prepared().setDate(parameterIndex, x, cal);
   }
 
   @Override
   public void setTime(int parameterIndex, Time x, Calendar cal) throws SQLException {
-    delegate.setTime(parameterIndex, x, cal);
+    prepared().setTime(parameterIndex, x, cal);
   }
 
   @Override
   public void setTimestamp(int parameterIndex, Timestamp x, Calendar cal) throws SQLException {
-    delegate.setTimestamp(parameterIndex, x, cal);
+    prepared().setTimestamp(parameterIndex, x, cal);
   }
 
   @Override
   public void setNull(int parameterIndex, int sqlType, String typeName) throws SQLException {
-    delegate.setNull(parameterIndex, sqlType, typeName);
+    prepared().setNull(parameterIndex, sqlType, typeName);
   }
 
   @Override
   public void setURL(int parameterIndex, URL x) throws SQLException {
-    delegate.setURL(parameterIndex, x);
+    prepared().setURL(parameterIndex, x);
   }
 
   @Override
   public ParameterMetaData getParameterMetaData() throws SQLException {
-    return delegate.getParameterMetaData();
+    return prepared().getParameterMetaData();
   }
 
   @Override
   public void setRowId(int parameterIndex, RowId x) throws SQLException {
-    delegate.setRowId(parameterIndex, x);
+    prepared().setRowId(parameterIndex, x);
   }
 
   @Override
   public void setNString(int parameterIndex, String value) throws SQLException {
-    delegate.setNString(parameterIndex, value);
+    prepared().setNString(parameterIndex, value);
   }
 
   @Override
   public void setNCharacterStream(int parameterIndex, Reader value, long length)
       throws SQLException {
-    delegate.setNCharacterStream(parameterIndex, value, length);
+    prepared().setNCharacterStream(parameterIndex, value, length);
   }
 
   @Override
   public void setNClob(int parameterIndex, NClob value) throws SQLException {
-    delegate.setNClob(parameterIndex, value);
+    prepared().setNClob(parameterIndex, value);
   }
 
   @Override
   public void setClob(int parameterIndex, Reader reader, long length) throws SQLException {
-    delegate.setClob(parameterIndex, reader, length);
+    prepared().setClob(parameterIndex, reader, length);
   }
 
   @Override
   public void setBlob(int parameterIndex, InputStream inputStream, long length)
       throws SQLException {
-    delegate.setBlob(parameterIndex, inputStream, length);
+    prepared().setBlob(parameterIndex, inputStream, length);
   }
 
   @Override
   public void setNClob(int parameterIndex, Reader reader, long length) throws SQLException {
-    delegate.setNClob(parameterIndex, reader, length);
+    prepared().setNClob(parameterIndex, reader, length);
   }
 
   @Override
   public void setSQLXML(int parameterIndex, SQLXML xmlObject) throws SQLException {
-    delegate.setSQLXML(parameterIndex, xmlObject);
+    prepared().setSQLXML(parameterIndex, xmlObject);
   }
 
   @Override
   public void setObject(int parameterIndex, Object x, int targetSqlType, int scaleOrLength)
       throws SQLException {
-    delegate.setObject(parameterIndex, x, targetSqlType, scaleOrLength);
+    prepared().setObject(parameterIndex, x, targetSqlType, scaleOrLength);
   }
 
   @Override
   public void setAsciiStream(int parameterIndex, InputStream x, long length) throws SQLException {
-    delegate.setAsciiStream(parameterIndex, x, length);
+    prepared().setAsciiStream(parameterIndex, x, length);
   }
 
   @Override
   public void setBinaryStream(int parameterIndex, InputStream x, long length) throws SQLException {
-    delegate.setBinaryStream(parameterIndex, x, length);
+    prepared().setBinaryStream(parameterIndex, x, length);
   }
 
   @Override
   public void setCharacterStream(int parameterIndex, Reader reader, long length)
       throws SQLException {
-    delegate.setCharacterStream(parameterIndex, reader, length);
+    prepared().setCharacterStream(parameterIndex, reader, length);
   }
 
   @Override
   public void setAsciiStream(int parameterIndex, InputStream x) throws SQLException {
-    delegate.setAsciiStream(parameterIndex, x);
+    prepared().setAsciiStream(parameterIndex, x);
   }
 
   @Override
   public void setBinaryStream(int parameterIndex, InputStream x) throws SQLException {
-    delegate.setBinaryStream(parameterIndex, x);
+    prepared().setBinaryStream(parameterIndex, x);
   }
 
   @Override
   public void setCharacterStream(int parameterIndex, Reader reader) throws SQLException {
-    delegate.setCharacterStream(parameterIndex, reader);
+    prepared().setCharacterStream(parameterIndex, reader);
   }
 
   @Override
   public void setNCharacterStream(int parameterIndex, Reader value) throws SQLException {
-    delegate.setNCharacterStream(parameterIndex, value);
+    prepared().setNCharacterStream(parameterIndex, value);
   }
 
   @Override
   public void setClob(int parameterIndex, Reader reader) throws SQLException {
-    delegate.setClob(parameterIndex, reader);
+    prepared().setClob(parameterIndex, reader);
   }
 
   @Override
   public void setBlob(int parameterIndex, InputStream inputStream) throws SQLException {
-    delegate.setBlob(parameterIndex, inputStream);
+    prepared().setBlob(parameterIndex, inputStream);
   }
 
   @Override
   public void setNClob(int parameterIndex, Reader reader) throws SQLException {
-    delegate.setNClob(parameterIndex, reader);
+    prepared().setNClob(parameterIndex, reader);
   }
 
   @Override
   public void setObject(int parameterIndex, Object x, SQLType targetSqlType, int scaleOrLength)
       throws SQLException {
-    delegate.setObject(parameterIndex, x, targetSqlType, scaleOrLength);
+    prepared().setObject(parameterIndex, x, targetSqlType, scaleOrLength);
   }
 
   @Override
   public void setObject(int parameterIndex, Object x, SQLType targetSqlType) throws SQLException {
-    delegate.setObject(parameterIndex, x, targetSqlType);
+    prepared().setObject(parameterIndex, x, targetSqlType);
   }
 
   @Override
   public long executeLargeUpdate() throws SQLException {
     connection.beforeStatement();
-    return delegate.executeLargeUpdate();
+    return prepared().executeLargeUpdate();
   }
 }

@@ -20,10 +20,9 @@ import java.sql.Statement;
  */
 sealed class StatementWrapper implements Statement permits PreparedStatementWrapper {
   final ConnectionWrapper connection;
-  private final Statement delegate;
+  final Statement delegate;
   /** The result set last handed out, so asking twice for the same one gives the same wrapper. */
   private ResultSetWrapper resultSet;
-  private boolean closed;
 
   StatementWrapper(ConnectionWrapper connection, Statement delegate) {
     this.connection = connection;
@@ -34,13 +33,13 @@ sealed class StatementWrapper implements Statement permits PreparedStatementWrap
     return raw == null ? null : new StatementWrapper(connection, raw);
   }
 
-  /** Closes the driver's statement once; later calls do nothing, as JDBC asks. */
+  /**
+   * Closes the driver's statement. No flag of our own: JDBC makes closing a closed statement a
+   * no-op, and one field less keeps the wrapper at 24 bytes.
+   */
   @Override
   public void close() throws SQLException {
-    if (!closed) {
-      delegate.close();
-      closed = true;
-    }
+    delegate.close();
   }
 
   @Override
