@@ -73,34 +73,42 @@ final class Limiter implements Gate {
 
   @Override
   public void beforeCheckout() throws SQLException {
-    if (scope == Scope.CONNECTION) {
-      admit();
+    if (scope == Scope.CONNECTION && isLimiting()) {
+      take();
     }
   }
 
+  /** Reads the flag once; an unread auto-commit is asked of the driver only while limiting. */
   @Override
   public int beforeStatement(int state, Connection connection) throws SQLException {
     if (scope != Scope.STATEMENT) {
       return state;
     }
+    boolean limiting = isLimiting();
     if ((state & UNREAD) != 0) {
-      if (!isLimiting()) {
+      if (!limiting) {
         return state | RAN; // nothing to charge; remember that a transaction may have begun
       }
       state = read(state, connection);
     }
     if ((state & AUTO_COMMIT) != 0) {
-      admit();
+      if (limiting) {
+        take();
+      }
       return state;
     }
     if ((state & IN_TRANSACTION) == 0) {
-      admit(); // the transaction's first statement is its door
+      if (limiting) {
+        take(); // the transaction's first statement is its door
+      }
       return state | IN_TRANSACTION;
     }
     if ((state & PREPAID) != 0) {
       return state & ~PREPAID;
     }
-    charge();
+    if (limiting) {
+      force();
+    }
     return state;
   }
 
@@ -116,10 +124,11 @@ final class Limiter implements Gate {
     if (autoCommit) {
       return (state | AUTO_COMMIT) & ~(IN_TRANSACTION | PREPAID | UNREAD | RAN); // it commits
     }
+    boolean limiting = isLimiting();
     if ((state & UNREAD) != 0) {
       // While limiting, whether this is a switch decides a door: ask. Otherwise take it for one:
       // nothing is charged now, and the transaction counts as begun, so it is never cut later.
-      state = isLimiting() ? read(state, connection) : (state & ~(UNREAD | RAN)) | AUTO_COMMIT;
+      state = limiting ? read(state, connection) : (state & ~(UNREAD | RAN)) | AUTO_COMMIT;
     }
     if ((state & AUTO_COMMIT) == 0) {
       return state;
@@ -128,7 +137,9 @@ final class Limiter implements Gate {
     if (scope != Scope.STATEMENT || !switchIsDoor) {
       return manual;
     }
-    admit();
+    if (limiting) {
+      take();
+    }
     return manual | IN_TRANSACTION | PREPAID;
   }
 
@@ -153,9 +164,13 @@ final class Limiter implements Gate {
 
   /** Takes a permit while limiting, or throws. */
   void admit() throws RateLimitExceededException {
-    if (!isLimiting()) {
-      return;
+    if (isLimiting()) {
+      take();
     }
+  }
+
+  /** Takes a permit, or throws: the caller has seen the flag open. */
+  private void take() throws RateLimitExceededException {
     if (bucket.tryAcquire()) {
       admitted.increment();
       return;
@@ -164,12 +179,10 @@ final class Limiter implements Gate {
     throw rejection();
   }
 
-  /** Charges a permit while limiting, into debt if need be: for admitted transactions. */
-  void charge() {
-    if (isLimiting()) {
-      bucket.forceAcquire(1);
-      forced.increment();
-    }
+  /** Charges a permit into debt if need be, for an admitted transaction: the flag is open. */
+  private void force() {
+    bucket.forceAcquire(1);
+    forced.increment();
   }
 
   /** Reads the flag, noticing when limiting starts or stops. */
