@@ -104,6 +104,18 @@ class SluiceDriverTest {
     }
   }
 
+  /** Issue 10 item 14: closing a pool and opening one with other settings failed for 30-40 s. */
+  @Test
+  void connect_otherBudgetAfterTheConnectionsClosed_replacesTheBudget() throws SQLException {
+    String base = "jdbc:sluice:h2:mem:" + db + ";sluice.name=" + db;
+    driver.connect(base + ";sluice.budget=100", null).close();
+
+    try (Connection c = driver.connect(base + ";sluice.budget=200", null)) {
+      assertThat(c.isValid(1)).isTrue();
+      assertThat(SluiceDriver.stats(db).orElseThrow().permitsPerSecond()).isEqualTo(200.0);
+    }
+  }
+
   @Test
   void connect_badValue_isAnSqlExceptionNamingKeyAndValue() {
     assertThatThrownBy(() -> driver.connect("jdbc:sluice:h2:mem:x;sluice.budget=-5", null))
