@@ -4,9 +4,9 @@ import dev.sluice.internal.config.FlagSource;
 import dev.sluice.internal.config.Instances;
 import dev.sluice.internal.config.Key;
 import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.RedisUri;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Ticker;
-import dev.sluice.internal.redis.RedisEndpoint;
 import dev.sluice.internal.redis.RedisHealth;
 import dev.sluice.internal.redis.RedisLink;
 import dev.sluice.internal.redis.Registry;
@@ -84,7 +84,7 @@ final class Budget implements AutoCloseable {
     RedisLink link = null;
     RedisHealth health = null;
     if (flagFromRedis || instances.fromRedis()) {
-      link = RedisLink.connect(RedisEndpoint.parse(settings.get(Keys.REDIS)),
+      link = RedisLink.connect(RedisUri.endpoint(settings),
           settings.get(Keys.REDIS_TIMEOUT), "sluice-" + name);
       owned.add(link);
       health = new RedisHealth(name, Keys.REDIS.show(settings.get(Keys.REDIS)),

@@ -238,7 +238,9 @@ public final class SluiceDriver implements Driver {
 
 
   private static DriverPropertyInfo describe(Key<?> key, Map<String, String> given) {
-    DriverPropertyInfo info = new DriverPropertyInfo(key.name(), given.get(key.name()));
+    String value = given.get(key.name());
+    DriverPropertyInfo info = new DriverPropertyInfo(key.name(),
+        value == null ? null : key.show(value)); // a tool may show or log it
     info.description = key.doc() + " Default: " + key.defaultText().replace("`", "") + ".";
     info.required = key == Keys.BUDGET;
     info.choices = choices(key);

@@ -173,6 +173,38 @@ class SluiceDriverTest {
         .hasMessageNotContaining("hunter2");
   }
 
+  /** Issue 10 item 10: each of these echoed some part of the password. */
+  @Test
+  void connect_malformedRedisUris_neverShowAnyPartOfThePassword() {
+    String[][] cases = {
+        {"sluice.redis=redis:/:s3cr3t@cache:6379", "redis:/:****@cache:6379"},
+        {"sluice.redis=redis://u:s3c@r/3t@cache:6379", "redis://u:****@cache:6379"},
+        {"sluice.redis=redis://:s3cr3t", "redis://:****"},
+        {"sluice.redis=u:s3cr3t@cache:6379", "u:****@cache:6379"}};
+    for (String[] c : cases) {
+      assertThatThrownBy(() -> driver.connect("jdbc:sluice:h2:mem:x;sluice.budget=5;" + c[0],
+          null))
+          .as(c[0]).isInstanceOf(SQLNonTransientConnectionException.class)
+          .hasMessageStartingWith("sluice.redis must")
+          .hasMessageEndingWith("but was \"" + c[1] + "\"")
+          .hasMessageNotContaining("s3c").hasMessageNotContaining("3t");
+    }
+  }
+
+  @Test
+  void getPropertyInfo_redisUriWithPassword_showsItMasked() throws SQLException {
+    Properties info = new Properties();
+    info.setProperty("sluice.redis.password", "hunter2");
+    DriverPropertyInfo[] infos = driver.getPropertyInfo(
+        "jdbc:sluice:h2:mem:x;sluice.budget=5;sluice.redis=redis://u:hunter2@cache:6379", info);
+
+    assertThat(Arrays.stream(infos).filter(i -> i.name.startsWith("sluice.redis"))
+        .map(i -> i.name + "=" + i.value))
+        .contains("sluice.redis=redis://u:****@cache:6379", "sluice.redis.password=****");
+    assertThat(Arrays.stream(infos).map(i -> String.valueOf(i.value)))
+        .noneMatch(v -> v.contains("hunter2"));
+  }
+
   @Test
   void connect_connectionScope_isRefused() {
     assertThatThrownBy(() -> driver.connect(

@@ -62,6 +62,15 @@ public final class Keys {
           + " master named in a `redis-sentinel://` URI, found through its Sentinels.")
       .group(Group.ESSENTIALS).build();
 
+  public static final Key<String> REDIS_PASSWORD = Key.named("sluice.redis.password",
+          String.class, text -> text, "be the password of the Redis in `sluice.redis`")
+      .computedDefault("the `SLUICE_REDIS_PASSWORD` environment variable; else none")
+      .secret(text -> Secrets.MASK)
+      .doc("The password for `sluice.redis`, kept out of its URI and so out of every URL and"
+          + " pool configuration that gets logged; never shown (always `****`). Set it here or"
+          + " in `SLUICE_REDIS_PASSWORD`, not both here and in the URI.")
+      .group(Group.FREQUENTLY_USED).build();
+
   public static final Key<FlagSource> FLAG = Key.named("sluice.flag", FlagSource.class,
           Key.oneOf(FlagSource.class), "be `always` or `redis`")
       .computedDefault("`redis` when `sluice.redis` is set, else `always`")
@@ -172,13 +181,14 @@ public final class Keys {
 
   /** Every key, in the order the README lists them. */
   public static final List<Key<?>> ALL = List.of(
-      NAME, BUDGET, INSTANCES, REDIS, BURST, SCOPE, FLAG, REDIS_REFRESH, REDIS_TIMEOUT,
+      NAME, BUDGET, INSTANCES, REDIS, REDIS_PASSWORD, BURST, SCOPE, FLAG, REDIS_REFRESH,
+      REDIS_TIMEOUT,
       INSTANCES_ASSUMED, STACK_TRACES, SUMMARY_INTERVAL, REDIS_SETTLE, REDIS_UNREACHABLE,
       REDIS_PING, REDIS_HEARTBEAT, INSTANCES_EXPIRY, POOL_AUTO_COMMIT, JMX);
 
   /** The keys that only mean something with {@code sluice.redis}. */
   public static final List<Key<?>> REDIS_ONLY = List.of(
-      REDIS_REFRESH, REDIS_TIMEOUT, REDIS_SETTLE, REDIS_UNREACHABLE, REDIS_PING);
+      REDIS_PASSWORD, REDIS_REFRESH, REDIS_TIMEOUT, REDIS_SETTLE, REDIS_UNREACHABLE, REDIS_PING);
 
   /** The keys that only mean something with {@code sluice.instances=redis}. */
   public static final List<Key<?>> REGISTRY_ONLY = List.of(

@@ -1,5 +1,6 @@
 package dev.sluice.internal.driver;
 
+import dev.sluice.internal.config.Secrets;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -16,15 +17,6 @@ import java.util.zip.CRC32;
  */
 public final class JdbcUrls {
 
-  /** A password-like key and its value, up to the next separator: {@code password=...}. */
-  private static final Pattern SECRET_PARAMETER = Pattern.compile(
-      "(?i)((?:password|passwd|pwd|secret|token|accesskey|secretkey)[A-Za-z0-9_.-]*\\s*=)"
-          + "(\\{(?:[^}]|\\}\\})*\\}|[^&;,)]*)");
-  /** The userinfo of an authority, {@code //user:pass@}. */
-  private static final Pattern USER_INFO = Pattern.compile("//([^/@?;]*?):([^/@?;]*)@");
-  /** Oracle's {@code user/pass@host}, right after the last {@code :} before the {@code @}. */
-  private static final Pattern ORACLE_CREDENTIALS = Pattern.compile(":([^:/@?;]+)/([^:/@?;]*)@");
-
   private static final Set<String> HOST_KEYS = Set.of("host", "servername", "server");
   private static final Set<String> PORT_KEYS = Set.of("port", "portnumber");
   private static final Set<String> DATABASE_KEYS = Set.of("database", "databasename", "dbname",
@@ -36,18 +28,14 @@ public final class JdbcUrls {
 
   /**
    * Returns {@code url} with every password replaced by {@code ****}: {@code password=} values in
-   * either parameter style, {@code user:pass@} and Oracle's {@code user/pass@}.
+   * either parameter style, {@code user:pass@} and Oracle's {@code user/pass@}; the same as
+   * {@link Secrets#mask}.
    *
    * @param url a database URL, or {@code null}
    * @return the URL safe for messages and logs
    */
   public static String mask(String url) {
-    if (url == null) {
-      return null;
-    }
-    String masked = SECRET_PARAMETER.matcher(url).replaceAll("$1****");
-    masked = USER_INFO.matcher(masked).replaceAll("//$1:****@");
-    return ORACLE_CREDENTIALS.matcher(masked).replaceAll(":$1/****@");
+    return Secrets.mask(url);
   }
 
   /**

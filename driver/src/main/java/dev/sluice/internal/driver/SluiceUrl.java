@@ -123,7 +123,7 @@ public record SluiceUrl(String url, Properties properties, Settings settings) {
       Map<String, String> fromUrl) {
     for (String name : info.stringPropertyNames()) {
       String value = info.getProperty(name);
-      if (name.startsWith(Keys.PREFIX)) {
+      if (Settings.isSluiceKey(name)) {
         agree(name, fromUrl.get(name), value);
         settings.put(name, value);
       } else {
@@ -136,7 +136,7 @@ public record SluiceUrl(String url, Properties properties, Settings settings) {
       if (key instanceof String && value instanceof String) {
         continue; // copied above
       }
-      if (key instanceof String && ((String) key).startsWith(Keys.PREFIX)) {
+      if (key instanceof String && Settings.isSluiceKey((String) key)) {
         agree((String) key, fromUrl.get(key), String.valueOf(value));
         settings.put((String) key, String.valueOf(value));
       } else {
