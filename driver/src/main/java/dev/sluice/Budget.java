@@ -96,7 +96,8 @@ final class Budget implements AutoCloseable {
       owned.add(0, shared); // closed before the link it reads through
       flag = shared;
     } else if (flag == null) {
-      flag = BreakerFlag.alwaysOpen();
+      flag = flagSource(settings) == FlagSource.MANUAL ? BreakerFlag.manual()
+          : BreakerFlag.alwaysOpen();
     }
     Limiter limiter = new Limiter(name, settings, bucket, flag, count, driverMode, ticker);
     Registry registry = null;
@@ -143,6 +144,11 @@ final class Budget implements AutoCloseable {
     if (registry && !hasRedis) {
       throw new IllegalArgumentException("sluice.instances=redis needs sluice.redis, the Redis"
           + " that holds the instance registry; set sluice.redis or give a fixed count");
+    }
+    if (settings.get(Keys.FLAG) == FlagSource.MANUAL && !settings.get(Keys.JMX)) {
+      throw new IllegalArgumentException("sluice.flag=manual needs sluice.jmx=true, but"
+          + " sluice.jmx was \"false\": the MXBean's tripFlag and resetFlag are the only way to"
+          + " switch a manual flag made from settings");
     }
     if (settings.get(Keys.FLAG) == FlagSource.REDIS && !hasRedis) {
       throw new IllegalArgumentException("sluice.flag=redis needs sluice.redis, the Redis that"

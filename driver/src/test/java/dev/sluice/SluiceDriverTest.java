@@ -3,6 +3,9 @@ package dev.sluice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.DriverManager;
@@ -203,6 +206,36 @@ class SluiceDriverTest {
         .contains("sluice.redis=redis://u:****@cache:6379", "sluice.redis.password=****");
     assertThat(Arrays.stream(infos).map(i -> String.valueOf(i.value)))
         .noneMatch(v -> v.contains("hunter2"));
+  }
+
+  /** Issue 10 item 15: "jdbc:sluice:" alone was looked up as the URL "jdbc:". */
+  @Test
+  void connect_nothingAfterThePrefix_saysSo() {
+    for (String url : new String[] {"jdbc:sluice:", "jdbc:sluice:  ",
+        "jdbc:sluice:?sluice.budget=5", "jdbc:sluice:;sluice.budget=5"}) {
+      assertThatThrownBy(() -> driver.connect(url, null)).as(url)
+          .isInstanceOf(SQLNonTransientConnectionException.class)
+          .hasMessageStartingWith("There is no database URL after jdbc:sluice:");
+    }
+  }
+
+  /** Issue 10 item 15: without Redis it logged "the cache breaker flag is open". */
+  @Test
+  void connect_withoutABreaker_logsThatThereIsNone() throws SQLException {
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+    try (Connection c = driver.connect("jdbc:sluice:h2:mem:" + db + ";sluice.budget=1000;"
+        + "sluice.name=" + db, null)) {
+      queryOne(c, "SELECT 1");
+    } finally {
+      System.setErr(stderr);
+    }
+
+    assertThat(log.toString(StandardCharsets.UTF_8))
+        .contains(db + " - limiting the database to 1000 permits/s")
+        .contains("there is no cache breaker flag (sluice.flag=always)")
+        .doesNotContain("the cache breaker flag is open");
   }
 
   @Test

@@ -72,10 +72,11 @@ public final class Keys {
       .group(Group.FREQUENTLY_USED).build();
 
   public static final Key<FlagSource> FLAG = Key.named("sluice.flag", FlagSource.class,
-          Key.oneOf(FlagSource.class), "be `always` or `redis`")
+          Key.oneOf(FlagSource.class), "be `always`, `redis` or `manual`")
       .computedDefault("`redis` when `sluice.redis` is set, else `always`")
-      .doc("When the limiter is on: `always`, or while the `sluice:<name>:breaker` key in"
-          + " `sluice.redis` says `open`.")
+      .doc("When the limiter is on: `always`; while the `sluice:<name>:breaker` key in"
+          + " `sluice.redis` says `open`; or `manual`: from the MXBean's `tripFlag` to its"
+          + " `resetFlag` (closed at start; needs `sluice.jmx=true`), for driver mode.")
       .group(Group.FREQUENTLY_USED).build();
 
   public static final Key<Boolean> STACK_TRACES = Key.named("sluice.stack-traces", Boolean.class,

@@ -182,8 +182,8 @@ public final class UrlParameters {
   }
 
   /**
-   * Refuses a Redis URI cut short by a separator in its password: {@code sluice.redis=redis://:a&b@h}
-   * leaves {@code b@h} as a parameter of its own, a piece of the password the database's driver
+   * Refuses a Redis URI cut short by a separator in its password:
+   * {@code sluice.redis=redis://:a&b@h} leaves {@code b@h} as a parameter of its own, a piece of the password the database's driver
    * would receive. Such a piece has an {@code @} and no {@code =}; the message shows neither part.
    */
   private static void checkValueNotCut(String token, String next, char separator) {
