@@ -20,7 +20,7 @@ public final class Keys {
           Key.matching(Pattern.compile("[A-Za-z0-9._-]{1,64}")),
           "be 1 to 64 of the characters A-Z a-z 0-9 . _ -")
       .computedDefault("builder: `default`; driver: derived from the database URL's host, port"
-          + " and database")
+          + " and database (a checksum added when that would be ambiguous)")
       .doc("Names the budget: in Redis keys, metrics, logs and error messages. Every data source"
           + " or URL with the same name in one JVM (driver) or one Redis shares one budget.")
       .group(Group.ESSENTIALS).build();
