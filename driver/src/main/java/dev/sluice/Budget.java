@@ -4,9 +4,9 @@ import dev.sluice.internal.config.FlagSource;
 import dev.sluice.internal.config.Instances;
 import dev.sluice.internal.config.Key;
 import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.RedisUri;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Ticker;
-import dev.sluice.internal.redis.RedisEndpoint;
 import dev.sluice.internal.redis.RedisHealth;
 import dev.sluice.internal.redis.RedisLink;
 import dev.sluice.internal.redis.Registry;
@@ -84,7 +84,7 @@ final class Budget implements AutoCloseable {
     RedisLink link = null;
     RedisHealth health = null;
     if (flagFromRedis || instances.fromRedis()) {
-      link = RedisLink.connect(RedisEndpoint.parse(settings.get(Keys.REDIS)),
+      link = RedisLink.connect(RedisUri.endpoint(settings),
           settings.get(Keys.REDIS_TIMEOUT), "sluice-" + name);
       owned.add(link);
       health = new RedisHealth(name, Keys.REDIS.show(settings.get(Keys.REDIS)),
@@ -96,7 +96,8 @@ final class Budget implements AutoCloseable {
       owned.add(0, shared); // closed before the link it reads through
       flag = shared;
     } else if (flag == null) {
-      flag = BreakerFlag.alwaysOpen();
+      flag = flagSource(settings) == FlagSource.MANUAL ? BreakerFlag.manual()
+          : BreakerFlag.alwaysOpen();
     }
     Limiter limiter = new Limiter(name, settings, bucket, flag, count, driverMode, ticker);
     Registry registry = null;
@@ -143,6 +144,11 @@ final class Budget implements AutoCloseable {
     if (registry && !hasRedis) {
       throw new IllegalArgumentException("sluice.instances=redis needs sluice.redis, the Redis"
           + " that holds the instance registry; set sluice.redis or give a fixed count");
+    }
+    if (settings.get(Keys.FLAG) == FlagSource.MANUAL && !settings.get(Keys.JMX)) {
+      throw new IllegalArgumentException("sluice.flag=manual needs sluice.jmx=true, but"
+          + " sluice.jmx was \"false\": the MXBean's tripFlag and resetFlag are the only way to"
+          + " switch a manual flag made from settings");
     }
     if (settings.get(Keys.FLAG) == FlagSource.REDIS && !hasRedis) {
       throw new IllegalArgumentException("sluice.flag=redis needs sluice.redis, the Redis that"

@@ -184,6 +184,14 @@ final class BudgetMXBean implements RateLimitedDataSourceMXBean {
     if (flag instanceof BreakerFlag.Manual) {
       return (BreakerFlag.Manual) flag;
     }
+    if (flag == BreakerFlag.alwaysOpen()) {
+      throw new UnsupportedOperationException(String.format(Locale.ROOT,
+          "%s - cannot %s the breaker flag over JMX: there is none; the flag is always open"
+              + " (sluice.flag=always, the default without sluice.redis), so the limiter is"
+              + " always on. To change what it admits now, call setBudget; to switch it on and"
+              + " off over JMX, configure sluice.flag=manual (BreakerFlag.manual() in code),"
+              + " which starts closed", limiter.name(), action));
+    }
     throw new UnsupportedOperationException(String.format(Locale.ROOT,
         "%s - cannot %s the breaker flag over JMX: it is %s, not BreakerFlag.manual(); change it"
             + " where it lives (for a Redis flag: SET or DEL sluice:%s:breaker)", limiter.name(),

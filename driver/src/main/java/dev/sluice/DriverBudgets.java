@@ -6,6 +6,7 @@ import dev.sluice.internal.limit.Ticker;
 import java.lang.ref.WeakReference;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,7 +15,10 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -26,6 +30,16 @@ import org.slf4j.LoggerFactory;
  * the class loader that loaded Sluice), shared by every connection made with that name, so that a
  * pool of fifty physical connections draws from one bucket.
  *
+ * <p>Design note: building outside the lock. Building a budget may wait on Redis (the first flag
+ * read, the first heartbeat) and registers an MXBean. It never happens under the JVM-wide lock:
+ * under the lock, the first connect for a name only puts a placeholder {@link Entry} in the map
+ * and becomes its one builder; it then builds with no lock held. A connect for the same name finds
+ * the placeholder and waits for that build alone (it needs the budget); a connect for any other
+ * name, and every {@code stats} or metrics scrape, takes the lock for a map look-up only. Since a
+ * name has at most one builder, two budgets of one name are never built at once, so no losing copy
+ * (threads, MXBean) is ever left to clean up. A build that fails removes its placeholder and
+ * hands its exception to the connects waiting on it; the next connect builds again.
+ *
  * <p>Design note: when a budget stops. A driver-made budget may own background work (a Redis flag
  * reader, a registry heartbeat that counts this instance in {@code sluice.instances=redis}). It
  * must stop when the pool that used it is closed, or an application that swaps or closes its pool
@@ -36,14 +50,20 @@ import org.slf4j.LoggerFactory;
  * matter). A connection counts as gone when closed or garbage-collected, so a leaked connection
  * does not keep a budget forever. A budget with no connection left, and none being opened, for
  * {@value #GRACE_SECONDS} s is closed and forgotten; the next connection with its name builds it
- * anew (with settings that may now differ). The grace period keeps the budget, and its bucket,
- * across a pool replacing its connections and across code that opens one connection per task
- * through {@code DriverManager}. The sweeper is one daemon thread, started with the first budget
- * and stopped with the last, so nothing of Sluice stays running once no budget is left.
+ * anew. The grace period keeps the budget, and its bucket, across a pool replacing its
+ * connections and across code that opens one connection per task through {@code DriverManager}.
+ * A connect that gives the name other settings does not wait for the grace period: when none of
+ * the budget's connections is open (checked then and there), the budget is closed and replaced at
+ * once, with an INFO line; when some are, the error says how many. A budget being closed stays in
+ * the map, marked retired, until its MXBean is unregistered, so that the next budget of that name
+ * registers under the plain name; connects for it wait for that. The sweeper is one daemon
+ * thread, started with the first budget and stopped with the last, so nothing of Sluice stays
+ * running once no budget is left.
  *
  * <p>This class is threadsafe: its state is guarded by one {@link ReentrantLock} (not a monitor, so
- * a virtual thread opening a budget's Redis connection does not pin its carrier);
- * {@code isClosed()} is never called while holding it, and neither is {@link Budget#close()}.
+ * a virtual thread waiting for it does not pin its carrier), held only for map and list updates:
+ * neither {@link Budget#open}, {@link Budget#close()} nor {@code isClosed()} is ever called while
+ * holding it.
  */
 final class DriverBudgets {
   private static final Logger LOG = LoggerFactory.getLogger(SluiceDriver.class);
@@ -55,61 +75,233 @@ final class DriverBudgets {
   static final DriverBudgets SHARED =
       new DriverBudgets(Ticker.system(), Duration.ofSeconds(GRACE_SECONDS), true);
 
+  /** Builds a budget from checked settings; tests give one that waits or fails on purpose. */
+  interface Opener {
+    Budget open(Settings settings);
+  }
+
   private final Ticker ticker;
   private final long graceNanos;
   private final boolean sweepInBackground;
+  private final Opener opener;
   private final ReentrantLock lock = new ReentrantLock();
   private final Map<String, Entry> entries = new HashMap<>();
   private ScheduledExecutorService sweeper;
 
   DriverBudgets(Ticker ticker, Duration grace, boolean sweepInBackground) {
+    this(ticker, grace, sweepInBackground, settings -> Budget.open(settings, null, true));
+  }
+
+  DriverBudgets(Ticker ticker, Duration grace, boolean sweepInBackground, Opener opener) {
     this.ticker = ticker;
     this.graceNanos = grace.toNanos();
     this.sweepInBackground = sweepInBackground;
+    this.opener = opener;
   }
 
-  /** One budget and the connections made for it; guarded by the registry's lock. */
+  /**
+   * One budget (or the placeholder of one being built) and the connections made for it. The
+   * fields but {@link #budget} and {@link #built} are guarded by the registry's lock.
+   */
   static final class Entry {
-    private final Budget budget;
+    private final String name;
+    private final Settings settings;
+    /** Completed by the one builder: with the budget, or with the build's failure. */
+    private final CompletableFuture<Budget> built = new CompletableFuture<>();
+    /** Set once by the builder before {@link #built} completes. */
+    private volatile Budget budget;
+    /** Set when the budget is being closed; completed once it is. */
+    private CompletableFuture<Void> retired;
     private final List<WeakReference<Connection>> connections = new ArrayList<>();
     private int connecting;
     private boolean idle;
     private long idleSinceNanos;
 
-    private Entry(Budget budget) {
-      this.budget = budget;
+    private Entry(Settings settings) {
+      this.name = settings.get(Keys.NAME);
+      this.settings = settings;
     }
 
+    /** The budget's limiter; only once {@link #acquire} has returned this entry. */
     Limiter limiter() {
       return budget.limiter();
     }
   }
 
+  private enum Action { BUILD, JOIN, PRUNE, AWAIT_CLOSE }
+
+  /** What {@link #acquire} does next, decided under the lock and done outside it. */
+  private record Step(Action action, Entry entry, Entry replaced) {}
+
   /**
-   * Returns the budget named by {@code settings}, building it on first use, and counts a
-   * connection as being opened for it until {@link #connected} or {@link #abandoned}.
+   * Returns the budget named by {@code settings}, building it on first use (outside the lock),
+   * and counts a connection as being opened for it until {@link #connected} or
+   * {@link #abandoned}. A budget of that name with other settings and no open connection is
+   * closed and replaced.
    *
-   * @throws IllegalArgumentException when the name is in use with other settings, naming both
-   *     values, or when the settings do not fit together
+   * @throws IllegalArgumentException when the name is in use with other settings by open
+   *     connections, naming both values; or when the settings do not fit together
+   * @throws SQLException when interrupted while another connect builds or closes the budget
    */
-  Entry acquire(Settings settings) {
+  Entry acquire(Settings settings) throws SQLException {
+    boolean pruned = false;
+    while (true) {
+      Step step = step(settings, pruned);
+      switch (step.action()) {
+        case BUILD:
+          return build(step.entry(), step.replaced());
+        case JOIN:
+          return join(step.entry());
+        case PRUNE:
+          prune(step.entry());
+          pruned = true;
+          break;
+        default:
+          await(step.entry().retired, step.entry().name);
+      }
+    }
+  }
+
+  /** Decides the next step for a connect with {@code settings}; counts it when it is to go on. */
+  private Step step(Settings settings, boolean pruned) {
     String name = settings.get(Keys.NAME);
     lock.lock();
     try {
       Entry entry = entries.get(name);
       if (entry == null) {
-        entry = new Entry(Budget.open(settings, null, true));
-        entries.put(name, entry);
-        startSweeper();
-      } else {
-        checkSame(name, entry.budget.settings(), settings);
+        return placeholder(settings, null);
       }
-      entry.connecting++;
-      entry.idle = false;
-      return entry;
+      if (entry.retired != null) {
+        return new Step(Action.AWAIT_CLOSE, entry, null);
+      }
+      List<String> differences = entry.settings.differences(settings);
+      if (differences.isEmpty()) {
+        entry.connecting++;
+        entry.idle = false;
+        return new Step(Action.JOIN, entry, null);
+      }
+      if (entry.connecting == 0 && entry.connections.isEmpty()) {
+        entry.retired = new CompletableFuture<>();
+        return placeholder(settings, entry);
+      }
+      if (entry.connecting == 0 && !pruned) {
+        return new Step(Action.PRUNE, entry, null); // its connections may all be closed by now
+      }
+      throw conflict(entry, differences);
     } finally {
       lock.unlock();
     }
+  }
+
+  /** Puts a placeholder for a budget this connect is to build; under the lock. */
+  private Step placeholder(Settings settings, Entry replaced) {
+    Entry entry = new Entry(settings);
+    entry.connecting = 1;
+    entries.put(entry.name, entry);
+    startSweeper();
+    return new Step(Action.BUILD, entry, replaced);
+  }
+
+  /** Builds the entry's budget with no lock held, after closing the one it replaces. */
+  private Entry build(Entry entry, Entry replaced) {
+    if (replaced != null) {
+      LOG.info("{} - replacing the driver's budget, which has no open connection, with one of"
+          + " other settings: {}", entry.name,
+          String.join(", ", replaced.settings.differences(entry.settings)));
+      retire(replaced); // first, so the new MXBean takes the plain name
+    }
+    try {
+      entry.budget = opener.open(entry.settings);
+    } catch (RuntimeException | Error e) {
+      lock.lock();
+      try {
+        entries.remove(entry.name, entry);
+      } finally {
+        lock.unlock();
+      }
+      entry.built.completeExceptionally(e);
+      throw e;
+    }
+    entry.built.complete(entry.budget);
+    return entry;
+  }
+
+  /** Waits for the entry's budget, built by another connect. */
+  private Entry join(Entry entry) throws SQLException {
+    try {
+      await(entry.built, entry.name);
+      return entry;
+    } catch (SQLException | RuntimeException | Error e) {
+      abandoned(entry);
+      throw e;
+    }
+  }
+
+  private static void await(Future<?> future, String name) throws SQLException {
+    try {
+      future.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SQLTransientConnectionException(name + " - interrupted while waiting for the"
+          + " driver's budget of this name to be built or closed by another connect", null, e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof Error) {
+        throw (Error) cause;
+      }
+      if (cause instanceof IllegalArgumentException) {
+        throw new IllegalArgumentException(cause.getMessage(), cause); // this thread's trace
+      }
+      throw new IllegalStateException(name + " - building the driver's budget failed: " + cause,
+          cause);
+    }
+  }
+
+  /** Forgets the entry's connections that are closed; {@code isClosed()} asked outside the lock. */
+  private void prune(Entry entry) {
+    List<WeakReference<Connection>> refs;
+    lock.lock();
+    try {
+      refs = new ArrayList<>(entry.connections);
+    } finally {
+      lock.unlock();
+    }
+    Set<WeakReference<Connection>> gone = gone(Map.of(entry, refs));
+    lock.lock();
+    try {
+      entry.connections.removeIf(gone::contains);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Closes a retired entry's budget, then forgets the entry and wakes those waiting on it. */
+  private void retire(Entry entry) {
+    try {
+      entry.budget.close();
+    } finally {
+      lock.lock();
+      try {
+        entries.remove(entry.name, entry);
+        if (entries.isEmpty()) {
+          stopSweeper();
+        }
+      } finally {
+        lock.unlock();
+      }
+      entry.retired.complete(null);
+    }
+  }
+
+  private static IllegalArgumentException conflict(Entry entry, List<String> differences) {
+    String users = entry.connections.size() + " open connection(s)"
+        + (entry.connecting > 0 ? " and " + entry.connecting + " being opened" : "");
+    return new IllegalArgumentException("sluice.name \"" + entry.name + "\" already names a"
+        + " budget in this JVM with other settings, and " + users + " still use it: "
+        + String.join(", ", differences) + " (the budget's value first, then this URL's). Every"
+        + " URL naming one budget must give the same settings: align them, close the other"
+        + " pool first (a budget with no open connection is replaced), or give this one its own"
+        + " sluice.name");
   }
 
   /** Records that {@code raw} was opened for the entry's budget. */
@@ -133,22 +325,23 @@ final class DriverBudgets {
     }
   }
 
-  /** The figures of the budget named {@code name}, or {@code null} when there is none. */
+  /** The figures of the budget named {@code name}, or {@code null} when none is built. */
   Stats stats(String name) {
-    Entry entry = find(name);
-    return entry == null ? null : entry.budget.stats();
+    Budget budget = find(name);
+    return budget == null ? null : budget.stats();
   }
 
   /** The limiter of the budget named {@code name}, or {@code null}: for tests. */
   Limiter limiter(String name) {
-    Entry entry = find(name);
-    return entry == null ? null : entry.limiter();
+    Budget budget = find(name);
+    return budget == null ? null : budget.limiter();
   }
 
-  private Entry find(String name) {
+  private Budget find(String name) {
     lock.lock();
     try {
-      return entries.get(name);
+      Entry entry = entries.get(name);
+      return entry == null ? null : entry.budget;
     } finally {
       lock.unlock();
     }
@@ -161,34 +354,33 @@ final class DriverBudgets {
   void sweep() {
     Map<Entry, List<WeakReference<Connection>>> seen = snapshot();
     Set<WeakReference<Connection>> gone = gone(seen);
-    List<Budget> expired = new ArrayList<>();
+    List<Entry> expired = new ArrayList<>();
     lock.lock();
     try {
       long now = ticker.read();
-      entries.values().removeIf(entry -> {
+      for (Entry entry : entries.values()) {
         entry.connections.removeIf(gone::contains);
-        if (isExpired(entry, now)) {
-          expired.add(entry.budget);
-          return true;
+        if (entry.retired == null && isExpired(entry, now)) {
+          entry.retired = new CompletableFuture<>();
+          expired.add(entry);
         }
-        return false;
-      });
+      }
       if (entries.isEmpty()) {
         stopSweeper();
       }
     } finally {
       lock.unlock();
     }
-    for (Budget budget : expired) {
-      LOG.info("{} - closing the driver's budget: no connection used it for {} s",
-          budget.limiter().name(), TimeUnit.NANOSECONDS.toSeconds(graceNanos));
-      budget.close();
+    for (Entry entry : expired) {
+      LOG.info("{} - closing the driver's budget: no connection used it for {} s", entry.name,
+          TimeUnit.NANOSECONDS.toSeconds(graceNanos));
+      retire(entry);
     }
   }
 
   /** Whether the entry has had no connection for the grace period; marks it idle if newly so. */
   private boolean isExpired(Entry entry, long now) {
-    if (!entry.connections.isEmpty() || entry.connecting > 0) {
+    if (!entry.connections.isEmpty() || entry.connecting > 0 || entry.budget == null) {
       entry.idle = false;
       return false;
     }
@@ -233,16 +425,6 @@ final class DriverBudgets {
       return connection.isClosed();
     } catch (SQLException | RuntimeException e) {
       return true; // a connection that cannot say is broken: it no longer holds the budget
-    }
-  }
-
-  private static void checkSame(String name, Settings existing, Settings wanted) {
-    List<String> differences = existing.differences(wanted);
-    if (!differences.isEmpty()) {
-      throw new IllegalArgumentException("sluice.name \"" + name + "\" already names a budget in"
-          + " this JVM with other settings: " + String.join(", ", differences)
-          + " (the budget's value first, then this URL's). Every URL naming one budget must give"
-          + " the same settings: align them, or give this one its own sluice.name");
     }
   }
 

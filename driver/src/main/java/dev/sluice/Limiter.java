@@ -301,14 +301,25 @@ final class Limiter implements Gate {
       if (open) {
         nextSummaryNanos.set(ticker.read() + summaryIntervalNanos);
         rejectedAtLastSummary.set(rejected.sum());
-        LOG.warn("{} - the cache breaker flag is open: limiting the database to {} permits/s"
-            + " (this instance's share of {}/s), burst {}", name,
-            RateLimitExceededException.formatRate(bucket.permitsPerSecond()),
-            RateLimitExceededException.formatRate(budget), bucket.burst());
+        logLimiting();
       } else {
         LOG.warn("{} - the cache breaker flag is closed: stopped limiting; {} calls rejected since"
             + " the last summary", name, rejected.sum() - rejectedAtLastSummary.get());
       }
+    }
+  }
+
+  /** With no breaker (the flag always open), limiting is the normal state: INFO, saying so. */
+  private void logLimiting() {
+    String rate = RateLimitExceededException.formatRate(bucket.permitsPerSecond());
+    String share = RateLimitExceededException.formatRate(budget);
+    if (flag == BreakerFlag.alwaysOpen()) {
+      LOG.info("{} - limiting the database to {} permits/s (this instance's share of {}/s),"
+          + " burst {}: there is no cache breaker flag (sluice.flag=always), so every call is"
+          + " charged", name, rate, share, bucket.burst());
+    } else {
+      LOG.warn("{} - the cache breaker flag is open: limiting the database to {} permits/s"
+          + " (this instance's share of {}/s), burst {}", name, rate, share, bucket.burst());
     }
   }
 

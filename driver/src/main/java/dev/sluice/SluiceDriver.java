@@ -39,8 +39,10 @@ import java.util.logging.Logger;
  *
  * <p>Every connection made with the same {@code sluice.name} in one JVM draws from one budget:
  * a pool of fifty physical connections shares one bucket. Without {@code sluice.name} the name is
- * made of the real URL's host, port and database. The budget's background work stops about
- * thirty seconds after its last connection is closed.
+ * made of the real URL's host, port and database, with a checksum suffix when joining them would
+ * be ambiguous (two databases never share a derived name). The budget's background work stops
+ * about thirty seconds after its last connection is closed; a connect that gives the name other
+ * settings replaces it at once when none of its connections is open.
  *
  * <p>The driver registers itself with {@link DriverManager} when loaded, and is listed as a
  * {@code java.sql.Driver} service. Spring Boot cannot tell the driver from the {@code jdbc:sluice:}
@@ -80,9 +82,10 @@ public final class SluiceDriver implements Driver {
    * @param url a {@code jdbc:sluice:} URL; any other URL gives {@code null}
    * @param info connection properties: the real driver's, and {@code sluice.*} settings
    * @return the connection, or {@code null} when the URL is not {@code jdbc:sluice:}
-   * @throws SQLNonTransientConnectionException naming the key and the value, when a setting is
-   *     bad, unknown, given twice, or differs from the budget of the same name; or naming the
-   *     (masked) URL and the class loader, when no driver accepts the real URL
+   * @throws SQLNonTransientConnectionException naming the key and the value (masked), when a
+   *     setting is bad, unknown, misspelled, given twice, or differs from the budget of the same
+   *     name while connections of it are open; when there is no URL after the prefix; or naming
+   *     the (masked) URL and the class loader, when no driver accepts the real URL
    * @throws SQLException as the real driver throws it
    */
   @Override
@@ -238,7 +241,9 @@ public final class SluiceDriver implements Driver {
 
 
   private static DriverPropertyInfo describe(Key<?> key, Map<String, String> given) {
-    DriverPropertyInfo info = new DriverPropertyInfo(key.name(), given.get(key.name()));
+    String value = given.get(key.name());
+    DriverPropertyInfo info = new DriverPropertyInfo(key.name(),
+        value == null ? null : key.show(value)); // a tool may show or log it
     info.description = key.doc() + " Default: " + key.defaultText().replace("`", "") + ".";
     info.required = key == Keys.BUDGET;
     info.choices = choices(key);

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.lang.management.ManagementFactory;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.util.Properties;
 import javax.management.Attribute;
 import javax.management.MBeanServer;
@@ -115,17 +117,58 @@ class BudgetMXBeanTest {
     }
   }
 
+  /** Issue 10 item 15: the message said to SET a Redis key when there was no Redis at all. */
   @Test
-  void tripFlag_notManual_refusedSayingWhatToDo() throws Exception {
+  void tripOrResetFlag_alwaysOpen_refusedSayingWhatToDoInstead() throws Exception {
     try (RateLimitedDataSource ds = ObservabilityFixtures.oneCheckout("mx-always",
         BreakerFlag.alwaysOpen())) {
+      for (String operation : new String[] {"tripFlag", "resetFlag"}) {
+        RuntimeMBeanException e = assertThrows(RuntimeMBeanException.class,
+            () -> SERVER.invoke(name("mx-always"), operation, null, null));
+
+        assertThat(e.getCause()).as(operation)
+            .isInstanceOf(UnsupportedOperationException.class)
+            .hasMessageContaining("the flag is always open")
+            .hasMessageContaining("call setBudget")
+            .hasMessageContaining("sluice.flag=manual")
+            .hasMessageNotContaining("sluice:mx-always:breaker");
+      }
+    }
+  }
+
+  @Test
+  void tripFlag_otherFlag_refusedNamingWhereItLives() throws Exception {
+    try (RateLimitedDataSource ds = ObservabilityFixtures.oneCheckout("mx-supplied",
+        BreakerFlag.of(() -> false))) {
       RuntimeMBeanException e = assertThrows(RuntimeMBeanException.class,
-          () -> SERVER.invoke(name("mx-always"), "tripFlag", null, null));
+          () -> SERVER.invoke(name("mx-supplied"), "tripFlag", null, null));
 
       assertThat(e.getCause()).isInstanceOf(UnsupportedOperationException.class)
-          .hasMessageContaining("mx-always - cannot trip the breaker flag over JMX: it is"
-              + " BreakerFlag.alwaysOpen(), not BreakerFlag.manual()")
-          .hasMessageContaining("sluice:mx-always:breaker");
+          .hasMessageContaining("mx-supplied - cannot trip the breaker flag over JMX: it is"
+              + " BreakerFlag.of(")
+          .hasMessageContaining("sluice:mx-supplied:breaker");
+    }
+  }
+
+  /** Issue 10 item 15: a driver-made budget could not be switched at runtime. */
+  @Test
+  void flagManual_driverBudget_isSwitchedOverJmx() throws Exception {
+    String url = "jdbc:sluice:h2:mem:mxmanual;sluice.name=mx-manual;sluice.flag=manual;"
+        + "sluice.budget=1;sluice.burst=1";
+    try (Connection c = new SluiceDriver().connect(url, null);
+        Statement s = c.createStatement()) {
+      ObjectName on = name("mx-manual");
+      s.execute("SELECT 1");
+      s.execute("SELECT 1"); // closed at start: passes uncounted
+      assertThat(SERVER.getAttribute(on, "FlagManual")).isEqualTo(true);
+
+      SERVER.invoke(on, "tripFlag", null, null);
+      s.execute("SELECT 1");
+      assertThrows(RateLimitExceededException.class, () -> s.execute("SELECT 1"));
+
+      SERVER.invoke(on, "resetFlag", null, null);
+      s.execute("SELECT 1");
+      assertThat(SERVER.getAttribute(on, "Rejected")).isEqualTo(1L);
     }
   }
 

@@ -29,7 +29,8 @@ class RateLimitedDataSourceBuilderTest {
       "sluice.instances|2.5|sluice.instances must be a positive integer or `redis`, but was \"2.5\"",
       "sluice.burst|-1|sluice.burst must be a positive integer, but was \"-1\"",
       "sluice.scope|table|sluice.scope must be `statement` or `connection`, but was \"table\"",
-      "sluice.flag|sometimes|sluice.flag must be `always` or `redis`, but was \"sometimes\"",
+      "sluice.flag|sometimes|sluice.flag must be `always`, `redis` or `manual`, but was"
+          + " \"sometimes\"",
       "sluice.name|users db|sluice.name must be 1 to 64 of the characters A-Z a-z 0-9 . _ -,"
           + " but was \"users db\"",
       "sluice.stack-traces|yes|sluice.stack-traces must be `true` or `false`, but was \"yes\"",
@@ -56,6 +57,18 @@ class RateLimitedDataSourceBuilderTest {
     assertThatThrownBy(() -> RateLimitedDataSource.builder(pool).properties(props))
         .hasMessageStartingWith("sluice.budegt is not a Sluice setting; did you mean sluice.budget?")
         .hasMessageContaining("sluice.instances");
+  }
+
+  /** Issue 10 item 12: a key in upper case was taken for a foreign one and ignored. */
+  @Test
+  void properties_sluiceKeyInUpperCase_isRefusedNotIgnored() {
+    Properties props = new Properties();
+    props.setProperty("sluice.budget", "100");
+    props.setProperty("SLUICE.INSTANCES", "10");
+    assertThatThrownBy(() -> RateLimitedDataSource.builder(pool).properties(props))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("\"SLUICE.INSTANCES\" is not how Sluice's keys are spelled: write"
+            + " sluice.instances, in lower case and without spaces");
   }
 
   @Test

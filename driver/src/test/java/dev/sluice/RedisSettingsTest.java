@@ -89,4 +89,10 @@ class RedisSettingsTest {
     assertThat(assertThrows(IllegalArgumentException.class,
         () -> builder.refresh(Duration.ZERO)).getMessage()).startsWith("sluice.redis.refresh must");
   }
+
+  @Test
+  void flagManual_withoutJmx_failsSayingWhy() {
+    assertThat(failure(props("sluice.flag", "manual", "sluice.jmx", "false")))
+        .startsWith("sluice.flag=manual needs sluice.jmx=true");
+  }
 }

@@ -3,6 +3,9 @@ package dev.sluice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.DriverManager;
@@ -104,6 +107,18 @@ class SluiceDriverTest {
     }
   }
 
+  /** Issue 10 item 14: closing a pool and opening one with other settings failed for 30-40 s. */
+  @Test
+  void connect_otherBudgetAfterTheConnectionsClosed_replacesTheBudget() throws SQLException {
+    String base = "jdbc:sluice:h2:mem:" + db + ";sluice.name=" + db;
+    driver.connect(base + ";sluice.budget=100", null).close();
+
+    try (Connection c = driver.connect(base + ";sluice.budget=200", null)) {
+      assertThat(c.isValid(1)).isTrue();
+      assertThat(SluiceDriver.stats(db).orElseThrow().permitsPerSecond()).isEqualTo(200.0);
+    }
+  }
+
   @Test
   void connect_badValue_isAnSqlExceptionNamingKeyAndValue() {
     assertThatThrownBy(() -> driver.connect("jdbc:sluice:h2:mem:x;sluice.budget=-5", null))
@@ -159,6 +174,68 @@ class SluiceDriverTest {
         .isInstanceOf(SQLNonTransientConnectionException.class)
         .hasMessageStartingWith("sluice.redis must")
         .hasMessageNotContaining("hunter2");
+  }
+
+  /** Issue 10 item 10: each of these echoed some part of the password. */
+  @Test
+  void connect_malformedRedisUris_neverShowAnyPartOfThePassword() {
+    String[][] cases = {
+        {"sluice.redis=redis:/:s3cr3t@cache:6379", "redis:/:****@cache:6379"},
+        {"sluice.redis=redis://u:s3c@r/3t@cache:6379", "redis://u:****@cache:6379"},
+        {"sluice.redis=redis://:s3cr3t", "redis://:****"},
+        {"sluice.redis=u:s3cr3t@cache:6379", "u:****@cache:6379"}};
+    for (String[] c : cases) {
+      assertThatThrownBy(() -> driver.connect("jdbc:sluice:h2:mem:x;sluice.budget=5;" + c[0],
+          null))
+          .as(c[0]).isInstanceOf(SQLNonTransientConnectionException.class)
+          .hasMessageStartingWith("sluice.redis must")
+          .hasMessageEndingWith("but was \"" + c[1] + "\"")
+          .hasMessageNotContaining("s3c").hasMessageNotContaining("3t");
+    }
+  }
+
+  @Test
+  void getPropertyInfo_redisUriWithPassword_showsItMasked() throws SQLException {
+    Properties info = new Properties();
+    info.setProperty("sluice.redis.password", "hunter2");
+    DriverPropertyInfo[] infos = driver.getPropertyInfo(
+        "jdbc:sluice:h2:mem:x;sluice.budget=5;sluice.redis=redis://u:hunter2@cache:6379", info);
+
+    assertThat(Arrays.stream(infos).filter(i -> i.name.startsWith("sluice.redis"))
+        .map(i -> i.name + "=" + i.value))
+        .contains("sluice.redis=redis://u:****@cache:6379", "sluice.redis.password=****");
+    assertThat(Arrays.stream(infos).map(i -> String.valueOf(i.value)))
+        .noneMatch(v -> v.contains("hunter2"));
+  }
+
+  /** Issue 10 item 15: "jdbc:sluice:" alone was looked up as the URL "jdbc:". */
+  @Test
+  void connect_nothingAfterThePrefix_saysSo() {
+    for (String url : new String[] {"jdbc:sluice:", "jdbc:sluice:  ",
+        "jdbc:sluice:?sluice.budget=5", "jdbc:sluice:;sluice.budget=5"}) {
+      assertThatThrownBy(() -> driver.connect(url, null)).as(url)
+          .isInstanceOf(SQLNonTransientConnectionException.class)
+          .hasMessageStartingWith("There is no database URL after jdbc:sluice:");
+    }
+  }
+
+  /** Issue 10 item 15: without Redis it logged "the cache breaker flag is open". */
+  @Test
+  void connect_withoutABreaker_logsThatThereIsNone() throws SQLException {
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+    try (Connection c = driver.connect("jdbc:sluice:h2:mem:" + db + ";sluice.budget=1000;"
+        + "sluice.name=" + db, null)) {
+      queryOne(c, "SELECT 1");
+    } finally {
+      System.setErr(stderr);
+    }
+
+    assertThat(log.toString(StandardCharsets.UTF_8))
+        .contains(db + " - limiting the database to 1000 permits/s")
+        .contains("there is no cache breaker flag (sluice.flag=always)")
+        .doesNotContain("the cache breaker flag is open");
   }
 
   @Test

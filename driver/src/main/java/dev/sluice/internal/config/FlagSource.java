@@ -5,5 +5,7 @@ public enum FlagSource {
   /** The limiter is always on. */
   ALWAYS,
   /** The {@code sluice:<name>:breaker} key in {@code sluice.redis}. */
-  REDIS
+  REDIS,
+  /** A {@code BreakerFlag.manual()}, closed at first, tripped and reset over JMX. */
+  MANUAL
 }

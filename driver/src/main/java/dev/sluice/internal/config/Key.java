@@ -103,9 +103,14 @@ public final class Key<T> {
     if (text == null || text.isBlank()) {
       throw invalid(text);
     }
+    if (!text.equals(text.strip())) {
+      // nothing is silently corrected: "sluice.budget= 5" is more likely a slip than meant
+      throw new IllegalArgumentException(name + " must " + constraint + ", without spaces around"
+          + " it, but was \"" + mask.apply(text) + "\"");
+    }
     T value;
     try {
-      value = parser.apply(text.trim());
+      value = parser.apply(text);
     } catch (IllegalArgumentException e) {
       value = null;
     }
@@ -118,11 +123,12 @@ public final class Key<T> {
   /**
    * The exception for a bad value: {@code sluice.budget must be a positive number, but was "-5"}.
    *
-   * @param shown the value as the user gave it (already masked if secret)
+   * @param shown the value as the user gave it (already masked if secret; any login in it is
+   *     masked here)
    * @return the exception to throw
    */
   public IllegalArgumentException invalid(Object shown) {
-    String text = shown instanceof String ? (String) shown : show(shown);
+    String text = shown instanceof String ? Secrets.mask((String) shown) : show(shown);
     String what = shown == null ? "missing" : "\"" + text + "\"";
     return new IllegalArgumentException(name + " must " + constraint + ", but was " + what);
   }
@@ -216,7 +222,7 @@ public final class Key<T> {
     private String unit = "";
     private String doc = "";
     private Group group = Group.RARELY_USED;
-    private Function<String, String> mask = Function.identity();
+    private Function<String, String> mask = Secrets::mask;
 
     private Builder(String name, Class<T> type, Function<String, T> parser, String constraint) {
       this.name = Objects.requireNonNull(name);

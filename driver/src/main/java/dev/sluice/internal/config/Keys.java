@@ -20,7 +20,7 @@ public final class Keys {
           Key.matching(Pattern.compile("[A-Za-z0-9._-]{1,64}")),
           "be 1 to 64 of the characters A-Z a-z 0-9 . _ -")
       .computedDefault("builder: `default`; driver: derived from the database URL's host, port"
-          + " and database")
+          + " and database (a checksum added when that would be ambiguous)")
       .doc("Names the budget: in Redis keys, metrics, logs and error messages. Every data source"
           + " or URL with the same name in one JVM (driver) or one Redis shares one budget.")
       .group(Group.ESSENTIALS).build();
@@ -62,11 +62,21 @@ public final class Keys {
           + " master named in a `redis-sentinel://` URI, found through its Sentinels.")
       .group(Group.ESSENTIALS).build();
 
+  public static final Key<String> REDIS_PASSWORD = Key.named("sluice.redis.password",
+          String.class, text -> text, "be the password of the Redis in `sluice.redis`")
+      .computedDefault("the `SLUICE_REDIS_PASSWORD` environment variable; else none")
+      .secret(text -> Secrets.MASK)
+      .doc("The password for `sluice.redis`, kept out of its URI and so out of every URL and"
+          + " pool configuration that gets logged; never shown (always `****`). Set it here or"
+          + " in `SLUICE_REDIS_PASSWORD`, not both here and in the URI.")
+      .group(Group.FREQUENTLY_USED).build();
+
   public static final Key<FlagSource> FLAG = Key.named("sluice.flag", FlagSource.class,
-          Key.oneOf(FlagSource.class), "be `always` or `redis`")
+          Key.oneOf(FlagSource.class), "be `always`, `redis` or `manual`")
       .computedDefault("`redis` when `sluice.redis` is set, else `always`")
-      .doc("When the limiter is on: `always`, or while the `sluice:<name>:breaker` key in"
-          + " `sluice.redis` says `open`.")
+      .doc("When the limiter is on: `always`; while the `sluice:<name>:breaker` key in"
+          + " `sluice.redis` says `open`; or `manual`: from the MXBean's `tripFlag` to its"
+          + " `resetFlag` (closed at start; needs `sluice.jmx=true`), for driver mode.")
       .group(Group.FREQUENTLY_USED).build();
 
   public static final Key<Boolean> STACK_TRACES = Key.named("sluice.stack-traces", Boolean.class,
@@ -172,13 +182,14 @@ public final class Keys {
 
   /** Every key, in the order the README lists them. */
   public static final List<Key<?>> ALL = List.of(
-      NAME, BUDGET, INSTANCES, REDIS, BURST, SCOPE, FLAG, REDIS_REFRESH, REDIS_TIMEOUT,
+      NAME, BUDGET, INSTANCES, REDIS, REDIS_PASSWORD, BURST, SCOPE, FLAG, REDIS_REFRESH,
+      REDIS_TIMEOUT,
       INSTANCES_ASSUMED, STACK_TRACES, SUMMARY_INTERVAL, REDIS_SETTLE, REDIS_UNREACHABLE,
       REDIS_PING, REDIS_HEARTBEAT, INSTANCES_EXPIRY, POOL_AUTO_COMMIT, JMX);
 
   /** The keys that only mean something with {@code sluice.redis}. */
   public static final List<Key<?>> REDIS_ONLY = List.of(
-      REDIS_REFRESH, REDIS_TIMEOUT, REDIS_SETTLE, REDIS_UNREACHABLE, REDIS_PING);
+      REDIS_PASSWORD, REDIS_REFRESH, REDIS_TIMEOUT, REDIS_SETTLE, REDIS_UNREACHABLE, REDIS_PING);
 
   /** The keys that only mean something with {@code sluice.instances=redis}. */
   public static final List<Key<?>> REGISTRY_ONLY = List.of(

@@ -1,11 +1,49 @@
 package dev.sluice.internal.config;
 
 import dev.sluice.internal.redis.RedisEndpoint;
+import java.util.function.UnaryOperator;
 
-/** Checks and masks {@code redis://}, {@code rediss://} and {@code redis-sentinel://} URIs. */
+/**
+ * Checks and masks {@code redis://}, {@code rediss://} and {@code redis-sentinel://} URIs, and
+ * makes the endpoint of {@code sluice.redis} with its password from wherever it was given.
+ */
 public final class RedisUri {
 
+  /** The environment variable that gives the Redis password when no setting does. */
+  public static final String PASSWORD_VARIABLE = "SLUICE_REDIS_PASSWORD";
+
   private RedisUri() {}
+
+  /**
+   * Returns the endpoint of {@code sluice.redis}, its password taken from the URI, else
+   * {@code sluice.redis.password}, else the environment variable {@value #PASSWORD_VARIABLE}.
+   *
+   * @param settings checked settings with {@code sluice.redis} set
+   * @return where Redis is and how to log in
+   * @throws IllegalArgumentException when both the URI and {@code sluice.redis.password} give a
+   *     password
+   */
+  public static RedisEndpoint endpoint(Settings settings) {
+    return endpoint(settings, System::getenv);
+  }
+
+  static RedisEndpoint endpoint(Settings settings, UnaryOperator<String> environment) {
+    RedisEndpoint parsed = RedisEndpoint.parse(settings.get(Keys.REDIS));
+    String password = settings.get(Keys.REDIS_PASSWORD);
+    if (password != null && parsed.password() != null) {
+      throw new IllegalArgumentException("sluice.redis.password is set, but sluice.redis has a"
+          + " password too (" + Keys.REDIS.show(settings.get(Keys.REDIS)) + "); give it in one"
+          + " place, preferably sluice.redis.password or " + PASSWORD_VARIABLE);
+    }
+    if (password == null && parsed.password() == null) {
+      password = environment.apply(PASSWORD_VARIABLE); // as redis-cli reads REDISCLI_AUTH
+    }
+    if (password == null || password.isEmpty() || parsed.password() != null) {
+      return parsed;
+    }
+    return new RedisEndpoint(parsed.host(), parsed.port(), parsed.user(), password,
+        parsed.database(), parsed.tls(), parsed.master(), parsed.sentinels());
+  }
 
   /**
    * Returns {@code text} if it is a usable Redis URI: {@code redis://}, {@code rediss://} or
@@ -20,21 +58,12 @@ public final class RedisUri {
 
   /**
    * Returns {@code text} with any password replaced by {@code ****}; safe for logs and messages.
+   * The same as {@link Secrets#mask}.
    *
    * @param text a Redis URI, valid or not
    * @return the masked text
    */
   public static String mask(String text) {
-    if (text == null) {
-      return null;
-    }
-    int scheme = text.indexOf("://");
-    int at = text.lastIndexOf('@');
-    if (scheme < 0 || at < scheme) {
-      return text;
-    }
-    int colon = text.indexOf(':', scheme + 3);
-    String user = colon >= 0 && colon < at ? text.substring(scheme + 3, colon) + ":" : "";
-    return text.substring(0, scheme + 3) + user + "****" + text.substring(at);
+    return Secrets.mask(text);
   }
 }

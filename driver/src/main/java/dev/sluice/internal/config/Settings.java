@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -37,7 +38,7 @@ public final class Settings {
   public static Settings parse(Properties properties) {
     Map<String, String> text = new LinkedHashMap<>();
     for (String name : properties.stringPropertyNames()) {
-      if (name.startsWith(Keys.PREFIX)) {
+      if (isSluiceKey(name)) {
         text.put(name, properties.getProperty(name));
       }
     }
@@ -59,9 +60,22 @@ public final class Settings {
   }
 
   /**
-   * Returns the key named {@code name}.
+   * Whether {@code name} is Sluice's to take or refuse: it starts with {@code sluice.} in any
+   * case, after any white space. Such a key never reaches the database's driver, even when
+   * misspelled ({@code SLUICE.BUDGET}, {@code " sluice.budget"}): {@link #find} refuses it.
    *
-   * @throws IllegalArgumentException naming the unknown key, the nearest known one and the list
+   * @param name a property or URL parameter name
+   * @return whether it is meant for Sluice
+   */
+  public static boolean isSluiceKey(String name) {
+    return name.strip().regionMatches(true, 0, Keys.PREFIX, 0, Keys.PREFIX.length());
+  }
+
+  /**
+   * Returns the key named {@code name}, spelled exactly.
+   *
+   * @throws IllegalArgumentException naming the unknown key (masked), the nearest known one and
+   *     the list; for a known key in other case or with white space, its right spelling
    */
   public static Key<?> find(String name) {
     for (Key<?> key : Keys.ALL) {
@@ -69,10 +83,19 @@ public final class Settings {
         return key;
       }
     }
+    String shown = "\"" + Secrets.mask(name) + "\"";
+    String normalised = name.strip().toLowerCase(Locale.ROOT);
+    for (Key<?> key : Keys.ALL) {
+      if (key.name().equals(normalised)) {
+        throw new IllegalArgumentException(shown + " is not how Sluice's keys are spelled: write "
+            + key.name() + ", in lower case and without spaces");
+      }
+    }
     String nearest = Keys.ALL.stream().map(Key::name)
-        .min(Comparator.comparingInt(known -> distance(known, name))).orElseThrow();
-    throw new IllegalArgumentException(name + " is not a Sluice setting; did you mean " + nearest
-        + "? Known settings: " + Keys.ALL.stream().map(Key::name).collect(Collectors.joining(", ")));
+        .min(Comparator.comparingInt(known -> distance(known, normalised))).orElseThrow();
+    throw new IllegalArgumentException((name.equals(name.strip()) ? Secrets.mask(name) : shown)
+        + " is not a Sluice setting; did you mean " + nearest + "? Known settings: "
+        + Keys.ALL.stream().map(Key::name).collect(Collectors.joining(", ")));
   }
 
   /** Returns these settings with {@code overrides} winning where both give a key. */

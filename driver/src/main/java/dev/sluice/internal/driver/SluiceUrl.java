@@ -47,8 +47,8 @@ public record SluiceUrl(String url, Properties properties, Settings settings) {
    * @param sluiceUrl a URL starting with {@code jdbc:sluice:}
    * @param info the connection properties, or {@code null}
    * @return the real URL, the real properties, and the raw {@code sluice.*} settings
-   * @throws IllegalArgumentException for a doubled prefix, a key given twice, or a key given in
-   *     the URL and the properties with different values
+   * @throws IllegalArgumentException for a doubled prefix, no database URL after the prefix, a
+   *     key given twice, or a key given in the URL and the properties with different values
    */
   public static Raw split(String sluiceUrl, Properties info) {
     String realUrl = realUrl(sluiceUrl);
@@ -102,6 +102,11 @@ public record SluiceUrl(String url, Properties properties, Settings settings) {
       throw new IllegalArgumentException("not a jdbc:sluice: URL");
     }
     String rest = sluiceUrl.substring(PREFIX.length());
+    if (rest.isBlank() || "?;&".indexOf(rest.strip().charAt(0)) >= 0) {
+      throw new IllegalArgumentException("There is no database URL after jdbc:sluice:; write the"
+          + " database's URL without its jdbc: after it, for example"
+          + " jdbc:sluice:postgresql://db:5432/app?sluice.budget=5000");
+    }
     if (rest.startsWith("sluice:")) {
       throw new IllegalArgumentException("The URL starts with jdbc:sluice:sluice:; write"
           + " jdbc:sluice: once, followed by the database's URL without its jdbc:, for example"
@@ -123,7 +128,7 @@ public record SluiceUrl(String url, Properties properties, Settings settings) {
       Map<String, String> fromUrl) {
     for (String name : info.stringPropertyNames()) {
       String value = info.getProperty(name);
-      if (name.startsWith(Keys.PREFIX)) {
+      if (Settings.isSluiceKey(name)) {
         agree(name, fromUrl.get(name), value);
         settings.put(name, value);
       } else {
@@ -136,7 +141,7 @@ public record SluiceUrl(String url, Properties properties, Settings settings) {
       if (key instanceof String && value instanceof String) {
         continue; // copied above
       }
-      if (key instanceof String && ((String) key).startsWith(Keys.PREFIX)) {
+      if (key instanceof String && Settings.isSluiceKey((String) key)) {
         agree((String) key, fromUrl.get(key), String.valueOf(value));
         settings.put((String) key, String.valueOf(value));
       } else {

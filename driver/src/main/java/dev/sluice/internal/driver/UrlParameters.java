@@ -1,13 +1,16 @@
 package dev.sluice.internal.driver;
 
 import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.RedisUri;
+import dev.sluice.internal.config.Secrets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Takes the {@code sluice.*} settings out of a database URL, leaving the rest byte for byte as the
@@ -50,6 +53,12 @@ public final class UrlParameters {
     }
   }
 
+  /** White space, also percent-encoded or as {@code +}, before a parameter's key. */
+  private static final Pattern LEADING_BLANKS = Pattern.compile("^(?:\\s|\\+|%20|%09)+");
+  /** A separator, then {@code sluice.} in any case after any blanks: a key left in the URL. */
+  private static final Pattern LEAK = Pattern.compile(
+      "[?&;](?:\\s|\\+|%20|%09)*((?i:sluice\\.))");
+
   private UrlParameters() {}
 
   /**
@@ -70,9 +79,12 @@ public final class UrlParameters {
     char separator = semicolons ? ';' : '&';
     List<String> kept = new ArrayList<>();
     Map<String, String> settings = new LinkedHashMap<>();
-    for (String token : tokens(url, start + 1, separator, semicolons)) {
-      if (token.startsWith(Keys.PREFIX)) {
+    List<String> tokens = tokens(url, start + 1, separator, semicolons);
+    for (int i = 0; i < tokens.size(); i++) {
+      String token = tokens.get(i);
+      if (isSluiceToken(token)) {
         take(token, settings);
+        checkValueNotCut(token, i + 1 < tokens.size() ? tokens.get(i + 1) : null, separator);
       } else {
         kept.add(token);
       }
@@ -148,14 +160,41 @@ public final class UrlParameters {
     return i;
   }
 
+  /**
+   * Whether a token is Sluice's: {@code sluice.} in any case, after any white space (also
+   * percent-encoded, or a {@code +}, which drivers decode to a space). A misspelled one is taken
+   * all the same, and refused by name when the settings are parsed: it never reaches the database.
+   */
+  private static boolean isSluiceToken(String token) {
+    return LEADING_BLANKS.matcher(token).replaceFirst("")
+        .regionMatches(true, 0, Keys.PREFIX, 0, Keys.PREFIX.length());
+  }
+
   private static void take(String token, Map<String, String> settings) {
     int eq = token.indexOf('=');
     String key = eq < 0 ? token : token.substring(0, eq);
     String value = eq < 0 ? "" : token.substring(eq + 1);
     if (settings.containsKey(key)) {
-      throw new IllegalArgumentException(key + " is given twice in the URL; give it once");
+      throw new IllegalArgumentException(Secrets.mask(key)
+          + " is given twice in the URL; give it once");
     }
     settings.put(key, value);
+  }
+
+  /**
+   * Refuses a Redis URI cut short by a separator in its password:
+   * {@code sluice.redis=redis://:a&b@h} leaves {@code b@h} as a parameter of its own, a piece of the password the database's driver
+   * would receive. Such a piece has an {@code @} and no {@code =}; the message shows neither part.
+   */
+  private static void checkValueNotCut(String token, String next, char separator) {
+    if (next != null && next.indexOf('=') < 0 && next.indexOf('@') >= 0
+        && token.startsWith(Keys.REDIS.name() + "=")) {
+      throw new IllegalArgumentException("sluice.redis is followed in the URL by a parameter"
+          + " with an '@' and no '=': a '" + separator + "' inside the Redis password ends the"
+          + " value there. Percent-encode it (" + (separator == '&' ? "%26" : "%3B") + "), or give"
+          + " the password in sluice.redis.password or the " + RedisUri.PASSWORD_VARIABLE
+          + " environment variable");
+    }
   }
 
   /**
@@ -163,21 +202,17 @@ public final class UrlParameters {
    * reach, which the real driver might silently ignore.
    */
   private static void checkNoLeak(String url) {
-    String lower = url.toLowerCase(Locale.ROOT); // SLUICE.BUDGET would leak just the same
-    for (char separator : new char[] {'?', '&', ';'}) {
-      int at = lower.indexOf(separator + Keys.PREFIX);
-      if (at >= 0) {
-        int end = at + 1;
-        while (end < url.length() && "=&;?".indexOf(url.charAt(end)) < 0) {
-          end++;
-        }
-        String key = url.substring(at + 1, end);
-        throw new IllegalArgumentException(key + " stands where Sluice cannot take it out of the"
-            + " URL (" + (key.startsWith(Keys.PREFIX) ? "after a '" + separator + "' inside the"
-            + " database's own parameters" : "Sluice's keys are spelled in lower case") + ");"
-            + " put the sluice.* settings in the URL's first parameter list, or in the connection"
-            + " properties");
+    Matcher leak = LEAK.matcher(url); // SLUICE.BUDGET or " sluice.budget" would leak the same
+    if (leak.find()) {
+      int end = leak.start(1);
+      while (end < url.length() && "=&;?".indexOf(url.charAt(end)) < 0) {
+        end++;
       }
+      String key = Secrets.mask(url.substring(leak.start(1), end));
+      throw new IllegalArgumentException(key + " stands where Sluice cannot take it out of the"
+          + " URL (after a '" + url.charAt(leak.start()) + "' inside the database's own"
+          + " parameters); put the sluice.* settings in the URL's first parameter list, or in"
+          + " the connection properties");
     }
   }
 }

@@ -62,6 +62,46 @@ class JdbcUrlsTest {
     assertThat(a).isNotEqualTo(b);
   }
 
+  /** Issue 10 item 11: DB2's properties after the database went into the name, password too. */
+  @Test
+  void defaultName_db2PropertiesAfterTheDatabase_areLeftOut() {
+    assertThat(JdbcUrls.defaultName("jdbc:db2://db:50000/app:user=u;password=x;"))
+        .isEqualTo("db-50000-app");
+  }
+
+  /** Issue 10 item 11: two H2 databases derived one name and shared one bucket. */
+  @Test
+  void defaultName_namesThatWouldJoinAlike_differ() {
+    String[][] pairs = {
+        {"jdbc:h2:mem:a:b", "jdbc:h2:mem:a-b"},
+        {"jdbc:postgresql://db:5432/app", "jdbc:postgresql://db-5432/app"},
+        {"jdbc:h2:mem:a.b", "jdbc:h2:mem:a/b"},
+        {"jdbc:postgresql://h1:5432,h2:5432/app", "jdbc:postgresql://h1-5432-h2-5432/app"}};
+    for (String[] pair : pairs) {
+      assertThat(JdbcUrls.defaultName(pair[0])).as(pair[0] + " and " + pair[1])
+          .isNotEqualTo(JdbcUrls.defaultName(pair[1]));
+    }
+  }
+
+  @Test
+  void defaultName_lossyJoin_getsAStableChecksumAndStaysReadable() {
+    String name = JdbcUrls.defaultName("jdbc:h2:mem:a-b;DB_CLOSE_DELAY=-1");
+
+    assertThat(name).matches("mem-a-b-[0-9a-f]{8}");
+    assertThat(JdbcUrls.defaultName("jdbc:h2:mem:a-b;user=sa")).isEqualTo(name);
+    assertThat(JdbcUrls.defaultName("jdbc:h2:mem:a:b")).isEqualTo("mem-a-b");
+  }
+
+  @Test
+  void defaultName_credentialsNeverReachTheName() {
+    for (String url : new String[] {"jdbc:db2://db:50000/app:password=s3cret;",
+        "jdbc:mysql://scott:s3cret@db:3306/app", "jdbc:oracle:thin:scott/s3cret@db:1521:ORCL",
+        "jdbc:postgresql://db/app?password=s3cret", "jdbc:sqlserver://db;password=s3cret"}) {
+      assertThat(JdbcUrls.defaultName(url)).as(url).doesNotContainIgnoringCase("s3cret")
+          .doesNotContainIgnoringCase("password");
+    }
+  }
+
   @Test
   void mask_passwordsInEveryForm_areHidden() {
     assertThat(JdbcUrls.mask("jdbc:postgresql://db/app?user=u&password=s3cret&ssl=true"))

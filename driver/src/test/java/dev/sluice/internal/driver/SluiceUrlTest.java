@@ -99,4 +99,35 @@ class SluiceUrlTest {
         .hasMessageStartingWith("sluice.budgte is not a Sluice setting; did you mean"
             + " sluice.budget?");
   }
+
+  /** Issue 10 item 12: these spellings went to the database's driver unseen. */
+  @Test
+  void parse_sluiceKeyInOtherCaseOrWithBlanksInProperties_isRefusedNamingTheRightSpelling() {
+    for (String key : new String[] {"SLUICE.INSTANCES", " sluice.instances", "sluice.instances "}) {
+      Properties info = new Properties();
+      info.setProperty(key, "100");
+
+      assertThatThrownBy(() -> SluiceUrl.parse("jdbc:sluice:h2:mem:x;sluice.budget=5", info))
+          .as(key).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("\"" + key + "\" is not how Sluice's keys are spelled: write"
+              + " sluice.instances, in lower case and without spaces");
+    }
+  }
+
+  @Test
+  void parse_sluiceKeyAfterABlankInTheUrl_isRefusedNotPassedOn() {
+    assertThatThrownBy(() -> SluiceUrl.parse(
+        "jdbc:sluice:postgresql://db/app?sluice.budget=5&\tsluice.instances=100", null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("\"\tsluice.instances\" is not how Sluice's keys are spelled");
+  }
+
+  @Test
+  void parse_valueWithBlanksAroundIt_isRefused() {
+    assertThatThrownBy(() -> SluiceUrl.parse(
+        "jdbc:sluice:postgresql://db/app?sluice.budget= 5", null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("sluice.budget must be a positive number, without spaces around it, but was"
+            + " \" 5\"");
+  }
 }

@@ -92,11 +92,37 @@ class UrlParametersTest {
         .hasMessageStartingWith("sluice.budget stands where Sluice cannot take it out");
   }
 
+  /** Issue 10 item 12: a key in other case, or after a blank, went to the driver unseen. */
   @Test
-  void strip_upperCaseSluiceKey_isAnErrorRatherThanALeak() {
-    assertThatThrownBy(() -> UrlParameters.strip("jdbc:postgresql://db/app?SLUICE.BUDGET=5"))
+  void strip_sluiceKeyInAnySpelling_isTakenOutOfTheUrl() {
+    for (String key : new String[] {"SLUICE.BUDGET", " sluice.instances", "\tsluice.instances",
+        "+sluice.instances", "%20Sluice.Instances"}) {
+      UrlParameters.Stripped stripped = UrlParameters.strip(
+          "jdbc:postgresql://db/app?ssl=true&" + key + "=100");
+
+      assertThat(stripped.url()).as(key).isEqualTo("jdbc:postgresql://db/app?ssl=true");
+      assertThat(stripped.settings()).as(key).containsEntry(key, "100");
+    }
+  }
+
+  @Test
+  void strip_blankBeforeAKeyOutOfReach_isStillAnError() {
+    assertThatThrownBy(() -> UrlParameters.strip("jdbc:postgresql://db/app?a=1; SLUICE.budget=5"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("SLUICE.BUDGET stands where Sluice cannot take it out")
-        .hasMessageContaining("lower case");
+        .hasMessageStartingWith("SLUICE.budget stands where Sluice cannot take it out");
+  }
+
+  /** Issue 10 item 10: a '&' in a Redis password cut the value and echoed its first part. */
+  @Test
+  void strip_redisPasswordCutBySeparator_isRefusedShowingNoPartOfIt() {
+    for (String url : new String[] {
+        "jdbc:postgresql://db/app?sluice.redis=redis://:r3dis&Pass@cache:6379&sluice.budget=5",
+        "jdbc:h2:mem:a;sluice.redis=redis://u:r3dis;Pass@cache:6379;sluice.budget=5"}) {
+      assertThatThrownBy(() -> UrlParameters.strip(url))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("sluice.redis is followed in the URL by a parameter with an '@'")
+          .hasMessageContaining("sluice.redis.password")
+          .hasMessageNotContaining("r3dis").hasMessageNotContaining("Pass");
+    }
   }
 }
