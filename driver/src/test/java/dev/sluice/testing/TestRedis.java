@@ -119,6 +119,38 @@ public final class TestRedis implements AutoCloseable {
     }
   }
 
+  /**
+   * Freezes the server process with {@code SIGSTOP}, as a stalled host or a debugger would: the
+   * kernel still accepts connections and buffers what clients send, and the server runs it all
+   * on {@link #thaw()}.
+   */
+  public void freeze() {
+    signal("-STOP");
+  }
+
+  /** Resumes a server frozen by {@link #freeze()} ({@code SIGCONT}). */
+  public void thaw() {
+    signal("-CONT");
+  }
+
+  private void signal(String which) {
+    ProcessHandle process = ProcessHandle.current().descendants()
+        .filter(p -> p.info().commandLine().map(c -> c.contains("redis-server")
+            && c.contains(String.valueOf(port))).orElse(false))
+        .findFirst().orElseThrow(() -> new IllegalStateException("no redis-server on " + port));
+    try {
+      int exit = new ProcessBuilder("kill", which, Long.toString(process.pid())).start().waitFor();
+      if (exit != 0) {
+        throw new IllegalStateException("kill " + which + " exited with " + exit);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   private static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
