@@ -25,6 +25,7 @@ public final class TestRedis implements AutoCloseable {
   private final String host;
   private final int port;
   private final String uri;
+  private long pid;
 
   private TestRedis(RedisInstance server, String host, int port, String uri) {
     this.server = server;
@@ -125,6 +126,7 @@ public final class TestRedis implements AutoCloseable {
    * on {@link #thaw()}.
    */
   public void freeze() {
+    pid(); // while it still answers
     signal("-STOP");
   }
 
@@ -134,14 +136,11 @@ public final class TestRedis implements AutoCloseable {
   }
 
   private void signal(String which) {
-    ProcessHandle process = ProcessHandle.current().descendants()
-        .filter(p -> p.info().commandLine().map(c -> c.contains("redis-server")
-            && c.contains(String.valueOf(port))).orElse(false))
-        .findFirst().orElseThrow(() -> new IllegalStateException("no redis-server on " + port));
     try {
-      int exit = new ProcessBuilder("kill", which, Long.toString(process.pid())).start().waitFor();
+      long pid = pid();
+      int exit = new ProcessBuilder("kill", which, Long.toString(pid)).start().waitFor();
       if (exit != 0) {
-        throw new IllegalStateException("kill " + which + " exited with " + exit);
+        throw new IllegalStateException("kill " + which + " " + pid + " exited with " + exit);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -149,6 +148,19 @@ public final class TestRedis implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  /** The server's process id, as it reports it (asked once, while it answers). */
+  private long pid() {
+    if (pid == 0) {
+      try (Jedis jedis = client()) {
+        String info = jedis.info("server");
+        pid = info.lines().filter(line -> line.startsWith("process_id:"))
+            .mapToLong(line -> Long.parseLong(line.substring("process_id:".length()).trim()))
+            .findFirst().orElseThrow();
+      }
+    }
+    return pid;
   }
 
   private static int freePort() throws IOException {
