@@ -206,13 +206,8 @@ public final class FlagReader implements AutoCloseable {
     long call;
     lock.lock();
     try {
-      long now = ticker.read();
-      tripUntilNanos = now + ttl.toNanos();
-      messages++; // a read in flight started before this trip: its answer is stale
-      open = true;
-      if (source != FlagState.UNREACHABLE) {
-        source = FlagState.OPEN;
-      }
+      tripUntilNanos = ticker.read() + nanos(ttl);
+      openNow();
       call = writer.submit(true, tripUntilNanos); // under the lock: calls are ordered as here
     } finally {
       lock.unlock();
@@ -340,14 +335,25 @@ public final class FlagReader implements AutoCloseable {
     }
     lock.lock();
     try {
-      messages++;
-      open = true;
-      if (source != FlagState.UNREACHABLE) {
-        source = FlagState.OPEN;
-      }
+      openNow();
     } finally {
       lock.unlock();
     }
+  }
+
+  /** Guarded by {@link #lock}: an event newer than any read in flight opens the local copy. */
+  private void openNow() {
+    messages++; // a read in flight started before this event: its answer is stale
+    open = true;
+    if (source != FlagState.UNREACHABLE) {
+      source = FlagState.OPEN;
+    }
+  }
+
+  /** A trip's length in nanoseconds, capped far below where ticker arithmetic would wrap. */
+  private static long nanos(Duration ttl) {
+    Duration cap = Duration.ofNanos(Long.MAX_VALUE / 4); // 73 years
+    return ttl.compareTo(cap) > 0 ? cap.toNanos() : ttl.toNanos();
   }
 
   /** Queues one read of the key now, unless one is queued already (a stream of messages). */

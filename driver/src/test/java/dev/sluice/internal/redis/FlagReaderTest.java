@@ -370,6 +370,16 @@ class FlagReaderTest {
   }
 
   @Test
+  void trip_ttlOfAThousandYears_isTakenWithoutOverflow() {
+    FlagReader reader = reader(WhenUnreachable.OPEN);
+    reader.poll();
+    assertThat(reader.trip(Duration.ofDays(365_000))).isTrue();
+    assertThat(link.value(KEY)).isEqualTo("open");
+    reader.poll();
+    assertThat(reader.isOpen()).isTrue();
+  }
+
+  @Test
   void reset_pendingThenTrip_tripWins() {
     FlagReader reader = reader(WhenUnreachable.OPEN);
     link.strings.put(KEY, "open");
