@@ -19,7 +19,7 @@ import java.util.Set;
  * </ul>
  *
  * <p>Every value but {@code open} and an absent key is logged once, naming it (see
- * {@link FlagReader}).
+ * {@link FlagReader}). This enum is immutable.
  */
 enum FlagValue {
   /** No key: closed. */

@@ -22,8 +22,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * the writer writes the newest next; a call Redis did not take is written again every retry
  * interval until Redis takes it, a later call replaces it, or the writer is closed. So after
  * {@code trip} and {@code reset} both failed during an outage, the reset is what Redis ends with —
- * also when the trip's {@code SET} sat in a frozen Redis' socket buffer and ran on resume: the
- * reset is written again only after Redis answers, which is after it has read those buffers.
+ * also when the trip's {@code SET} sat in a frozen Redis' socket buffer and ran on resume: those
+ * bytes wait in the kernel when Redis resumes, while the reset is written again only afterwards,
+ * at the writer's next attempt.
  *
  * <p>A trip's expiry counts from the call. Written again later, the key gets what is left of it;
  * once nothing is left the trip is written as a reset, because a {@code SET} buffered during the
