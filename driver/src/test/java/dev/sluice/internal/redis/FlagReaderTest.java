@@ -264,13 +264,42 @@ class FlagReaderTest {
   void poll_whileOwnTripIsUnwritten_closedKeyNotApplied() {
     FlagReader reader = reader(WhenUnreachable.OPEN);
     reader.poll();
-    link.writesDown = true;
+    link.writesDown = true; // Redis answers reads, refuses the trip's SET
     assertThat(reader.trip(Duration.ofSeconds(5))).isFalse();
+    reader.poll();
+    advance(2_000); // past the settle time, within the trip
     reader.poll(); // the key says closed only because the trip is not written yet
     assertThat(reader.isOpen()).isTrue();
-    advance(5_000);
+    advance(3_000);
     reader.poll(); // the trip is over: the key is the truth again
     assertThat(reader.isOpen()).isFalse();
+  }
+
+  @Test
+  void poll_readsBetweenTripAndItsWrite_staleClosedNotApplied() throws Exception {
+    FlagReader reader = reader(WhenUnreachable.OPEN);
+    reader.poll();
+    CountDownLatch writing = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    link.beforeWrite = () -> {
+      writing.countDown();
+      try {
+        release.await(); // the SET on its way: not in Redis yet
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    };
+    Thread app = new Thread(() -> reader.trip(Duration.ofMinutes(1)), "test-trip");
+    app.start();
+    assertThat(writing.await(5, TimeUnit.SECONDS)).isTrue();
+    reader.poll(); // started after the trip, read before its SET: the key is still absent
+    assertThat(reader.isOpen()).isTrue();
+    link.beforeWrite = () -> {};
+    release.countDown();
+    app.join(5_000);
+    Await.until("the trip written", Duration.ofSeconds(3), () -> link.value(KEY) != null);
+    reader.poll();
+    assertThat(reader.isOpen()).isTrue();
   }
 
   @Test
