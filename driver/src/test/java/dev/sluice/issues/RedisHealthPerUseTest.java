@@ -88,6 +88,31 @@ class RedisHealthPerUseTest {
   }
 
   @Test
+  void aclUserMayGetButNotEval_oneWarnForTheRegistry_andTheFlagReadsOn() throws Exception {
+    String name = uniqueName();
+    String user = "u-" + name;
+    try (Jedis cli = redis.client()) {
+      cli.aclSetUser(user, "on", ">pw", "~*", "&*", "+@all", "-eval");
+    }
+    String uri = "redis://" + user + ":pw@" + redis.host() + ":" + redis.port();
+    try (LogTap log = LogTap.open(); RateLimitedDataSource ds = dataSource(uri, name, true)) {
+      Thread.sleep(1_500);
+      assertThat(ds.stats().flagState()).isEqualTo(FlagState.CLOSED);
+      assertThat(ds.stats().limiting()).isFalse();
+      assertThat(ds.stats().liveInstances()).isZero(); // never counted
+      List<String> warns = log.lines("WARN", name + " - Redis");
+      assertThat(warns).hasSize(1);
+      assertThat(warns.get(0)).contains("refuses the instance registry", "NOPERM", "eval",
+          "the budget stays divided");
+      assertThat(log.lines("INFO", name + " - Redis")).isEmpty();
+    } finally {
+      try (Jedis cli = redis.client()) {
+        cli.aclDelUser(user);
+      }
+    }
+  }
+
+  @Test
   void keyOfTheWrongType_failsSafe_andOneWarnSaysWhatIsWrong() throws Exception {
     String name = uniqueName();
     try (Jedis cli = redis.client()) {

@@ -70,16 +70,6 @@ public final class RedisHealth {
     }
   }
 
-  /**
-   * Reports that no call answered in time, without an exception to show (a read stuck on a
-   * silent Redis); logs a WARN if this use worked until now.
-   *
-   * @param why what was seen, for the WARN line
-   */
-  public void failed(String why) {
-    failed(new RedisDown(why, null));
-  }
-
   /** Reports an answer; logs an INFO if this use failed until now. */
   public void answered() {
     if (down.compareAndSet(true, false)) {
