@@ -87,8 +87,10 @@ final class Budget implements AutoCloseable {
       link = RedisLink.connect(RedisUri.endpoint(settings),
           settings.get(Keys.REDIS_TIMEOUT), "sluice-" + name);
       owned.add(link);
+      // one tracker per use: Redis may serve the registry and refuse the flag (an ACL)
       health = new RedisHealth(name, Keys.REDIS.show(settings.get(Keys.REDIS)),
-          meanwhile(settings, flagFromRedis, instances.fromRedis()));
+          "the breaker flag's reads",
+          RedisBreakerFlag.meanwhile(settings.get(Keys.REDIS_UNREACHABLE)));
     }
     BreakerFlag flag = explicitFlag;
     if (flagFromRedis) {
@@ -102,7 +104,9 @@ final class Budget implements AutoCloseable {
     Limiter limiter = new Limiter(name, settings, bucket, flag, count, driverMode, ticker);
     Registry registry = null;
     if (instances.fromRedis()) {
-      registry = new Registry(name, link, health, settings.get(Keys.REDIS_HEARTBEAT),
+      registry = new Registry(name, link, health.forUse("the instance registry",
+          "the budget stays divided by the last live instance count"),
+          settings.get(Keys.REDIS_HEARTBEAT),
           settings.get(Keys.INSTANCES_EXPIRY), limiter::setInstances);
       owned.add(0, registry); // leaves before the flag and the link close
       registry.start();
@@ -118,16 +122,6 @@ final class Budget implements AutoCloseable {
         RateLimitExceededException.formatRate(limiter.bucket().permitsPerSecond()), burst,
         limiter.scope(), flag, settings.describe());
     return opened;
-  }
-
-  /** What Sluice does while Redis is unreachable, for the one WARN line. */
-  private static String meanwhile(Settings settings, boolean flag, boolean registry) {
-    String shares = "the budget stays divided by the last live instance count";
-    if (!flag) {
-      return shares;
-    }
-    String flagText = RedisBreakerFlag.meanwhile(settings.get(Keys.REDIS_UNREACHABLE));
-    return registry ? flagText + "; " + shares : flagText;
   }
 
   /** The default burst: {@value #DEFAULT_BURST_SECONDS} s of the share, at least one permit. */

@@ -28,7 +28,9 @@ import java.util.Objects;
  * fresh. One thread reads the key every {@code sluice.redis.refresh} (250 ms by default) with
  * tight timeouts ({@code sluice.redis.timeout}, 200 ms); another subscribes to the channel of the
  * same name, so a change published by {@link #trip}, {@link #reset} or an operator reaches every
- * instance within milliseconds. Polling stays the truth; pub/sub only makes it faster.
+ * instance within milliseconds. Polling stays the truth; pub/sub only makes it faster: an
+ * {@code open} message opens the flag at once (the safe direction), a {@code closed} message
+ * only makes the key be read at once, and the read decides.
  *
  * <p><b>When Redis cannot be read</b> — down, refusing, or silent behind a partition — within
  * one refresh interval plus one timeout the flag reports {@link FlagState#UNREACHABLE} and answers
@@ -136,10 +138,24 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
   /**
    * Opens the flag for every instance: sets the key to {@code open} with the given expiry and
    * publishes {@code open}. This instance's flag opens at once, even when Redis does not answer.
-   * Waits at most {@code sluice.redis.timeout}; never throws for a Redis failure.
    *
-   * @param ttl how long the key lives; after that the flag closes unless tripped again
-   * @return {@code true} if Redis took the write, {@code false} if it did not answer in time
+   * <p>Blocks at most {@code sluice.redis.timeout} (200 ms by default), whatever Redis does: the
+   * write runs on a background thread, which also waits for pooled connections, connects and
+   * asks Sentinel. Never throws for a Redis failure.
+   *
+   * <p><b>The last call wins.</b> A write Redis did not take is not forgotten: it is written again
+   * in the background every {@code sluice.redis.refresh} until Redis takes it, unless a later
+   * {@code trip} or {@link #reset()} of this flag replaces it, or {@link #close()} drops it. The
+   * expiry counts from this call: written later, the key gets what is left of {@code ttl}, and
+   * once nothing is left it is deleted instead (a {@code SET} stuck in a frozen Redis may have run
+   * on its resume with the whole {@code ttl}). Writes of other instances or operators made while
+   * this one was pending are overwritten when it is taken.
+   *
+   * @param ttl how long the key lives, counted from this call; after that the flag closes unless
+   *     tripped again
+   * @return {@code true} if Redis took the write within the timeout; {@code false} if it did not
+   *     take it in time — refused, unreachable or slow; the write is then still pending, and
+   *     other instances may not see the flag open yet
    * @throws IllegalArgumentException if {@code ttl} is not positive
    * @throws NullPointerException if {@code ttl} is null
    */
@@ -152,10 +168,17 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
   }
 
   /**
-   * Closes the flag for every instance: deletes the key and publishes {@code closed}. Waits at
-   * most {@code sluice.redis.timeout}; never throws for a Redis failure.
+   * Closes the flag for every instance: deletes the key and publishes {@code closed}. This
+   * instance's flag closes once Redis took the delete (after an outage, once Redis has answered
+   * for {@code sluice.redis.settle}).
    *
-   * @return {@code true} if Redis took the write, {@code false} if it did not answer in time
+   * <p>Blocks at most {@code sluice.redis.timeout}, never throws for a Redis failure, and is
+   * written again until Redis takes it, exactly as {@link #trip(Duration)}: after a failed
+   * {@code trip} and a failed {@code reset}, the key ends deleted once Redis answers again.
+   *
+   * @return {@code true} if Redis took the delete within the timeout; {@code false} if it did not
+   *     take it in time — the delete is then still pending, and this and the other instances may
+   *     still limit
    */
   public boolean reset() {
     return reader.reset();
@@ -181,8 +204,9 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
 
   /**
    * Stops the background threads and, for a flag built with {@link #connect} or
-   * {@link #builder}, closes its Redis connections. Waits for the threads to end (at most about
-   * two timeouts when Redis is silent). Idempotent.
+   * {@link #builder}, closes its Redis connections. A {@link #trip}/{@link #reset} write still
+   * pending is dropped. Waits for the threads to end (at most about four timeouts when Redis is
+   * silent). Idempotent.
    */
   @Override
   public void close() {
@@ -289,7 +313,7 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
       RedisLink link = RedisLink.connect(endpoint, settings.get(Keys.REDIS_TIMEOUT),
           "sluice-" + name);
       RedisHealth health = new RedisHealth(name, RedisUri.mask(settings.get(Keys.REDIS)),
-          meanwhile(settings.get(Keys.REDIS_UNREACHABLE)));
+          "the breaker flag's reads", meanwhile(settings.get(Keys.REDIS_UNREACHABLE)));
       return start(settings, link, health, ticker, link);
     }
 

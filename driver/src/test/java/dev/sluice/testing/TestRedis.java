@@ -25,6 +25,7 @@ public final class TestRedis implements AutoCloseable {
   private final String host;
   private final int port;
   private final String uri;
+  private long pid;
 
   private TestRedis(RedisInstance server, String host, int port, String uri) {
     this.server = server;
@@ -117,6 +118,49 @@ public final class TestRedis implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Freezes the server process with {@code SIGSTOP}, as a stalled host or a debugger would: the
+   * kernel still accepts connections and buffers what clients send, and the server runs it all
+   * on {@link #thaw()}.
+   */
+  public void freeze() {
+    pid(); // while it still answers
+    signal("-STOP");
+  }
+
+  /** Resumes a server frozen by {@link #freeze()} ({@code SIGCONT}). */
+  public void thaw() {
+    signal("-CONT");
+  }
+
+  private void signal(String which) {
+    try {
+      long pid = pid();
+      int exit = new ProcessBuilder("kill", which, Long.toString(pid)).start().waitFor();
+      if (exit != 0) {
+        throw new IllegalStateException("kill " + which + " " + pid + " exited with " + exit);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The server's process id, as it reports it (asked once, while it answers). */
+  private long pid() {
+    if (pid == 0) {
+      try (Jedis jedis = client()) {
+        String info = jedis.info("server");
+        pid = info.lines().filter(line -> line.startsWith("process_id:"))
+            .mapToLong(line -> Long.parseLong(line.substring("process_id:".length()).trim()))
+            .findFirst().orElseThrow();
+      }
+    }
+    return pid;
   }
 
   private static int freePort() throws IOException {

@@ -4,9 +4,13 @@ import dev.sluice.FlagState;
 import dev.sluice.RedisBreakerFlag.WhenUnreachable;
 import dev.sluice.internal.limit.Ticker;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,24 +25,32 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Polling is the truth.</b> A background thread reads the key every refresh interval.
  *       Pub/sub messages published while a subscriber is disconnected are lost, so polling alone
  *       decides in the end.
- *   <li><b>Pub/sub accelerates.</b> A subscriber thread applies {@code open}/{@code closed}
- *       messages at once. It pings every {@code sluice.redis.ping}; its read timeout is the ping
- *       interval plus the timeout, so a silent connection ends in an exception and the thread
- *       subscribes again.
+ *   <li><b>Pub/sub accelerates; a message is a hint, the key is the truth.</b> A subscriber
+ *       thread applies an {@code open} message at once (the safe direction). Any other message
+ *       ({@code closed}) only asks for a read of the key at once, and the read decides: a stray or
+ *       forged {@code closed} while the key says {@code open} never turns the limiter off, and a
+ *       stream of them costs one read in flight at a time. The subscriber pings every
+ *       {@code sluice.redis.ping}; its read timeout is the ping interval plus the timeout, so a
+ *       silent connection ends in an exception and the thread subscribes again.
  *   <li><b>Cannot read in time means unreachable.</b> A failed read, or no successful read started
  *       within the last refresh interval plus the timeout (a watchdog on a second thread checks,
  *       so a read stuck on a silent Redis cannot hide it), turns the state to
  *       {@link FlagState#UNREACHABLE} and the flag to what {@code sluice.redis.unreachable} says.
  *   <li><b>Settle.</b> After an outage, a closed key closes the flag only once Redis has answered
  *       without a failure for the settle time; an open key opens it at once.
+ *   <li><b>Odd values.</b> A value other than {@code open} is read as {@link FlagValue} says
+ *       (spellings of open are open, of closed closed, anything else open) and logged once per
+ *       value in a WARN that names it.
  * </ul>
  *
- * <p>A result read while a message arrived is dropped: the message is newer (writers set the key
- * before they publish), and the next poll reads the key again.
+ * <p>A result read while an {@code open} message arrived, or while this instance tripped or
+ * reset, is dropped: the event is newer (writers set the key before they publish), and the next
+ * poll reads the key again. A read that finds the key closed while this instance's own trip is
+ * still waiting for Redis ({@link FlagWriter}) does not close the flag either.
  *
  * <p>This class is threadsafe. {@link #isOpen()} reads one volatile field. State changes happen
  * under one lock (never held across a Redis call), on background threads or in
- * {@link #trip}/{@link #reset} callers.
+ * {@link #trip}/{@link #reset} callers, who wait for Redis at most one timeout.
  */
 public final class FlagReader implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FlagReader.class);
@@ -76,6 +88,12 @@ public final class FlagReader implements AutoCloseable {
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final DaemonThreads threads;
   private final DaemonThreads subscriberThreads;
+  private final DaemonThreads writerThreads;
+  private final FlagWriter writer;
+  /** Whether a read asked for by a message is queued and not started yet: one at a time. */
+  private final AtomicBoolean confirmQueued = new AtomicBoolean();
+  /** The last odd value logged, so that each is logged once; {@code null} after a plain one. */
+  private final AtomicReference<String> oddValue = new AtomicReference<>();
   private ScheduledThreadPoolExecutor scheduler;
   private volatile RedisLink.Subscription subscription;
 
@@ -84,7 +102,8 @@ public final class FlagReader implements AutoCloseable {
    *
    * @param name the budget's name: the key and channel are {@code sluice:<name>:breaker}
    * @param link the Redis
-   * @param health where Redis failures and recoveries are reported (and logged)
+   * @param health where failed and recovered reads are reported (and logged); writes get a
+   *     tracker of their own
    * @param timing refresh, timeout, settle and ping
    * @param policy what the flag says while Redis cannot be read
    * @param ticker the clock
@@ -103,6 +122,11 @@ public final class FlagReader implements AutoCloseable {
     this.policy = policy;
     this.threads = new DaemonThreads("redis-flag", name);
     this.subscriberThreads = new DaemonThreads("redis-subscriber", name);
+    this.writerThreads = new DaemonThreads("redis-writer", name);
+    this.writer = new FlagWriter(link, key, ticker, health.forUse("the breaker flag's writes"
+        + " (trip/reset)", "the last trip() or reset() is written again every "
+        + TimeUnit.NANOSECONDS.toMillis(refreshNanos) + " ms until Redis takes it; this"
+        + " instance's flag follows it meanwhile"), timing.refresh(), writerThreads, this::taken);
     long now = ticker.read();
     this.lastReadNanos = now;
     this.tripUntilNanos = now;
@@ -127,7 +151,9 @@ public final class FlagReader implements AutoCloseable {
    */
   public FlagReader start() {
     poll();
-    scheduler = new ScheduledThreadPoolExecutor(2, threads);
+    // three threads: a poll and a read asked for by a message may both wait on a silent Redis
+    // while the watchdog must still run
+    scheduler = new ScheduledThreadPoolExecutor(3, threads);
     scheduler.setRemoveOnCancelPolicy(true);
     scheduler.scheduleAtFixedRate(this::poll, refreshNanos, refreshNanos, TimeUnit.NANOSECONDS);
     long watch = Math.max(TimeUnit.MILLISECONDS.toNanos(5),
@@ -166,51 +192,64 @@ public final class FlagReader implements AutoCloseable {
   }
 
   /**
-   * Sets the key to {@code open} with an expiry and publishes {@code open}; the local copy opens
-   * at once, even when Redis does not answer (then, under {@code sluice.redis.unreachable=closed},
-   * it stays open for {@code ttl} unless Redis answers or {@link #reset()} is called).
+   * Opens this instance's flag at once and has the key set to {@code open} with an expiry and
+   * {@code open} published. Waits at most the timeout for Redis; if Redis did not take the write
+   * by then, it is written again in the background until Redis takes it, unless a later
+   * {@link #trip} or {@link #reset} replaces it (the last call wins). Under
+   * {@code sluice.redis.unreachable=closed} the flag stays open for {@code ttl} while Redis cannot
+   * be read.
    *
-   * @param ttl how long the key lives
-   * @return whether Redis took the write
+   * @param ttl how long the key lives, counted from this call
+   * @return whether Redis took the write (or a later call's) within the timeout
    */
   public boolean trip(Duration ttl) {
+    long call;
     lock.lock();
     try {
-      tripUntilNanos = ticker.read() + ttl.toNanos();
-      heard(OPEN);
+      tripUntilNanos = ticker.read() + nanos(ttl);
+      openNow();
+      call = writer.submit(true, tripUntilNanos); // under the lock: calls are ordered as here
     } finally {
       lock.unlock();
     }
-    try {
-      link.setAndPublish(key, OPEN, ttl, key, OPEN);
-      return true;
-    } catch (RedisDown e) {
-      failed(e.getMessage());
-      return false;
-    }
+    return writer.await(call, timeoutNanos);
   }
 
   /**
-   * Deletes the key and publishes {@code closed}; the local copy closes once Redis took it (and
-   * Redis has answered for the settle time after an outage).
+   * Has the key deleted and {@code closed} published; this instance's flag closes once Redis took
+   * it (and Redis has answered for the settle time after an outage). Waits at most the timeout;
+   * if Redis did not take the write by then, it is written again in the background as for
+   * {@link #trip}.
    *
-   * @return whether Redis took the write
+   * @return whether Redis took the write (or a later call's) within the timeout
    */
   public boolean reset() {
+    long call;
     lock.lock();
     try {
       tripUntilNanos = ticker.read();
+      messages++;
+      call = writer.submit(false, 0);
     } finally {
       lock.unlock();
     }
+    return writer.await(call, timeoutNanos);
+  }
+
+  /** Redis took a trip or reset of this instance: the local copy follows, unless a later came. */
+  private void taken(FlagWriter.Call call, boolean wroteOpen) {
+    lock.lock();
     try {
-      link.deleteAndPublish(key, key, CLOSED);
-    } catch (RedisDown e) {
-      failed(e.getMessage());
-      return false;
+      if (!writer.isLatest(call)) {
+        return; // the later call set the local copy already, and is written next
+      }
+      messages++; // a read in flight may predate the write
+      if (!wroteOpen && source != FlagState.UNREACHABLE) {
+        apply(false, ticker.read());
+      }
+    } finally {
+      lock.unlock();
     }
-    heard(CLOSED);
-    return true;
   }
 
   // --- the state machine; package-private so tests can step it on a fake ticker ---
@@ -230,11 +269,37 @@ public final class FlagReader implements AutoCloseable {
       value = link.get(key);
     } catch (RuntimeException e) { // RedisDown, or a bug: neither may kill the refresher
       if (stopped.getCount() > 0) { // a read cut short by close() is no outage
-        failed(e instanceof RedisDown ? e.getMessage() : e.toString());
+        failed(e instanceof RedisDown down ? down : new RedisDown(e.toString(), e));
       }
       return;
     }
-    answered(started, OPEN.equals(value), seen);
+    FlagValue read = FlagValue.of(value);
+    noteOdd(value, read);
+    answered(started, read.open(), seen);
+  }
+
+  /** Logs a value other than {@code open} once, naming it: a person typed it, meaning something. */
+  private void noteOdd(String value, FlagValue read) {
+    String odd = read.odd() ? value : null;
+    if (!Objects.equals(oddValue.getAndSet(odd), odd) && odd != null) {
+      LOG.warn("{} - the key {} holds \"{}\", not \"open\": Sluice takes it as {}; to be"
+          + " plain, SET it to open, or DEL it to close the flag", name, key, shown(odd),
+          read.reason());
+    }
+  }
+
+  /** A value for a log line: at most 64 characters, controls escaped. */
+  private static String shown(String value) {
+    String cut = value.length() > 64 ? value.substring(0, 64) + "..." : value;
+    StringBuilder out = new StringBuilder(cut.length());
+    cut.codePoints().forEach(c -> {
+      if (Character.isISOControl(c)) {
+        out.append(String.format("\\u%04x", c));
+      } else {
+        out.appendCodePoint(c);
+      }
+    });
+    return out.toString();
   }
 
   private void answered(long started, boolean keyOpen, long seen) {
@@ -247,7 +312,10 @@ public final class FlagReader implements AutoCloseable {
       health.answered();
       everRead = true;
       lastReadNanos = started;
-      if (messages == seen) { // else a message arrived meanwhile: it is newer than this read
+      // A message, trip or reset arrived meanwhile: it is newer than this read. And while this
+      // instance's trip waits for Redis, a closed key only says the trip is not written yet.
+      boolean stale = messages != seen || !keyOpen && writer.tripPending(ticker.read());
+      if (!stale) {
         apply(keyOpen, started);
       }
     } finally {
@@ -255,21 +323,51 @@ public final class FlagReader implements AutoCloseable {
     }
   }
 
-  /** A pub/sub message, or this instance's own trip or reset. */
+  /**
+   * A pub/sub message. {@code open} opens the flag at once: the safe direction. Anything else
+   * ({@code closed}) is a hint that the key changed: only a read of the key decides, so a stray
+   * {@code closed} never closes a flag whose key says open.
+   */
   void heard(String message) {
+    if (!OPEN.equals(message)) {
+      confirm();
+      return;
+    }
     lock.lock();
     try {
-      messages++;
-      if (OPEN.equals(message)) {
-        open = true;
-        if (source != FlagState.UNREACHABLE) {
-          source = FlagState.OPEN;
-        }
-      } else if (CLOSED.equals(message) && source != FlagState.UNREACHABLE) {
-        apply(false, ticker.read());
-      }
+      openNow();
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** Guarded by {@link #lock}: an event newer than any read in flight opens the local copy. */
+  private void openNow() {
+    messages++; // a read in flight started before this event: its answer is stale
+    open = true;
+    if (source != FlagState.UNREACHABLE) {
+      source = FlagState.OPEN;
+    }
+  }
+
+  /** A trip's length in nanoseconds, capped far below where ticker arithmetic would wrap. */
+  private static long nanos(Duration ttl) {
+    Duration cap = Duration.ofNanos(Long.MAX_VALUE / 4); // 73 years
+    return ttl.compareTo(cap) > 0 ? cap.toNanos() : ttl.toNanos();
+  }
+
+  /** Queues one read of the key now, unless one is queued already (a stream of messages). */
+  private void confirm() {
+    ScheduledThreadPoolExecutor current = scheduler;
+    if (current != null && confirmQueued.compareAndSet(false, true)) {
+      try {
+        current.execute(() -> {
+          confirmQueued.set(false); // before the read: a message during it asks for another
+          poll();
+        });
+      } catch (RejectedExecutionException e) {
+        confirmQueued.set(false); // closing
+      }
     }
   }
 
@@ -286,7 +384,7 @@ public final class FlagReader implements AutoCloseable {
     }
   }
 
-  void failed(String why) {
+  void failed(RedisDown why) {
     lock.lock();
     try {
       healthy = false;
@@ -309,7 +407,8 @@ public final class FlagReader implements AutoCloseable {
       lock.lock();
       try {
         if (ticker.read() - lastReadNanos > refreshNanos + timeoutNanos) {
-          failed("no answer for " + TimeUnit.NANOSECONDS.toMillis(age) + " ms");
+          failed(new RedisDown("no answer to GET " + key + " for "
+              + TimeUnit.NANOSECONDS.toMillis(age) + " ms", null));
         }
       } finally {
         lock.unlock();
@@ -371,6 +470,7 @@ public final class FlagReader implements AutoCloseable {
   @Override
   public void close() {
     stopped.countDown();
+    writer.close();
     RedisLink.Subscription current = subscription;
     if (current != null) {
       current.cancel();
@@ -382,6 +482,7 @@ public final class FlagReader implements AutoCloseable {
     try {
       threads.join(waitNanos);
       subscriberThreads.join(waitNanos);
+      writerThreads.join(waitNanos);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -12,6 +12,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.SetParams;
 
@@ -161,8 +162,26 @@ final class JedisLink implements RedisLink {
       if (current != null && pointsElsewhere(e)) {
         forget(current);
       }
+      JedisDataException reply = errorReply(e);
+      if (reply != null) {
+        throw new RedisDown(what + " refused by " + endpoint.address() + ": "
+            + reply.getMessage(), e, true);
+      }
       throw new RedisDown(what + " on " + endpoint.address() + " failed: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The error reply Redis sent, if it answered at all: {@code NOPERM} is not "unreachable". The
+   * pool wraps a failed login ({@code WRONGPASS}) in an exception of its own, hence the chain.
+   */
+  private static JedisDataException errorReply(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof JedisDataException reply) {
+        return reply;
+      }
+    }
+    return null;
   }
 
   /**

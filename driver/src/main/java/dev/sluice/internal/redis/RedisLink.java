@@ -7,8 +7,11 @@ import java.time.Duration;
  * need, nothing else. {@link JedisLink} implements it over a single Redis server; Sentinel or
  * Cluster deployments would be further implementations, leaving the flag logic untouched.
  *
- * <p>Every call either answers within the link's timeout or throws {@link RedisDown}; none waits
- * longer (the connection pool's borrow wait is bounded too). Implementations are threadsafe.
+ * <p>Every call either answers or throws {@link RedisDown}, in bounded time: each of its steps — a
+ * wait for a pooled connection, a connect (after asking each Sentinel, with the same timeouts),
+ * each read — takes at most the link's timeout, so one call may take several. Callers that must
+ * not wait that long (a {@code trip()} caller) make the call on a thread of their own.
+ * {@link RedisDown#refused()} tells an error reply from no answer. Implementations are threadsafe.
  */
 public interface RedisLink extends AutoCloseable {
 
@@ -31,7 +34,7 @@ public interface RedisLink extends AutoCloseable {
    *
    * @param key the key
    * @return its value, or {@code null} when absent
-   * @throws RedisDown if Redis did not answer in time
+   * @throws RedisDown if Redis did not answer in time, or refused (a key of another type)
    */
   String get(String key);
 

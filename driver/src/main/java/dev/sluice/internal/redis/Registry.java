@@ -84,7 +84,7 @@ public final class Registry implements AutoCloseable {
       count = link.heartbeat(key, member, expiry);
     } catch (RuntimeException e) { // RedisDown, or a bug: neither may kill the heartbeat
       if (!closing) { // a heartbeat cut short by close() is no outage
-        health.failed(e instanceof RedisDown ? e.getMessage() : e.toString());
+        health.failed(e instanceof RedisDown down ? down : new RedisDown(e.toString(), e));
       }
       return;
     }

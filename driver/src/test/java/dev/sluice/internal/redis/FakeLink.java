@@ -9,30 +9,68 @@ import java.util.function.Supplier;
 final class FakeLink implements RedisLink {
   final Map<String, String> strings = new HashMap<>();
   final Map<String, Map<String, Long>> sets = new HashMap<>();
+  final Map<String, Duration> ttls = new HashMap<>();
   volatile boolean down;
-  /** Runs inside {@link #get}, before the answer: to interleave a message with a read. */
+  /** Refuses only the writes: an ACL without SET and DEL, say. */
+  volatile boolean writesDown;
+  /**
+   * Runs inside {@link #get}, after the value was read and before it is returned: to interleave a
+   * message, a trip or a reset with a read.
+   */
   volatile Runnable duringGet = () -> {};
+  /** Runs at the start of each write, outside the lock: to make a write slow. */
+  volatile Runnable beforeWrite = () -> {};
   int gets;
+  int writes;
 
   @Override
-  public synchronized String get(String key) {
-    gets++;
-    check();
+  public String get(String key) {
+    String value;
+    synchronized (this) {
+      gets++;
+      check();
+      value = strings.get(key);
+    }
     duringGet.run();
+    return value;
+  }
+
+  @Override
+  public void setAndPublish(String key, String value, Duration ttl, String channel,
+      String message) {
+    beforeWrite.run();
+    synchronized (this) {
+      writes++;
+      checkWrite();
+      strings.put(key, value);
+      ttls.put(key, ttl);
+    }
+  }
+
+  @Override
+  public void deleteAndPublish(String key, String channel, String message) {
+    beforeWrite.run();
+    synchronized (this) {
+      writes++;
+      checkWrite();
+      strings.remove(key);
+      ttls.remove(key);
+    }
+  }
+
+  synchronized String value(String key) {
     return strings.get(key);
   }
 
-  @Override
-  public synchronized void setAndPublish(String key, String value, Duration ttl, String channel,
-      String message) {
-    check();
-    strings.put(key, value);
+  synchronized Duration ttl(String key) {
+    return ttls.get(key);
   }
 
-  @Override
-  public synchronized void deleteAndPublish(String key, String channel, String message) {
+  private void checkWrite() {
     check();
-    strings.remove(key);
+    if (writesDown) {
+      throw new RedisDown("SET refused by fake: NOPERM", null, true);
+    }
   }
 
   @Override

@@ -4,8 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.FlagState;
 import dev.sluice.RedisBreakerFlag.WhenUnreachable;
+import dev.sluice.testing.Await;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The flag's state machine, stepped by hand on a fake ticker: no threads, no Redis. */
@@ -15,11 +21,20 @@ class FlagReaderTest {
 
   private final FakeLink link = new FakeLink();
   private final AtomicLong now = new AtomicLong(1_000 * MS);
-  private final RedisHealth health = new RedisHealth("t", "redis://fake", "test");
+  private final RedisHealth health = new RedisHealth("t", "redis://fake", "the test", "test");
+  private final List<FlagReader> made = new ArrayList<>();
 
   private FlagReader reader(WhenUnreachable policy) {
-    return new FlagReader("t", link, health, new FlagReader.Timing(Duration.ofMillis(250),
-        Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofSeconds(1)), policy, now::get);
+    FlagReader reader = new FlagReader("t", link, health, new FlagReader.Timing(
+        Duration.ofMillis(250), Duration.ofMillis(200), Duration.ofSeconds(1),
+        Duration.ofSeconds(1)), policy, now::get);
+    made.add(reader);
+    return reader;
+  }
+
+  @AfterEach
+  void closeReaders() {
+    made.forEach(FlagReader::close); // stops the writer threads that trip() and reset() start
   }
 
   private void advance(long millis) {
@@ -52,11 +67,32 @@ class FlagReaderTest {
   }
 
   @Test
-  void poll_keySaysAnythingElse_staysClosed() {
+  void poll_keySaysClosedOtherwise_staysClosed() {
+    FlagReader reader = reader(WhenUnreachable.OPEN);
+    for (String closed : List.of("closed", "CLOSED", "false", "0", "off", "no", "")) {
+      link.strings.put(KEY, closed);
+      reader.poll();
+      assertThat(reader.isOpen()).as(closed).isFalse();
+    }
+  }
+
+  @Test
+  void poll_keySaysOpenOtherwise_opens() {
+    for (String open : List.of("OPEN", "Open", "true", "1", "on", "yes", " open ")) {
+      FlagReader reader = reader(WhenUnreachable.OPEN);
+      link.strings.put(KEY, open);
+      reader.poll();
+      assertThat(reader.isOpen()).as(open).isTrue();
+      assertThat(reader.state()).isEqualTo(FlagState.OPEN);
+    }
+  }
+
+  @Test
+  void poll_keySaysNeitherOpenNorClosed_failsSafeOpen() {
     FlagReader reader = reader(WhenUnreachable.OPEN);
     link.strings.put(KEY, "OPEN please");
     reader.poll();
-    assertThat(reader.isOpen()).isFalse();
+    assertThat(reader.isOpen()).isTrue();
   }
 
   @Test
@@ -193,12 +229,77 @@ class FlagReaderTest {
   }
 
   @Test
-  void heard_closedMessage_closesWhenSettled() {
+  void heard_closedMessageWhileKeySaysOpen_staysOpen() {
     FlagReader reader = reader(WhenUnreachable.OPEN);
     link.strings.put(KEY, "open");
     reader.poll();
+    reader.heard("closed"); // a hint only: not started, so no read is even queued
+    assertThat(reader.isOpen()).isTrue();
+    reader.poll();
+    assertThat(reader.isOpen()).isTrue();
+  }
+
+  @Test
+  void heard_closedMessageAfterDelete_closesOnTheRead() {
+    FlagReader reader = reader(WhenUnreachable.OPEN);
+    link.strings.put(KEY, "open");
+    reader.poll();
+    link.strings.remove(KEY);
     reader.heard("closed");
+    reader.poll(); // the read the message asks for
     assertThat(reader.isOpen()).isFalse();
+  }
+
+  @Test
+  void poll_startedBeforeTrip_staleClosedNotApplied() {
+    FlagReader reader = reader(WhenUnreachable.OPEN);
+    reader.poll();
+    link.duringGet = () -> reader.trip(Duration.ofSeconds(5)); // the read saw no key
+    reader.poll();
+    assertThat(reader.isOpen()).isTrue();
+    assertThat(link.value(KEY)).isEqualTo("open");
+  }
+
+  @Test
+  void poll_whileOwnTripIsUnwritten_closedKeyNotApplied() {
+    FlagReader reader = reader(WhenUnreachable.OPEN);
+    reader.poll();
+    link.writesDown = true; // Redis answers reads, refuses the trip's SET
+    assertThat(reader.trip(Duration.ofSeconds(5))).isFalse();
+    reader.poll();
+    advance(2_000); // past the settle time, within the trip
+    reader.poll(); // the key says closed only because the trip is not written yet
+    assertThat(reader.isOpen()).isTrue();
+    advance(3_000);
+    reader.poll(); // the trip is over: the key is the truth again
+    assertThat(reader.isOpen()).isFalse();
+  }
+
+  @Test
+  void poll_readsBetweenTripAndItsWrite_staleClosedNotApplied() throws Exception {
+    FlagReader reader = reader(WhenUnreachable.OPEN);
+    reader.poll();
+    CountDownLatch writing = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    link.beforeWrite = () -> {
+      writing.countDown();
+      try {
+        release.await(); // the SET on its way: not in Redis yet
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    };
+    Thread app = new Thread(() -> reader.trip(Duration.ofMinutes(1)), "test-trip");
+    app.start();
+    assertThat(writing.await(5, TimeUnit.SECONDS)).isTrue();
+    reader.poll(); // started after the trip, read before its SET: the key is still absent
+    assertThat(reader.isOpen()).isTrue();
+    link.beforeWrite = () -> {};
+    release.countDown();
+    app.join(5_000);
+    Await.until("the trip written", Duration.ofSeconds(3), () -> link.value(KEY) != null);
+    reader.poll();
+    assertThat(reader.isOpen()).isTrue();
   }
 
   @Test
@@ -228,10 +329,97 @@ class FlagReaderTest {
     FlagReader reader = reader(WhenUnreachable.OPEN);
     reader.poll();
     assertThat(reader.trip(Duration.ofSeconds(5))).isTrue();
-    assertThat(link.strings).containsEntry(KEY, "open");
+    assertThat(link.value(KEY)).isEqualTo("open");
     assertThat(reader.isOpen()).isTrue();
     assertThat(reader.reset()).isTrue();
-    assertThat(link.strings).doesNotContainKey(KEY);
+    assertThat(link.value(KEY)).isNull();
     assertThat(reader.isOpen()).isFalse();
+  }
+
+  @Test
+  void tripThenReset_bothFailed_resetWinsWhenRedisAnswers() {
+    FlagReader reader = reader(WhenUnreachable.OPEN);
+    reader.poll();
+    link.down = true;
+    assertThat(reader.trip(Duration.ofMinutes(5))).isFalse();
+    assertThat(reader.reset()).isFalse();
+    link.strings.put(KEY, "open"); // the trip's SET, buffered in a frozen Redis, ran on resume
+    link.down = false;
+    Await.until("the reset written again", Duration.ofSeconds(3), () -> link.value(KEY) == null);
+    reader.poll();
+    assertThat(reader.isOpen()).isFalse();
+  }
+
+  @Test
+  void trip_writtenLate_expiryCountsFromTheCall() {
+    FlagReader reader = reader(WhenUnreachable.OPEN);
+    reader.poll();
+    link.down = true;
+    assertThat(reader.trip(Duration.ofSeconds(10))).isFalse();
+    advance(4_000);
+    link.down = false;
+    Await.until("the trip written again", Duration.ofSeconds(3), () -> link.ttl(KEY) != null);
+    assertThat(link.ttl(KEY)).isEqualTo(Duration.ofSeconds(6));
+  }
+
+  @Test
+  void trip_writtenAfterItsExpiry_deletesTheKey() {
+    FlagReader reader = reader(WhenUnreachable.OPEN);
+    reader.poll();
+    link.down = true;
+    assertThat(reader.trip(Duration.ofSeconds(10))).isFalse();
+    advance(10_000);
+    link.strings.put(KEY, "open"); // a buffered SET ran on resume, with the whole expiry
+    link.down = false;
+    Await.until("the expired trip written as a delete", Duration.ofSeconds(3),
+        () -> link.value(KEY) == null);
+  }
+
+  @Test
+  void tripAndReset_redisStuck_blockAtMostTheTimeout() throws Exception {
+    FlagReader reader = reader(WhenUnreachable.OPEN);
+    reader.poll();
+    CountDownLatch release = new CountDownLatch(1);
+    link.beforeWrite = () -> {
+      try {
+        release.await(); // a write that never ends: a pool wait, a connect, a Sentinel lookup
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    };
+    long start = System.nanoTime();
+    assertThat(reader.trip(Duration.ofMinutes(5))).isFalse();
+    assertThat(reader.reset()).isFalse();
+    long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertThat(tookMillis).isGreaterThanOrEqualTo(400).isLessThan(1_000); // 2 x 200 ms
+    link.beforeWrite = () -> {};
+    release.countDown();
+    Await.until("the reset written last", Duration.ofSeconds(3),
+        () -> link.value(KEY) == null && link.writes == 2);
+  }
+
+  @Test
+  void trip_ttlOfAThousandYears_isTakenWithoutOverflow() {
+    FlagReader reader = reader(WhenUnreachable.OPEN);
+    reader.poll();
+    assertThat(reader.trip(Duration.ofDays(365_000))).isTrue();
+    assertThat(link.value(KEY)).isEqualTo("open");
+    reader.poll();
+    assertThat(reader.isOpen()).isTrue();
+  }
+
+  @Test
+  void reset_pendingThenTrip_tripWins() {
+    FlagReader reader = reader(WhenUnreachable.OPEN);
+    link.strings.put(KEY, "open");
+    reader.poll();
+    link.down = true;
+    assertThat(reader.reset()).isFalse();
+    assertThat(reader.trip(Duration.ofMinutes(1))).isFalse();
+    link.down = false;
+    Await.until("the trip written", Duration.ofSeconds(3), () -> link.ttl(KEY) != null);
+    assertThat(link.value(KEY)).isEqualTo("open");
+    reader.poll();
+    assertThat(reader.isOpen()).isTrue();
   }
 }

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /** The registry member, stepped by hand over an in-memory Redis. */
 class RegistryTest {
   private final FakeLink link = new FakeLink();
-  private final RedisHealth health = new RedisHealth("t", "redis://fake", "test");
+  private final RedisHealth health = new RedisHealth("t", "redis://fake", "the test", "test");
   private final List<Integer> counts = new ArrayList<>();
 
   /** The member under test: its counts are recorded. */

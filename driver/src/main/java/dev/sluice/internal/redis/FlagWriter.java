@@ -1,0 +1,266 @@
+package dev.sluice.internal.redis;
+
+import dev.sluice.internal.limit.Ticker;
+import java.time.Duration;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Writes this instance's trips and resets of the breaker key on a thread of its own, and writes
+ * the last of them again until Redis takes it.
+ *
+ * <h2>Why a thread of its own</h2>
+ *
+ * <p>One Redis call may spend a pool wait, a connect (after a Sentinel lookup, under the link's
+ * lock) and two reads, each bounded by the timeout: several timeouts in all. The caller of
+ * {@code trip}/{@code reset} waits for its write at most one timeout ({@link #await}) and is told
+ * {@code false} if Redis has not taken it by then; the write goes on here.
+ *
+ * <h2>The last call wins</h2>
+ *
+ * <p>Only the last call is kept. A call made while an older one is being written replaces it, and
+ * the writer writes the newest next; a call Redis did not take is written again every retry
+ * interval until Redis takes it, a later call replaces it, or the writer is closed. So after
+ * {@code trip} and {@code reset} both failed during an outage, the reset is what Redis ends with —
+ * also when the trip's {@code SET} sat in a frozen Redis' socket buffer and ran on resume: those
+ * bytes wait in the kernel when Redis resumes, while the reset is written again only afterwards,
+ * at the writer's next attempt.
+ *
+ * <p>A trip's expiry counts from the call. Written again later, the key gets what is left of it;
+ * once nothing is left the trip is written as a reset, because a {@code SET} buffered during the
+ * outage may have set the key for the whole expiry, counted from the resume.
+ *
+ * <p>This class is threadsafe.
+ */
+final class FlagWriter implements AutoCloseable {
+
+  /**
+   * One trip or reset.
+   *
+   * @param number counts the calls, from 1
+   * @param open a trip (the key set to {@code open}) or a reset (the key deleted)
+   * @param untilNanos when a trip ends, on the ticker
+   */
+  record Call(long number, boolean open, long untilNanos) {}
+
+  /** Hears each call Redis took, before its caller is told: on the writer thread. */
+  interface Taken {
+    /**
+     * Redis took a call.
+     *
+     * @param call the call
+     * @param wroteOpen whether the key was set to {@code open} (a trip with time left)
+     */
+    void taken(Call call, boolean wroteOpen);
+  }
+
+  private final RedisLink link;
+  private final String key;
+  private final Ticker ticker;
+  private final RedisHealth health;
+  private final long retryNanos;
+  private final Taken onTaken;
+  private final DaemonThreads threads;
+
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = lock.newCondition();
+  /** Guarded by {@link #lock}: the calls made so far. */
+  private long calls;
+  /** Guarded by {@link #lock}: the number of the last call Redis took. */
+  private long takenNumber;
+  /** Guarded by {@link #lock}: the last call while Redis has not taken it, else {@code null}. */
+  private Call wanted;
+  private boolean started;
+  private boolean stopped;
+
+  /**
+   * Makes a writer; its thread starts with the first call.
+   *
+   * @param link the Redis
+   * @param key the breaker key, also the channel
+   * @param ticker the clock a trip's expiry is measured on
+   * @param health where write failures and recoveries are reported
+   * @param retry how long to wait before writing a call Redis did not take again
+   * @param threads makes the writer's thread
+   * @param onTaken hears each call Redis took
+   */
+  FlagWriter(RedisLink link, String key, Ticker ticker, RedisHealth health, Duration retry,
+      DaemonThreads threads, Taken onTaken) {
+    this.link = link;
+    this.key = key;
+    this.ticker = ticker;
+    this.health = health;
+    this.retryNanos = retry.toNanos();
+    this.threads = threads;
+    this.onTaken = onTaken;
+  }
+
+  /**
+   * Records a call, replacing any call not yet written, and wakes the writer.
+   *
+   * @param open a trip, or a reset
+   * @param untilNanos when a trip ends, on the ticker; ignored for a reset
+   * @return the call's number, for {@link #await}
+   */
+  long submit(boolean open, long untilNanos) {
+    lock.lock();
+    try {
+      wanted = new Call(++calls, open, untilNanos);
+      if (!started && !stopped) {
+        started = true;
+        threads.newThread(this::run).start();
+      }
+      changed.signalAll();
+      return calls;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Waits until Redis has taken the call or a later one, at most {@code nanos}.
+   *
+   * @param number the call's number
+   * @param nanos the longest wait
+   * @return whether Redis took it (or a later call that replaced it) in time
+   */
+  boolean await(long number, long nanos) {
+    lock.lock();
+    try {
+      long left = nanos;
+      while (takenNumber < number && !stopped && left > 0) {
+        left = changed.awaitNanos(left);
+      }
+      return takenNumber >= number;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return takenNumber >= number;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Returns whether no call was made after this one.
+   *
+   * @param call a call
+   * @return {@code true} if it is the last call
+   */
+  boolean isLatest(Call call) {
+    lock.lock();
+    try {
+      return call.number() == calls;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Returns whether a trip with time left is waiting for Redis: the key does not say it yet, so a
+   * read that finds it closed must not close this instance's flag.
+   *
+   * @param now the ticker's reading
+   * @return {@code true} while a trip is unwritten and not expired
+   */
+  boolean tripPending(long now) {
+    lock.lock();
+    try {
+      return wanted != null && wanted.open() && wanted.untilNanos() - now > 0;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void run() {
+    for (Call call = next(); call != null; call = next()) {
+      boolean wroteOpen;
+      try {
+        wroteOpen = write(call);
+      } catch (RuntimeException e) { // RedisDown, or a bug: neither may end the writer
+        if (!isStopped()) {
+          health.failed(e instanceof RedisDown down ? down : new RedisDown(e.toString(), e));
+        }
+        pause(call);
+        continue;
+      }
+      health.answered();
+      onTaken.taken(call, wroteOpen); // before the caller hears true: the local copy follows
+      took(call);
+    }
+  }
+
+  private boolean write(Call call) {
+    long leftNanos = call.untilNanos() - ticker.read();
+    if (call.open() && leftNanos > 0) {
+      link.setAndPublish(key, FlagReader.OPEN, Duration.ofNanos(leftNanos), key, FlagReader.OPEN);
+      return true;
+    }
+    link.deleteAndPublish(key, key, FlagReader.CLOSED);
+    return false;
+  }
+
+  /** The call to write, waiting for one; {@code null} once stopped. */
+  private Call next() {
+    lock.lock();
+    try {
+      while (wanted == null && !stopped) {
+        changed.awaitUninterruptibly();
+      }
+      return stopped ? null : wanted;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void took(Call call) {
+    lock.lock();
+    try {
+      takenNumber = Math.max(takenNumber, call.number());
+      if (wanted == call) {
+        wanted = null;
+      }
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Waits the retry interval, cut short by a newer call or by close. */
+  private void pause(Call failed) {
+    lock.lock();
+    try {
+      long left = retryNanos;
+      while (wanted == failed && !stopped && left > 0) {
+        left = changed.awaitNanos(left);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // no one interrupts this thread but a shutdown
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private boolean isStopped() {
+    lock.lock();
+    try {
+      return stopped;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Stops the writer: a call Redis has not taken yet is dropped, and waiting callers are told
+   * {@code false}. Does not wait for the thread; {@link DaemonThreads#join} does.
+   */
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      stopped = true;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+}

@@ -1,0 +1,154 @@
+package dev.sluice.issues;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.FlagState;
+import dev.sluice.RateLimitedDataSource;
+import dev.sluice.Scope;
+import dev.sluice.testing.Await;
+import dev.sluice.testing.LogTap;
+import dev.sluice.testing.StubDataSource;
+import dev.sluice.testing.TestRedis;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+/**
+ * Issue 10, item 8: one WARN, one INFO — really. With an ACL user that may {@code EVAL} but not
+ * {@code GET}, the flag reader and the registry shared one health state and the log flapped (7
+ * WARN and 6 INFO lines in 5 s), each WARN calling Redis "unreachable" although it answered
+ * {@code NOPERM}. A key of the wrong type was reported as unreachable too, and a value such as
+ * {@code OPEN} silently counted as closed.
+ */
+@SuppressWarnings("try") // RateLimitedDataSource.close() declares Exception, as DataSource must
+class RedisHealthPerUseTest {
+  private static TestRedis redis;
+
+  @BeforeAll
+  static void startRedis() {
+    redis = TestRedis.start();
+  }
+
+  @AfterAll
+  static void stopRedis() {
+    redis.close();
+  }
+
+  private static String uniqueName() {
+    return "t-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  private static RateLimitedDataSource dataSource(String uri, String name, boolean registry) {
+    Properties p = new Properties();
+    p.setProperty("sluice.name", name);
+    p.setProperty("sluice.budget", "100");
+    p.setProperty("sluice.redis", uri);
+    p.setProperty("sluice.redis.refresh", "100ms");
+    p.setProperty("sluice.redis.timeout", "200ms");
+    if (registry) {
+      p.setProperty("sluice.instances", "redis");
+      p.setProperty("sluice.redis.heartbeat", "100ms");
+      p.setProperty("sluice.instances.expiry", "1s");
+    }
+    return RateLimitedDataSource.builder(new StubDataSource()).properties(p)
+        .scope(Scope.CONNECTION).build();
+  }
+
+  @Test
+  void aclUserMayEvalButNotGet_oneWarnNamingNoperm_andNoFlapping() throws Exception {
+    String name = uniqueName();
+    String user = "u-" + name;
+    try (Jedis cli = redis.client()) {
+      cli.aclSetUser(user, "on", ">pw", "~*", "&*", "+@all", "-get");
+    }
+    String uri = "redis://" + user + ":pw@" + redis.host() + ":" + redis.port();
+    try (LogTap log = LogTap.open(); RateLimitedDataSource ds = dataSource(uri, name, true)) {
+      Await.until("the registry counts this instance", Duration.ofSeconds(2),
+          () -> ds.stats().liveInstances() == 1);
+      Thread.sleep(2_000); // 20 flag reads and 20 heartbeats
+      assertThat(ds.stats().flagState()).isEqualTo(FlagState.UNREACHABLE);
+      assertThat(ds.stats().limiting()).as("fails safe").isTrue();
+      List<String> warns = log.lines("WARN", name + " - Redis");
+      List<String> infos = log.lines("INFO", name + " - Redis");
+      System.out.println("ACL without GET, 2 s: " + warns);
+      assertThat(warns).hasSize(1);
+      assertThat(warns.get(0)).contains("refuses the breaker flag's reads", "NOPERM", "GET")
+          .doesNotContain("unreachable", "pw@");
+      assertThat(infos).isEmpty();
+    } finally {
+      try (Jedis cli = redis.client()) {
+        cli.aclDelUser(user);
+      }
+    }
+  }
+
+  @Test
+  void aclUserMayGetButNotEval_oneWarnForTheRegistry_andTheFlagReadsOn() throws Exception {
+    String name = uniqueName();
+    String user = "u-" + name;
+    try (Jedis cli = redis.client()) {
+      cli.aclSetUser(user, "on", ">pw", "~*", "&*", "+@all", "-eval");
+    }
+    String uri = "redis://" + user + ":pw@" + redis.host() + ":" + redis.port();
+    try (LogTap log = LogTap.open(); RateLimitedDataSource ds = dataSource(uri, name, true)) {
+      Thread.sleep(1_500);
+      assertThat(ds.stats().flagState()).isEqualTo(FlagState.CLOSED);
+      assertThat(ds.stats().limiting()).isFalse();
+      assertThat(ds.stats().liveInstances()).isZero(); // never counted
+      List<String> warns = log.lines("WARN", name + " - Redis");
+      assertThat(warns).hasSize(1);
+      assertThat(warns.get(0)).contains("refuses the instance registry", "NOPERM", "eval",
+          "the budget stays divided");
+      assertThat(log.lines("INFO", name + " - Redis")).isEmpty();
+    } finally {
+      try (Jedis cli = redis.client()) {
+        cli.aclDelUser(user);
+      }
+    }
+  }
+
+  @Test
+  void keyOfTheWrongType_failsSafe_andOneWarnSaysWhatIsWrong() throws Exception {
+    String name = uniqueName();
+    try (Jedis cli = redis.client()) {
+      cli.hset("sluice:" + name + ":breaker", "state", "open");
+    }
+    try (LogTap log = LogTap.open(); RateLimitedDataSource ds = dataSource(redis.uri(), name,
+        false)) {
+      Thread.sleep(1_000);
+      assertThat(ds.stats().limiting()).isTrue();
+      List<String> warns = log.lines("WARN", name + " - Redis");
+      assertThat(warns).hasSize(1);
+      assertThat(warns.get(0)).contains("WRONGTYPE", "must be a string")
+          .doesNotContain("unreachable");
+    }
+  }
+
+  @Test
+  void valueOtherThanOpen_countsAsOpen_andOneWarnNamesEachValue() throws Exception {
+    String name = uniqueName();
+    String key = "sluice:" + name + ":breaker";
+    try (LogTap log = LogTap.open(); Jedis cli = redis.client();
+        RateLimitedDataSource ds = dataSource(redis.uri(), name, false)) {
+      Await.until("read the absent key", Duration.ofSeconds(3), () -> !ds.stats().limiting());
+      cli.set(key, "OPEN");
+      Await.until("limiting on OPEN", Duration.ofSeconds(1), () -> ds.stats().limiting());
+      Thread.sleep(500); // five more reads of the same value
+      cli.set(key, "true");
+      Thread.sleep(500);
+      cli.set(key, "closed");
+      Await.until("passing on closed", Duration.ofSeconds(1), () -> !ds.stats().limiting());
+      List<String> warns = log.lines("WARN", name + " - the key");
+      System.out.println("odd values: " + warns);
+      assertThat(warns).hasSize(3);
+      assertThat(warns.get(0)).contains("holds \"OPEN\"", "takes it as open");
+      assertThat(warns.get(1)).contains("holds \"true\"", "takes it as open");
+      assertThat(warns.get(2)).contains("holds \"closed\"", "takes it as closed");
+    }
+  }
+}
