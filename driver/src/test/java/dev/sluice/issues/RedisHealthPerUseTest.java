@@ -130,24 +130,27 @@ class RedisHealthPerUseTest {
   }
 
   @Test
-  void valueOtherThanOpen_countsAsOpen_andOneWarnNamesEachValue() throws Exception {
+  void valueOtherThanOpen_countsAsClosed_andOneWarnNamesEachValue() throws Exception {
     String name = uniqueName();
     String key = "sluice:" + name + ":breaker";
     try (LogTap log = LogTap.open(); Jedis cli = redis.client();
         RateLimitedDataSource ds = dataSource(redis.uri(), name, false)) {
       Await.until("read the absent key", Duration.ofSeconds(3), () -> !ds.stats().limiting());
+      cli.set(key, "open");
+      Await.until("limiting on open", Duration.ofSeconds(1), () -> ds.stats().limiting());
       cli.set(key, "OPEN");
-      Await.until("limiting on OPEN", Duration.ofSeconds(1), () -> ds.stats().limiting());
+      Await.until("passing on OPEN", Duration.ofSeconds(1), () -> !ds.stats().limiting());
       Thread.sleep(500); // five more reads of the same value
       cli.set(key, "true");
       Thread.sleep(500);
+      assertThat(ds.stats().limiting()).isFalse();
       cli.set(key, "closed");
-      Await.until("passing on closed", Duration.ofSeconds(1), () -> !ds.stats().limiting());
+      Thread.sleep(500);
       List<String> warns = log.lines("WARN", name + " - the key");
       System.out.println("odd values: " + warns);
       assertThat(warns).hasSize(3);
-      assertThat(warns.get(0)).contains("holds \"OPEN\"", "takes it as open");
-      assertThat(warns.get(1)).contains("holds \"true\"", "takes it as open");
+      assertThat(warns.get(0)).contains("holds \"OPEN\"", "takes it as closed");
+      assertThat(warns.get(1)).contains("holds \"true\"", "takes it as closed");
       assertThat(warns.get(2)).contains("holds \"closed\"", "takes it as closed");
     }
   }

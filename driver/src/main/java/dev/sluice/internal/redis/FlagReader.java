@@ -38,9 +38,8 @@ import org.slf4j.LoggerFactory;
  *       {@link FlagState#UNREACHABLE} and the flag to what {@code sluice.redis.unreachable} says.
  *   <li><b>Settle.</b> After an outage, a closed key closes the flag only once Redis has answered
  *       without a failure for the settle time; an open key opens it at once.
- *   <li><b>Odd values.</b> A value other than {@code open} is read as {@link FlagValue} says
- *       (spellings of open are open, of closed closed, anything else open) and logged once per
- *       value in a WARN that names it.
+ *   <li><b>Odd values.</b> A value other than {@code open} means closed, as the protocol says
+ *       ({@link FlagValue}), and is logged once per value in a WARN that names it.
  * </ul>
  *
  * <p>A result read while an {@code open} message arrived, or while this instance tripped or
@@ -282,8 +281,8 @@ public final class FlagReader implements AutoCloseable {
   private void noteOdd(String value, FlagValue read) {
     String odd = read.odd() ? value : null;
     if (!Objects.equals(oddValue.getAndSet(odd), odd) && odd != null) {
-      LOG.warn("{} - the key {} holds \"{}\", not \"open\": Sluice takes it as {}; to be"
-          + " plain, SET it to open, or DEL it to close the flag", name, key, shown(odd),
+      LOG.warn("{} - the key {} holds \"{}\", not \"open\": Sluice takes it as {}; SET it"
+          + " to open to open the flag, or DEL it to close it", name, key, shown(odd),
           read.reason());
     }
   }
