@@ -127,7 +127,7 @@ public final class FlagReader implements AutoCloseable {
    */
   public FlagReader start() {
     poll();
-    scheduler = new ScheduledThreadPoolExecutor(2, threads);
+    scheduler = threads.scheduler(2); // no exception ends a task: see DaemonThreads
     scheduler.setRemoveOnCancelPolicy(true);
     scheduler.scheduleAtFixedRate(this::poll, refreshNanos, refreshNanos, TimeUnit.NANOSECONDS);
     long watch = Math.max(TimeUnit.MILLISECONDS.toNanos(5),
