@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.limit.Gate;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -145,5 +148,26 @@ class LimiterShareTest {
 
     limiter.setBudget(2.4, "JMX"); // a share of 0.002/s: admits again
     assertThat(limiter.bucket().permitsPerSecond()).isEqualTo(0.002);
+  }
+
+  /**
+   * Issue 10, item 4, through the door rules: at 0.001/s, one transaction of about 4.6 million
+   * statements wrapped the bucket's debt, and the next transaction's door was admitted.
+   */
+  @Test
+  void transactionOfMillionsOfStatementsAtTheSlowestRate_theNextDoorIsRefused() throws Exception {
+    Limiter limiter = limiter(0.001, 1, null);
+    Connection driver = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+        new Class<?>[] {Connection.class}, (proxy, method, args) -> true); // auto-commit on
+    int state = limiter.beforeAutoCommit(Gate.initialState(true), false, driver); // the door
+    for (int i = 0; i < 4_620_000; i++) {
+      state = limiter.beforeStatement(state, driver);
+    }
+    int ended = limiter.afterEnd(state);
+    ticker.advance(Duration.ofDays(365));
+
+    assertThatThrownBy(() -> limiter.beforeStatement(ended, driver)) // the next one's door
+        .isInstanceOf(RateLimitExceededException.class);
+    assertThat(limiter.forced()).isEqualTo(4_619_999); // the first statement was prepaid
   }
 }
