@@ -27,9 +27,6 @@ import org.slf4j.LoggerFactory;
 final class Budget implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RateLimitedDataSource.class);
 
-  /** The default burst: this much of the share, in seconds. */
-  static final double DEFAULT_BURST_SECONDS = 0.1;
-
   private final Limiter limiter;
   private final Settings settings;
   private final List<AutoCloseable> owned;
@@ -74,12 +71,10 @@ final class Budget implements AutoCloseable {
     String name = settings.get(Keys.NAME);
     double budget = settings.get(Keys.BUDGET);
     Instances instances = settings.get(Keys.INSTANCES);
-    // Before the registry first answers, divide by the assumed count: never the whole budget
-    // unless the user says so (sluice.instances.assumed=1).
-    double count = instances.fromRedis() ? settings.get(Keys.INSTANCES_ASSUMED) : instances.count();
-    double share = budget / count;
-    int burst = settings.isSet(Keys.BURST) ? settings.get(Keys.BURST) : defaultBurst(share);
-    TokenBucket bucket = TokenBucket.of(share, burst, ticker);
+    double count = firstCount(settings);
+    int burst = Share.of(budget, count, settings.isSet(Keys.BURST) ? settings.get(Keys.BURST) : 0)
+        .burst; // checked across keys: the share and an explicit burst fit a bucket as given
+    TokenBucket bucket = TokenBucket.of(budget / count, burst, ticker);
     boolean flagFromRedis = explicitFlag == null && flagSource(settings) == FlagSource.REDIS;
     RedisLink link = null;
     RedisHealth health = null;
@@ -124,9 +119,32 @@ final class Budget implements AutoCloseable {
     return opened;
   }
 
-  /** The default burst: {@value #DEFAULT_BURST_SECONDS} s of the share, at least one permit. */
-  static int defaultBurst(double share) {
-    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.ceil(share * DEFAULT_BURST_SECONDS)));
+  /**
+   * The count the budget is divided by at first. Before the registry first answers, the assumed
+   * count: never the whole budget unless the user says so ({@code sluice.instances.assumed=1}).
+   */
+  private static double firstCount(Settings settings) {
+    Instances instances = settings.get(Keys.INSTANCES);
+    return instances.fromRedis() ? settings.get(Keys.INSTANCES_ASSUMED) : instances.count();
+  }
+
+  /**
+   * Refuses a budget whose share a bucket cannot hold, and an explicit burst too long for the
+   * share, naming the key and the value as the user gave it. Nothing is rounded.
+   */
+  private static void checkShare(Settings settings) {
+    double count = firstCount(settings);
+    double share = settings.get(Keys.BUDGET) / count;
+    if (!Share.fits(share)) {
+      Key<?> counted = settings.get(Keys.INSTANCES).fromRedis()
+          ? Keys.INSTANCES_ASSUMED : Keys.INSTANCES;
+      String until = counted == Keys.INSTANCES ? "" : " (the count until the registry answers)";
+      throw Share.budgetOutOfRange(settings.given(Keys.BUDGET), count,
+          counted.name() + "=" + settings.given(counted) + until);
+    }
+    if (settings.isSet(Keys.BURST) && settings.get(Keys.BURST) > TokenBucket.maxBurst(share)) {
+      throw Share.burstTooLong(settings.given(Keys.BURST), share);
+    }
   }
 
   private static void checkAcrossKeys(Settings settings) {
@@ -161,6 +179,7 @@ final class Budget implements AutoCloseable {
             + " set that or remove it");
       }
     }
+    checkShare(settings);
     Duration expiry = settings.get(Keys.INSTANCES_EXPIRY);
     Duration needed = settings.get(Keys.REDIS_HEARTBEAT).plus(settings.get(Keys.REDIS_TIMEOUT));
     if (registry && expiry.compareTo(needed) <= 0) {

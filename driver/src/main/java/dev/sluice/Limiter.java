@@ -51,6 +51,10 @@ final class Limiter implements Gate {
   private final AtomicLong nextSummaryNanos = new AtomicLong();
   private final AtomicLong rejectedAtLastSummary = new AtomicLong();
   private volatile double instances;
+  /** {@code sluice.burst} if it was set; {@code 0}: the burst follows the share. */
+  private final int explicitBurst;
+  /** Guarded by {@link #shareLock}: whether the share is below what a bucket holds. */
+  private boolean admitsNothing;
 
   Limiter(String name, Settings settings, TokenBucket bucket, BreakerFlag flag, double instances,
       boolean driverMode, Ticker ticker) {
@@ -63,6 +67,7 @@ final class Limiter implements Gate {
     this.summaryIntervalNanos = settings.get(Keys.SUMMARY_INTERVAL).toNanos();
     this.budget = settings.get(Keys.BUDGET);
     this.instances = instances;
+    this.explicitBurst = settings.isSet(Keys.BURST) ? settings.get(Keys.BURST) : 0;
     this.ticker = ticker;
     this.rejectionReason = flag == BreakerFlag.alwaysOpen()
         ? "this instance's share of the budget is spent"
@@ -203,31 +208,54 @@ final class Limiter implements Gate {
 
   // --- share ---
 
-  /** Sets how many instances share the budget now; the bucket follows without a fresh burst. */
+  /**
+   * Sets how many instances share the budget now (the registry's live count). All or nothing:
+   * the new share and burst are computed first and the count is stored only once the bucket took
+   * them. It never refuses a count: a share below the slowest rate a bucket holds admits nothing
+   * new (one WARN naming the keys) rather than more than the share. The bucket keeps the permits
+   * it has, never more than the new burst: no change hands out a fresh burst.
+   */
   void setInstances(double count) {
     shareLock.lock(); // with setBudget: the share is always budget / instances of one moment
     try {
       if (count != instances) {
+        Share share = Share.of(budget, count, explicitBurst);
+        share.applyTo(bucket);
         instances = count;
-        bucket.setRate(budget / count);
-        LOG.info("{} - {} instances share the budget of {} permits/s: this instance admits {}/s",
-            name, RateLimitExceededException.formatRate(count),
-            RateLimitExceededException.formatRate(budget),
-            RateLimitExceededException.formatRate(bucket.permitsPerSecond()));
+        logShare(share);
       }
     } finally {
       shareLock.unlock();
     }
   }
 
+  private void logShare(Share share) {
+    String count = RateLimitExceededException.formatRate(instances);
+    if (share.admitsNothing() && !admitsNothing) {
+      LOG.warn("{} - {} instances share the budget of {} permits/s: each share ({}/s) is below"
+          + " the slowest rate a bucket holds ({}/s), so this instance admits nothing new until"
+          + " at most {} instances share it; to give each a share, raise sluice.budget to at"
+          + " least {} or run fewer instances (sluice.instances=redis)", name, count,
+          Share.plain(budget), Share.plain(budget / instances), Share.plain(TokenBucket.MIN_RATE),
+          Share.plain(Math.floor(budget / TokenBucket.MIN_RATE)),
+          Share.plain(instances * TokenBucket.MIN_RATE));
+    } else if (!share.admitsNothing()) {
+      LOG.info("{} - {} instances share the budget of {} permits/s: this instance admits {}/s,"
+          + " burst {}", name, count, RateLimitExceededException.formatRate(budget),
+          RateLimitExceededException.formatRate(share.permitsPerSecond), share.burst);
+    }
+    admitsNothing = share.admitsNothing();
+  }
+
   /**
    * Changes the budget at runtime (an operator's JMX call): the share becomes
-   * {@code budget / instances} at once, without a fresh burst. The burst stays as built.
+   * {@code budget / instances} at once, and the burst follows it unless {@code sluice.burst} was
+   * set. The bucket keeps the permits it has, never more than the new burst.
    *
    * @param permitsPerSecond the new budget, all instances together
    * @param by who asked, for the log line
-   * @throws IllegalArgumentException if it is not positive and finite, or makes a share the
-   *     bucket cannot hold
+   * @throws IllegalArgumentException naming {@code sluice.budget}, the value and the range, if it
+   *     is not positive and finite or makes a share a bucket cannot hold; then nothing changes
    */
   void setBudget(double permitsPerSecond, String by) {
     if (!(permitsPerSecond > 0 && Double.isFinite(permitsPerSecond))) {
@@ -242,19 +270,19 @@ final class Limiter implements Gate {
   }
 
   private void changeBudget(double permitsPerSecond, String by) {
-    double before = budget;
-    try {
-      bucket.setRate(permitsPerSecond / instances);
-    } catch (IllegalArgumentException e) { // nothing changed
-      throw new IllegalArgumentException(Keys.BUDGET.name() + " must give each of the "
-          + RateLimitExceededException.formatRate(instances) + " instances a share the bucket"
-          + " can hold (" + e.getMessage() + "), but was \"" + permitsPerSecond + "\"", e);
+    if (!Share.fits(permitsPerSecond / instances)) {
+      throw Share.budgetOutOfRange(Share.plain(permitsPerSecond), instances,
+          "the " + RateLimitExceededException.formatRate(instances) + " instances sharing it now");
     }
+    Share share = Share.of(permitsPerSecond, instances, explicitBurst);
+    share.applyTo(bucket);
+    double before = budget;
     budget = permitsPerSecond;
-    LOG.warn("{} - budget changed by {} from {} to {} permits/s: this instance admits {}/s", name,
-        by, RateLimitExceededException.formatRate(before),
+    admitsNothing = false;
+    LOG.warn("{} - budget changed by {} from {} to {} permits/s: this instance admits {}/s,"
+        + " burst {}", name, by, RateLimitExceededException.formatRate(before),
         RateLimitExceededException.formatRate(permitsPerSecond),
-        RateLimitExceededException.formatRate(bucket.permitsPerSecond()));
+        RateLimitExceededException.formatRate(share.permitsPerSecond), share.burst);
   }
 
   double budget() {

@@ -247,11 +247,13 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
 
     /**
      * Sets the bucket depth ({@code sluice.burst}): how many permits may be taken at once after a
-     * quiet spell. By default 100 ms of this instance's share, at least 1.
+     * quiet spell. By default 100 ms of this instance's share, at least 1, following the share when
+     * the live count or the budget changes; set here, it stays as set.
      *
      * @param permits a positive number of permits
      * @return this builder
-     * @throws IllegalArgumentException if it is not positive
+     * @throws IllegalArgumentException if it is not positive ({@link #build()} refuses one that
+     *     spans more than about 18 years of the share)
      */
     public Builder burst(int permits) {
       if (permits < 1) {

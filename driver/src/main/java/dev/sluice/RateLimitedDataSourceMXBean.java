@@ -27,8 +27,8 @@ public interface RateLimitedDataSourceMXBean {
   double getBudget();
 
   /**
-   * Changes the budget at once; this instance's share becomes {@code budget / instances} without a
-   * fresh burst. Logged at WARN. It lasts until the data source is rebuilt: put the new value in
+   * Changes the budget at once; this instance's share becomes {@code budget / instances}, and the
+   * burst follows it unless {@code sluice.burst} was set, without a fresh burst. Logged at WARN. It lasts until the data source is rebuilt: put the new value in
    * the configuration too.
    *
    * @param permitsPerSecond the new budget, all instances together
@@ -47,7 +47,8 @@ public interface RateLimitedDataSourceMXBean {
   /**
    * Returns this instance's share of the budget.
    *
-   * @return permits per second this instance admits while limiting
+   * @return permits per second this instance admits while limiting; {@code 0} while a live count
+   *     leaves a share below 0.001 per second, when it admits nothing new
    */
   double getPermitsPerSecond();
 

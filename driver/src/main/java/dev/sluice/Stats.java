@@ -99,14 +99,16 @@ public final class Stats {
   /**
    * Returns this instance's share of the budget.
    *
-   * @return permits per second this instance admits while limiting
+   * @return permits per second this instance admits while limiting; {@code 0} while a live count
+   *     leaves a share below 0.001 per second, when it admits nothing new
    */
   public double permitsPerSecond() {
     return permitsPerSecond;
   }
 
   /**
-   * Returns the depth of this instance's bucket.
+   * Returns the depth of this instance's bucket; unless {@code sluice.burst} is set, it follows
+   * the share.
    *
    * @return permits that may be taken at once
    */

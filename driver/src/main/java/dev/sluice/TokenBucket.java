@@ -1,7 +1,6 @@
 package dev.sluice;
 
 import dev.sluice.internal.limit.Ticker;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -49,8 +48,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * the rate the state was written under ({@code state = tat + epoch}, {@code tat} even). Readers
  * read the state <em>before</em> the rate. A state written under the new rate can only have been written after
  * the new rate was published, so its reader sees that rate too; a reader that finds the state's
- * epoch behind the rate converts the state itself (keeping the permits already used, so no fresh
- * burst appears) and publishes the conversion with the same CAS, before deciding. Every decision
+ * epoch behind the rate converts the state itself (keeping the permits still available, or fewer
+ * when the burst shrank, so no fresh burst appears) and publishes the conversion with the same
+ * CAS, before deciding. Every decision
  * is therefore made wholly under one rate, and no thread ever waits for another. {@link #setRate}
  * calls are serialised and each returns only once the state carries its epoch, so the one-bit
  * epoch cannot wrap around under a reader.
@@ -60,10 +60,20 @@ import java.util.concurrent.locks.ReentrantLock;
  * new; one that steps back is treated as standing still ({@code max(tat, now)} keeps the later),
  * so neither ever grants extra permits.
  *
- * <p>Precision: {@code T} is rounded <em>up</em> to whole half-nanoseconds, so the bucket never
- * admits more than the configured rate. The effective rate is {@code 2e9 / ceil(2e9 / rate)}:
- * exact when the rate divides 2&times;10<sup>9</sup>, and otherwise lower by less than
- * {@code rate / 2e9} of itself (0.05% at 10<sup>6</sup>/s, nothing measurable below).
+ * <p>Debt: {@link #forceAcquire} may push {@code tat} past the burst, and later admissions pay
+ * the debt back. No state ever reaches more than {@code 2^60} half-nanoseconds (about 18.3 years)
+ * ahead of the clock: a forced permit beyond that is not recorded. That bound keeps every sum in
+ * the arithmetic below {@code 2^62}, so nothing can wrap (unbounded, about 4.6 million forced
+ * permits at 0.001/s used to wrap the state and admit again), and it is the only permit the
+ * bucket ever forgives: any shorter cap would forget permits the database really served. A bucket
+ * at the cap admits nothing for 18 years, which is what its rate asked for.
+ *
+ * <p>Precision: the state counts half-nanoseconds with the low bit taken by the epoch, so the
+ * interval is a whole number of <em>nanoseconds</em>, rounded up: the effective rate is
+ * {@code 1e9 / ceil(1e9 / rate)}, never more than the configured rate. It is exact when the rate
+ * divides 10<sup>9</sup>, and otherwise lower by less than {@code rate / 1e9} of itself: 0.01% at
+ * 10<sup>5</sup>/s, 0.1% at 10<sup>6</sup>/s, but 9.99&times;10<sup>8</sup>/s
+ * admits only 5&times;10<sup>8</sup>/s (a 2 ns interval).
  */
 public final class TokenBucket {
 
@@ -71,32 +81,42 @@ public final class TokenBucket {
   static final double MIN_RATE = 0.001;
   /** The fastest rate accepted: one permit a nanosecond. */
   static final double MAX_RATE = 1e9;
-  /** Keeps {@code burst * interval} and the debt arithmetic far from overflow. */
-  private static final long MAX_TOLERANCE = Long.MAX_VALUE >> 3;
+  /**
+   * How far ahead of the clock any state may reach, in half-nanoseconds (about 18.3 years): it
+   * bounds both {@code burst * interval} and the debt, so every sum stays below {@code 2^62}.
+   */
+  static final long MAX_SPAN = 1L << 60;
   private static final double HALF_NANOS_PER_SECOND = 2e9;
 
   /**
-   * An immutable rate, in the units the arithmetic uses: half-nanoseconds, always even, so that the
-   * state's low bit stays free for the epoch.
+   * An immutable rate and burst, in the units the arithmetic uses: half-nanoseconds, always even,
+   * so that the state's low bit stays free for the epoch. A rate of zero admits nothing: its burst
+   * is zero, and its interval, which forced permits still cost, is that of {@link #MIN_RATE}.
    */
   private static final class Rate {
     final double permitsPerSecond;
+    final int burst;
     final long interval;
     final long tolerance;
+    /** The most permits one call may ask for: the burst, and at least 1 (refused when zero). */
+    final int maxPermits;
     final long previousInterval;
+    final int previousBurst;
     final int epoch;
 
-    Rate(double permitsPerSecond, int burst, long previousInterval, int epoch) {
+    Rate(double permitsPerSecond, int burst, Rate previous, int epoch) {
       this.permitsPerSecond = permitsPerSecond;
-      this.interval = roundUpToEven(Math.ceil(HALF_NANOS_PER_SECOND / permitsPerSecond));
+      this.burst = burst;
+      this.interval = intervalOf(permitsPerSecond == 0 ? MIN_RATE : permitsPerSecond);
       this.tolerance = burst * interval;
-      this.previousInterval = previousInterval;
+      this.maxPermits = Math.max(1, burst);
+      this.previousInterval = previous == null ? interval : previous.interval;
+      this.previousBurst = previous == null ? burst : previous.burst;
       this.epoch = epoch;
     }
   }
 
   private final Ticker ticker;
-  private final int burst;
   /** {@code 2 * tat + epoch}, tat in half-nanoseconds of the ticker. */
   private final AtomicLong state;
   private volatile Rate rate;
@@ -105,8 +125,7 @@ public final class TokenBucket {
 
   private TokenBucket(double permitsPerSecond, int burst, Ticker ticker) {
     this.ticker = ticker;
-    this.burst = burst;
-    this.rate = checkedRate(permitsPerSecond, burst, 0, 0);
+    this.rate = checkedRate(permitsPerSecond, burst, null, 0);
     this.state = new AtomicLong(now());
   }
 
@@ -146,7 +165,6 @@ public final class TokenBucket {
    * @throws IllegalArgumentException if {@code permits} is not positive or exceeds the burst
    */
   public boolean tryAcquire(int permits) {
-    checkPermits(permits);
     long now = now(); // once: a retry after a lost CAS decides on this reading (see above)
     for (;;) {
       long current = state.get();
@@ -155,6 +173,7 @@ public final class TokenBucket {
         convert(current, r, now);
         continue;
       }
+      checkPermits(permits, r);
       long next = later(current - r.epoch, now) + permits * r.interval;
       boolean canAcquireImmediately = next - now <= r.tolerance;
       if (!canAcquireImmediately) {
@@ -168,14 +187,14 @@ public final class TokenBucket {
 
   /**
    * Takes {@code permits} permits whether or not they are available, going into debt if need be:
-   * each forced permit delays later admissions by exactly one permit's interval. For work that has
-   * already been admitted and must not be cut in half.
+   * each forced permit delays later admissions by exactly one permit's interval, up to a debt
+   * that reaches about 18 years ahead (see the class notes). For work that has already been
+   * admitted and must not be cut in half.
    *
    * @param permits how many permits to charge, at least 1 and at most the burst
    * @throws IllegalArgumentException if {@code permits} is not positive or exceeds the burst
    */
   public void forceAcquire(int permits) {
-    checkPermits(permits);
     long now = now(); // once: a retry after a lost CAS decides on this reading (see above)
     for (;;) {
       long current = state.get();
@@ -184,7 +203,10 @@ public final class TokenBucket {
         convert(current, r, now);
         continue;
       }
-      long next = later(current - r.epoch, now) + permits * r.interval;
+      checkPermits(permits, r);
+      long tat = later(current - r.epoch, now);
+      long room = Math.max(0, MAX_SPAN - (tat - now)); // the debt cap; never moves tat back
+      long next = tat + Math.min(permits * r.interval, room);
       if (state.compareAndSet(current, next + r.epoch)) {
         return;
       }
@@ -199,9 +221,9 @@ public final class TokenBucket {
    * @throws IllegalArgumentException if {@code permits} is not positive or exceeds the burst
    */
   public long nanosUntilAvailable(int permits) {
-    checkPermits(permits);
     long current = state.get();
     Rate r = rate;
+    checkPermits(permits, r);
     long now = now();
     long tat = epochOf(current) == r.epoch ? current - r.epoch : converted(current, r, now);
     long next = later(tat, now) + permits * r.interval;
@@ -213,30 +235,66 @@ public final class TokenBucket {
    * the new interval), so an empty bucket stays empty and a change never hands out a fresh burst.
    *
    * @param permitsPerSecond the new rate, from 0.001 to 10<sup>9</sup>
-   * @throws IllegalArgumentException if the rate is not a finite number in range
+   * @throws IllegalArgumentException if the rate is not a finite number in range, or the burst
+   *     at that rate would span more than about 18 years; then nothing changes
    */
   public void setRate(double permitsPerSecond) {
     rateChange.lock();
     try {
-      Rate previous = rate;
-      Rate next = checkedRate(permitsPerSecond, burst, previous.interval, previous.epoch ^ 1);
-      rate = next;
-      for (;;) {
-        long current = state.get();
-        if (epochOf(current) == next.epoch) {
-          return;
-        }
-        convert(current, next, now());
-      }
+      publish(checkedRate(permitsPerSecond, Math.max(1, rate.burst), rate, rate.epoch ^ 1));
     } finally {
       rateChange.unlock();
     }
   }
 
   /**
+   * Changes the rate and the burst together, for a share that changed. The permits available
+   * stay available, or fewer when the burst shrank: a change never refills the bucket. A rate of
+   * zero admits nothing (forced permits are still charged, at the slowest rate's interval); the
+   * bucket leaves it empty.
+   *
+   * @param permitsPerSecond the new rate: from 0.001 to 10<sup>9</sup>, or zero
+   * @param burst the new burst, at least 1 (ignored for a zero rate)
+   * @throws IllegalArgumentException if the two are out of range; then nothing changes
+   */
+  void setRate(double permitsPerSecond, int burst) {
+    rateChange.lock();
+    try {
+      Rate previous = rate;
+      publish(permitsPerSecond == 0
+          ? new Rate(0, 0, previous, previous.epoch ^ 1)
+          : checkedRate(permitsPerSecond, burst, previous, previous.epoch ^ 1));
+    } finally {
+      rateChange.unlock();
+    }
+  }
+
+  /** Publishes {@code next}, then returns once the state carries its epoch. */
+  private void publish(Rate next) {
+    rate = next;
+    for (;;) {
+      long current = state.get();
+      if (epochOf(current) == next.epoch) {
+        return;
+      }
+      convert(current, next, now());
+    }
+  }
+
+  /**
+   * Returns the largest burst a bucket may have at {@code permitsPerSecond}: about 18 years of it.
+   *
+   * @param permitsPerSecond a rate from 0.001 to 10<sup>9</sup>
+   * @return the most permits, capped at {@link Integer#MAX_VALUE}
+   */
+  static int maxBurst(double permitsPerSecond) {
+    return (int) Math.min(Integer.MAX_VALUE, MAX_SPAN / intervalOf(permitsPerSecond));
+  }
+
+  /**
    * Returns the configured rate.
    *
-   * @return permits per second as last set
+   * @return permits per second as last set; {@code 0} while the bucket admits nothing
    */
   public double permitsPerSecond() {
     return rate.permitsPerSecond;
@@ -245,15 +303,16 @@ public final class TokenBucket {
   /**
    * Returns the depth of the bucket.
    *
-   * @return the most permits that can be taken at once
+   * @return the most permits that can be taken at once; {@code 0} while the bucket admits nothing
    */
   public int burst() {
-    return burst;
+    return rate.burst;
   }
 
   @Override
   public String toString() {
-    return "TokenBucket[" + rate.permitsPerSecond + " permits/s, burst " + burst + "]";
+    Rate r = rate;
+    return "TokenBucket[" + r.permitsPerSecond + " permits/s, burst " + r.burst + "]";
   }
 
   /** Publishes {@code current}, written under the previous rate, in the units of {@code r}. */
@@ -261,11 +320,16 @@ public final class TokenBucket {
     state.compareAndSet(current, converted(current, r, now) + r.epoch);
   }
 
-  /** The tat of {@code current} (written under the previous rate) in the units of {@code r}. */
+  /**
+   * The tat of {@code current} (written under the previous rate) in the units of {@code r}: the
+   * permits still available stay available, never more than the new burst; a debt stays owed.
+   * Computed in {@code double} and capped before the cast, so no debt can saturate or wrap.
+   */
   private static long converted(long current, Rate r, long now) {
     long usedSpan = Math.max(0, (current - epochOf(current)) - now);
-    double usedPermits = (double) usedSpan / r.previousInterval;
-    return now + roundUpToEven(Math.ceil(usedPermits * r.interval));
+    double used = (double) usedSpan / r.previousInterval + (r.burst - r.previousBurst);
+    double span = Math.min(Math.ceil(Math.max(0, used) * r.interval), MAX_SPAN);
+    return now + roundUpToEven(span);
   }
 
   /** Reads the ticker in half-nanoseconds: always even. */
@@ -282,19 +346,24 @@ public final class TokenBucket {
     return (int) (state & 1);
   }
 
+  /** One permit's interval in half-nanoseconds: whole nanoseconds, rounded up. */
+  private static long intervalOf(double permitsPerSecond) {
+    return roundUpToEven(Math.ceil(HALF_NANOS_PER_SECOND / permitsPerSecond));
+  }
+
   private static long roundUpToEven(double halfNanos) {
     long value = (long) halfNanos;
     return value + (value & 1);
   }
 
-  private void checkPermits(int permits) {
-    if (permits < 1 || permits > burst) {
+  private static void checkPermits(int permits, Rate r) {
+    if (permits < 1 || permits > r.maxPermits) {
       throw new IllegalArgumentException(
-          "permits must be between 1 and the burst (" + burst + "), but was " + permits);
+          "permits must be between 1 and the burst (" + r.burst + "), but was " + permits);
     }
   }
 
-  private static Rate checkedRate(double permitsPerSecond, int burst, long previous, int epoch) {
+  private static Rate checkedRate(double permitsPerSecond, int burst, Rate previous, int epoch) {
     if (!(permitsPerSecond >= MIN_RATE && permitsPerSecond <= MAX_RATE)) {
       throw new IllegalArgumentException("permitsPerSecond must be a number from " + MIN_RATE
           + " to " + MAX_RATE + ", but was " + permitsPerSecond);
@@ -302,11 +371,11 @@ public final class TokenBucket {
     if (burst < 1) {
       throw new IllegalArgumentException("burst must be at least 1, but was " + burst);
     }
-    Rate r = new Rate(permitsPerSecond, burst, previous, epoch);
-    if (r.tolerance / burst != r.interval || r.tolerance > MAX_TOLERANCE) {
+    if (burst > maxBurst(permitsPerSecond)) {
       throw new IllegalArgumentException("a burst of " + burst + " at " + permitsPerSecond
-          + " permits/s spans too long a time; lower the burst or raise the rate");
+          + " permits/s spans too long a time (at most " + maxBurst(permitsPerSecond)
+          + " permits, about 18 years); lower the burst or raise the rate");
     }
-    return r;
+    return new Rate(permitsPerSecond, burst, previous, epoch);
   }
 }

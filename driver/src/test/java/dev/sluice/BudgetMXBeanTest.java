@@ -216,7 +216,8 @@ class BudgetMXBeanTest {
       assertThat(negative.getCause()).isInstanceOf(IllegalArgumentException.class)
           .hasMessage("sluice.budget must be a positive number, but was \"-5\"");
       assertThat(tiny.getCause()).isInstanceOf(IllegalArgumentException.class)
-          .hasMessageStartingWith("sluice.budget must give each of the 1 instances a share");
+          .hasMessage("sluice.budget must be from 0.001 to 1000000000 permits/s, but was"
+              + " \"0.0001\"");
       assertThat(ds.stats().permitsPerSecond()).isEqualTo(100.0);
       assertThat(SERVER.getAttribute(on, "Budget")).isEqualTo(100.0);
     }

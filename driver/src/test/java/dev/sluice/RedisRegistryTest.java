@@ -3,6 +3,7 @@ package dev.sluice;
 import static dev.sluice.RedisFlagTest.dataSource;
 import static dev.sluice.RedisFlagTest.uniqueName;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.sluice.testing.Await;
 import dev.sluice.testing.TcpProxy;
@@ -10,8 +11,11 @@ import dev.sluice.testing.TestRedis;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -122,6 +126,55 @@ class RedisRegistryTest {
         assertThat(Math.abs(redisMillis - score)).isLessThan(5_000.0);
       }
       assertThat(cli.exists(key)).isFalse(); // the only member left on close
+    }
+  }
+
+  /**
+   * Issue 10, item 1, against a real Redis: with budget 1, a live count of 1,200 makes the share
+   * fall below the slowest rate a bucket holds. The limiter threw inside the heartbeat, which died:
+   * this member expired and the others counted it out while it kept its larger share. Now this
+   * instance admits nothing new, its heartbeat goes on, and it admits again when the count falls.
+   */
+  @Test
+  void liveCountPushesTheShareBelowTheMinimum_admitsNothing_andTheHeartbeatGoesOn()
+      throws Exception {
+    String name = uniqueName();
+    String key = "sluice:" + name + ":instances";
+    Properties p = registry(redis.uri(), name);
+    p.setProperty("sluice.budget", "1");
+    p.setProperty("sluice.flag", "always");
+    p.setProperty("sluice.instances.expiry", "30s"); // the 1,199 others stay live meanwhile
+    try (RateLimitedDataSource ds = dataSource(p); Jedis cli = redis.client()) {
+      Await.until("alone", CONVERGE, () -> ds.stats().permitsPerSecond() == 1.0);
+      String me = cli.zrange(key, 0, -1).get(0);
+      double redisMillis = Long.parseLong(cli.time().get(0)) * 1000.0;
+      Map<String, Double> others = new HashMap<>();
+      for (int i = 0; i < 1199; i++) {
+        others.put("other-" + i, redisMillis);
+      }
+      cli.zadd(key, others);
+
+      Await.until("1,200 live", CONVERGE, () -> ds.stats().liveInstances() == 1200);
+      assertThat(ds.stats().instances()).isEqualTo(1200.0);
+      assertThat(ds.stats().permitsPerSecond()).isZero();
+      assertThrows(RateLimitExceededException.class, ds::getConnection);
+      double beat = cli.zscore(key, me);
+      Await.until("the heartbeat still renews this member", CONVERGE,
+          () -> cli.zscore(key, me) > beat);
+
+      cli.zrem(key, others.keySet().toArray(new String[0]));
+      Await.until("the whole budget again", CONVERGE,
+          () -> ds.stats().permitsPerSecond() == 1.0);
+      Await.until("admits again", CONVERGE, () -> admits(ds));
+    }
+  }
+
+  private static boolean admits(RateLimitedDataSource ds) {
+    try {
+      ds.getConnection().close();
+      return true;
+    } catch (SQLException e) {
+      return false;
     }
   }
 

@@ -74,6 +74,52 @@ class TokenBucketConcurrencyTest {
     assertThat(admitted.sum()).isLessThanOrEqualTo(100 + 2 * steps);
   }
 
+  /** The share's changes (issue 10, item 3): rate and burst together, now and then to zero. */
+  @Test
+  void setRateAndBurst_whileThreadsAcquire_neverRefillsTheBucket() throws Exception {
+    FakeTicker ticker = new FakeTicker();
+    TokenBucket bucket = TokenBucket.of(1000, 100, ticker);
+    AtomicBoolean stop = new AtomicBoolean();
+    LongAdder admitted = new LongAdder();
+    LongAdder attempts = new LongAdder();
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < THREADS; t++) {
+      Thread thread = new Thread(() -> {
+        while (!stop.get()) {
+          if (bucket.tryAcquire()) {
+            admitted.increment();
+          }
+          attempts.increment();
+        }
+      });
+      thread.start();
+      threads.add(thread);
+    }
+    long steps = 0;
+    for (int i = 0; i < 2000; i++) {
+      switch (i % 3) {
+        case 0: bucket.setRate(2000, 200); break;
+        case 1: bucket.setRate(500, 5); break;
+        default: bucket.setRate(0, 0); break;
+      }
+      ticker.advance(Duration.ofMillis(1));
+      steps++;
+      long seen = attempts.sum();
+      long waitUntil = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+      while (attempts.sum() < seen + 2L * THREADS && System.nanoTime() - waitUntil < 0) {
+        Thread.onSpinWait(); // let the threads try each state
+      }
+    }
+    stop.set(true);
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    // the first burst plus 2 permits per elapsed millisecond: a bigger burst is never handed out;
+    // about 2.5 permits come free per 3 steps (2 at 2000/s, 0.5 at 500/s, none at zero)
+    assertThat(admitted.sum()).isLessThanOrEqualTo(100 + 2 * steps)
+        .isGreaterThan(steps / 3);
+  }
+
   @Test
   void tryAcquire_manyThreadsOnTheRealClock_stayWithinRateTimesElapsedPlusBurst()
       throws Exception {

@@ -227,6 +227,127 @@ class TokenBucketTest {
     assertThatThrownBy(() -> bucket.tryAcquire(0)).hasMessageContaining("but was 0");
   }
 
+  /**
+   * Issue 10, item 4: at 0.001/s each forced permit pushes the state 2e12 half-nanoseconds ahead,
+   * so about 4.6 million of them used to wrap the state past {@code Long.MAX_VALUE} and the next
+   * call was admitted. The debt is capped instead.
+   */
+  @Test
+  void forceAcquire_millionsAtTheSlowestRate_neverWrapsIntoAdmitting() {
+    TokenBucket bucket = TokenBucket.of(0.001, 1000, ticker);
+    assertThat(drain(bucket)).isEqualTo(1000);
+    for (int i = 0; i < 5_000; i++) {
+      bucket.forceAcquire(1000); // 5 million forced permits
+    }
+    assertThat(bucket.tryAcquire()).isFalse();
+    ticker.advance(Duration.ofDays(365));
+    assertThat(bucket.tryAcquire()).isFalse();
+    assertThat(Duration.ofNanos(bucket.nanosUntilAvailable(1)))
+        .as("about 18 years, less the year gone by").isBetween(Duration.ofDays(365 * 17 - 1),
+            Duration.ofDays(365 * 18 + 5));
+  }
+
+  /**
+   * Issue 10, item 4: a debt of millions of permits at a fast rate, converted to a slow one,
+   * overflowed the cast to {@code long} and saturated to {@code Long.MIN_VALUE}: a full bucket.
+   */
+  @Test
+  void setRate_hugeDebtThenSlowRate_staysInDebt() {
+    TokenBucket bucket = TokenBucket.of(1e9, 1000, ticker);
+    for (int i = 0; i < 5_000; i++) {
+      bucket.forceAcquire(1000); // 5 million permits of debt: 5 ms at 10^9/s
+    }
+    bucket.setRate(0.001);
+    assertThat(bucket.tryAcquire()).isFalse();
+    ticker.advance(Duration.ofDays(365));
+    assertThat(bucket.tryAcquire()).isFalse();
+    bucket.setRate(1e9); // the debt converts back, whole
+    assertThat(bucket.tryAcquire()).isFalse();
+  }
+
+  @Test
+  void forceAcquire_atTheCap_neverMovesTheDebtBack() {
+    TokenBucket bucket = TokenBucket.of(0.001, 1000, ticker);
+    for (int i = 0; i < 600; i++) {
+      bucket.forceAcquire(1000); // past the cap
+    }
+    long atCap = bucket.nanosUntilAvailable(1);
+    bucket.forceAcquire(1);
+    assertThat(bucket.nanosUntilAvailable(1)).isEqualTo(atCap);
+  }
+
+  /** The interval is whole nanoseconds, rounded up: 9.99e8/s is a 2 ns interval. */
+  @Test
+  void of_rateJustBelowOnePerNanosecond_admitsHalfOfIt() {
+    TokenBucket bucket = TokenBucket.of(9.99e8, 1000, ticker);
+    drain(bucket);
+    ticker.advanceNanos(1000);
+    assertThat(drain(bucket)).isEqualTo(500);
+  }
+
+  @Test
+  void setRateAndBurst_fullBucket_shrinksToTheNewBurst() {
+    TokenBucket bucket = TokenBucket.of(500, 50, ticker);
+    bucket.setRate(4, 1);
+    assertThat(bucket.burst()).isEqualTo(1);
+    assertThat(drain(bucket)).isEqualTo(1);
+  }
+
+  @Test
+  void setRateAndBurst_burstGrows_handsOutNoFreshPermits() {
+    TokenBucket bucket = TokenBucket.of(10, 5, ticker);
+    assertThat(bucket.tryAcquire(3)).isTrue(); // 2 left
+    bucket.setRate(100, 10);
+    assertThat(drain(bucket)).isEqualTo(2);
+    ticker.advance(Duration.ofSeconds(1)); // refills to the new burst in time, not at once
+    assertThat(drain(bucket)).isEqualTo(10);
+  }
+
+  @Test
+  void setRateAndBurst_inDebt_keepsTheDebt() {
+    TokenBucket bucket = TokenBucket.of(10, 5, ticker);
+    drain(bucket);
+    bucket.forceAcquire(3); // 3 permits owed: 300 ms at 10/s
+    bucket.setRate(100, 1); // 30 ms at 100/s, then the one permit of the new burst
+    ticker.advance(Duration.ofMillis(39));
+    assertThat(bucket.tryAcquire()).isFalse();
+    ticker.advance(Duration.ofMillis(1));
+    assertThat(bucket.tryAcquire()).isTrue();
+  }
+
+  @Test
+  void setRateAndBurst_zero_admitsNothingAndLeavesEmpty() {
+    TokenBucket bucket = TokenBucket.of(10, 5, ticker);
+    bucket.setRate(0, 5);
+    assertThat(bucket.permitsPerSecond()).isZero();
+    assertThat(bucket.burst()).isZero();
+    assertThat(bucket.tryAcquire()).isFalse();
+    ticker.advance(Duration.ofDays(30));
+    assertThat(bucket.tryAcquire()).isFalse();
+    bucket.forceAcquire(1); // an admitted transaction is still charged
+    bucket.setRate(10, 5);
+    assertThat(bucket.tryAcquire()).as("no fresh burst on leaving").isFalse();
+    ticker.advance(Duration.ofMillis(100));
+    assertThat(bucket.tryAcquire()).isFalse(); // the forced permit (1000 s) is still owed
+  }
+
+  @Test
+  void setRateAndBurst_outOfRange_changesNothing() {
+    TokenBucket bucket = TokenBucket.of(10, 5, ticker);
+    assertThatThrownBy(() -> bucket.setRate(0.0005, 1)).hasMessageContaining("5.0E-4");
+    assertThatThrownBy(() -> bucket.setRate(0.001, 1_000_000))
+        .hasMessageContaining("at most " + TokenBucket.maxBurst(0.001));
+    assertThat(bucket.permitsPerSecond()).isEqualTo(10);
+    assertThat(drain(bucket)).isEqualTo(5);
+  }
+
+  @Test
+  void maxBurst_isAbout18YearsOfTheRate() {
+    assertThat(TokenBucket.maxBurst(0.001)).isEqualTo(576_460);
+    assertThat(TokenBucket.maxBurst(1)).isEqualTo(576_460_752);
+    assertThat(TokenBucket.maxBurst(10)).isEqualTo(Integer.MAX_VALUE);
+  }
+
   private static int drain(TokenBucket bucket) {
     int taken = 0;
     while (bucket.tryAcquire()) {

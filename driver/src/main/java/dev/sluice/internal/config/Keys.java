@@ -29,7 +29,11 @@ public final class Keys {
           Key::positiveNumber, "be a positive number")
       .computedDefault("required")
       .unit("permits/s")
-      .doc("What the database takes on the fallback path, all instances together.")
+      .doc("What the database takes on the fallback path, all instances together. Each"
+          + " instance's share, budget / instances, must be from 0.001 to 10^9 permits/s (with"
+          + " `sluice.instances=10`: a budget from 0.01 to 10^10). A live count from the registry"
+          + " that pushes the share below 0.001/s makes that instance admit nothing new, never"
+          + " more than its share.")
       .group(Group.ESSENTIALS).build();
 
   public static final Key<Instances> INSTANCES = Key.named("sluice.instances", Instances.class,
@@ -41,9 +45,12 @@ public final class Keys {
 
   public static final Key<Integer> BURST = Key.named("sluice.burst", Integer.class,
           Key::positiveInt, "be a positive integer")
-      .computedDefault("100 ms of this instance's share, at least 1")
+      .computedDefault("100 ms of this instance's share, at least 1; it follows the share when"
+          + " the live count or the budget changes")
       .unit("permits")
-      .doc("Bucket depth: how many permits this instance may take at once after a quiet spell.")
+      .doc("Bucket depth: how many permits this instance may take at once after a quiet spell."
+          + " Set, it stays as set; at most about 18 years of the share (576460 at 0.001/s). A"
+          + " change of the share never refills the bucket.")
       .group(Group.FREQUENTLY_USED).build();
 
   public static final Key<Scope> SCOPE = Key.named("sluice.scope", Scope.class,

@@ -20,14 +20,17 @@ import java.util.stream.Collectors;
 public final class Settings {
 
   private final Map<Key<?>, Object> values;
+  /** The text each value parsed from was typed as, for messages; absent for values given typed. */
+  private final Map<Key<?>, String> texts;
 
-  private Settings(Map<Key<?>, Object> values) {
+  private Settings(Map<Key<?>, Object> values, Map<Key<?>, String> texts) {
     this.values = Collections.unmodifiableMap(values);
+    this.texts = Collections.unmodifiableMap(texts);
   }
 
   /** Settings with nothing given: every key at its default. */
   public static Settings empty() {
-    return new Settings(new LinkedHashMap<>());
+    return new Settings(new LinkedHashMap<>(), new LinkedHashMap<>());
   }
 
   /**
@@ -52,11 +55,13 @@ public final class Settings {
    */
   public static Settings parse(Map<String, String> text) {
     Map<Key<?>, Object> values = new LinkedHashMap<>();
+    Map<Key<?>, String> texts = new LinkedHashMap<>();
     text.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(entry -> {
       Key<?> key = find(entry.getKey());
       values.put(key, key.parse(entry.getValue()));
+      texts.put(key, entry.getValue());
     });
-    return new Settings(values);
+    return new Settings(values, texts);
   }
 
   /**
@@ -102,20 +107,34 @@ public final class Settings {
   public Settings with(Settings overrides) {
     Map<Key<?>, Object> merged = new LinkedHashMap<>(values);
     merged.putAll(overrides.values);
-    return new Settings(merged);
+    Map<Key<?>, String> mergedTexts = new LinkedHashMap<>(texts);
+    mergedTexts.keySet().removeAll(overrides.values.keySet());
+    mergedTexts.putAll(overrides.texts);
+    return new Settings(merged, mergedTexts);
   }
 
   /** Returns these settings with {@code key} set to {@code value}. */
   public <T> Settings with(Key<T> key, T value) {
     Map<Key<?>, Object> merged = new LinkedHashMap<>(values);
     merged.put(key, Objects.requireNonNull(value, key.name()));
-    return new Settings(merged);
+    Map<Key<?>, String> mergedTexts = new LinkedHashMap<>(texts);
+    mergedTexts.remove(key);
+    return new Settings(merged, mergedTexts);
   }
 
   /** The value given for {@code key}, or its default ({@code null} if computed or none). */
   public <T> T get(Key<T> key) {
     Object value = values.get(key);
     return value != null ? key.type().cast(value) : key.defaultValue();
+  }
+
+  /**
+   * The value of {@code key} as the user gave it, for a message: the text typed in a URL or in
+   * properties ({@code 1e18}, not {@code 1.0E18}), else the value shown; passwords masked.
+   */
+  public String given(Key<?> key) {
+    String text = texts.get(key);
+    return text != null ? key.show(text) : key.show(get(key));
   }
 
   /** Whether a value was given for {@code key}. */

@@ -150,9 +150,9 @@ public final class FlagReader implements AutoCloseable {
    */
   public FlagReader start() {
     poll();
-    // three threads: a poll and a read asked for by a message may both wait on a silent Redis
-    // while the watchdog must still run
-    scheduler = new ScheduledThreadPoolExecutor(3, threads);
+    // three threads, none of which an exception ends (see DaemonThreads): a poll and a read asked
+    // for by a message may both wait on a silent Redis while the watchdog must still run
+    scheduler = threads.scheduler(3);
     scheduler.setRemoveOnCancelPolicy(true);
     scheduler.scheduleAtFixedRate(this::poll, refreshNanos, refreshNanos, TimeUnit.NANOSECONDS);
     long watch = Math.max(TimeUnit.MILLISECONDS.toNanos(5),

@@ -16,7 +16,8 @@ import java.util.function.IntConsumer;
  * When the count changes, {@code onCount} hears it (the limiter divides the budget by it, without
  * a fresh burst). When Redis does not answer, nothing changes: the budget stays divided by the
  * last live count, never by one. {@link #close()} removes the member, so the others grow at their
- * next heartbeat rather than after the expiry.
+ * next heartbeat rather than after the expiry. No exception ends the heartbeat: a member that
+ * stopped beating would be counted out by the others while this instance kept its larger share.
  *
  * <p>This class is threadsafe.
  */
@@ -70,8 +71,8 @@ public final class Registry implements AutoCloseable {
    * @return this member
    */
   public Registry start() {
-    beat();
-    scheduler = new ScheduledThreadPoolExecutor(1, threads);
+    threads.guarded(this::beat).run();
+    scheduler = threads.scheduler(1); // an exception is logged and the next beat runs anyway
     long nanos = heartbeat.toNanos();
     scheduler.scheduleWithFixedDelay(this::beat, nanos, nanos, TimeUnit.NANOSECONDS);
     return this;
@@ -91,9 +92,14 @@ public final class Registry implements AutoCloseable {
     health.answered();
     int live = (int) Math.max(1, Math.min(Integer.MAX_VALUE, count));
     if (live != liveCount) {
+      onCount.accept(live); // first: should it throw, the next beat offers the count again
       liveCount = live;
-      onCount.accept(live);
     }
+  }
+
+  /** How many beats have failed on an exception other than Redis being down: for tests. */
+  long beatsFailed() {
+    return threads.failures();
   }
 
   /**

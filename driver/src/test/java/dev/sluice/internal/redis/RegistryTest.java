@@ -1,10 +1,13 @@
 package dev.sluice.internal.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The registry member, stepped by hand over an in-memory Redis. */
@@ -56,6 +59,45 @@ class RegistryTest {
     first.beat();
     assertThat(first.liveCount()).isZero();
     assertThat(counts).isEmpty();
+  }
+
+  @Test
+  void beat_onCountThrows_offersTheCountAgainAtTheNextBeat() {
+    boolean[] fail = {true};
+    Registry first = new Registry("t", link, health, Duration.ofSeconds(1), Duration.ofSeconds(5),
+        count -> {
+          if (fail[0]) {
+            fail[0] = false;
+            throw new IllegalStateException("a limiter that refused the count");
+          }
+          counts.add(count);
+        });
+    assertThatThrownBy(first::beat).isInstanceOf(IllegalStateException.class);
+    assertThat(first.liveCount()).isZero();
+    first.beat();
+    assertThat(counts).containsExactly(1);
+    assertThat(first.liveCount()).isEqualTo(1);
+  }
+
+  /**
+   * Issue 10, item 1: a count the limiter threw on killed the scheduled heartbeat without a log
+   * line; the member expired and the others counted this instance out.
+   */
+  @Test
+  void start_onCountThrowsEveryTime_theHeartbeatGoesOn() throws Exception {
+    CountDownLatch offered = new CountDownLatch(5);
+    Registry member = new Registry("t", link, health, Duration.ofMillis(5), Duration.ofSeconds(5),
+        count -> {
+          offered.countDown();
+          throw new IllegalArgumentException("a share the bucket cannot hold");
+        });
+    try {
+      member.start(); // the first beat, on this thread, throws too: logged, not thrown
+      assertThat(offered.await(10, TimeUnit.SECONDS)).as("five beats offered the count").isTrue();
+    } finally {
+      member.close();
+    }
+    assertThat(member.beatsFailed()).isGreaterThanOrEqualTo(5);
   }
 
   @Test
