@@ -13,21 +13,22 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Demand is counted in tumbling one-second windows measured from the start of the recovery. A
  * window is <em>loud</em> once its count goes above {@code threshold} &times; the share of that
- * moment (so a share changed during recovery is compared with at once); the load is quiet since
- * the end of the last loud window, or since the start. The recovery has settled once it has been
- * quiet for {@code settle}. Because a window lasts one second, limiting stops within a second of
- * the settle after the load falls, where a decaying average would hold on long after.
+ * moment (so a share changed during recovery is compared with at once); every call counted in a
+ * loud window is a moment of high demand, and the load is quiet since the last of them (or since
+ * the start). The recovery has settled once it has been quiet for {@code settle}: limiting stops
+ * one settle after the last call of the flood, where a decaying average would hold on long after.
  *
  * <p>This class is threadsafe, lock-free and allocation-free: the current window is one packed
- * {@code long} (index in the high half, count in the low half) moved on with a CAS, and the end of
- * the last loud window is one {@code long} that only grows.
+ * {@code long} (index in the high half, count in the low half) moved on with a CAS, and the last
+ * loud moment is one {@code long} that only moves forward, written at most once a millisecond so
+ * that a flood of threads does not contend on it.
  *
  * <p>Memory ordering: {@link #begin} is called by the one thread that starts a recovery, before
  * the limiter publishes the recovering state with a volatile write; every caller of {@link #count}
  * or {@link #settled} has read that state first, so sees the fresh origin and empty window. A call
  * delayed from an earlier recovery may still count into the new one: its reading of the ticker
- * predates the origin and lands in window 0, one call too many, which can only hold the cap
- * longer, never release it early.
+ * predates the origin, so it lands in window 0 (one call too many, which can only hold the cap
+ * longer) and never moves the last loud moment.
  */
 public final class Recovery {
   /** The length of a window of demand. */
@@ -35,6 +36,8 @@ public final class Recovery {
   /** Allows for rounding in {@code threshold * share}: a count at the threshold is quiet. */
   private static final double ROUNDING = 1e-9;
   private static final long COUNT_MASK = 0xFFFF_FFFFL;
+  /** The precision of the last loud moment: the settle may end up to this much early. */
+  static final long GRAIN_NANOS = 1_000_000L;
 
   private final long settleNanos;
   private final double threshold;
@@ -42,8 +45,8 @@ public final class Recovery {
   private volatile long originNanos;
   /** The current window: its index since the origin (high 32 bits) and its count (low 32). */
   private final AtomicLong window = new AtomicLong();
-  /** The index of the window after the last loud one: the load is quiet since its start. */
-  private final AtomicLong quietFromWindow = new AtomicLong();
+  /** The last call counted in a loud window, or the origin: the load is quiet since then. */
+  private final AtomicLong quietSinceNanos = new AtomicLong();
 
   /**
    * Makes the recovery rules of one limiter.
@@ -73,7 +76,7 @@ public final class Recovery {
    */
   public void begin(long nowNanos) {
     originNanos = nowNanos;
-    quietFromWindow.set(0);
+    quietSinceNanos.set(nowNanos);
     window.set(0);
   }
 
@@ -85,10 +88,16 @@ public final class Recovery {
    */
   public void count(long nowNanos, double permitsPerSecond) {
     long packed = add(Math.max(0, (nowNanos - originNanos) / WINDOW_NANOS));
-    long index = packed >>> 32;
-    boolean loud = (packed & COUNT_MASK) > threshold * permitsPerSecond * (1 + ROUNDING);
-    if (loud && quietFromWindow.get() <= index) {
-      quietFromWindow.accumulateAndGet(index + 1, Math::max);
+    if ((packed & COUNT_MASK) > threshold * permitsPerSecond * (1 + ROUNDING)) {
+      loudAt(nowNanos);
+    }
+  }
+
+  /** Moves the last loud moment forward to {@code nowNanos}, if that is more than a grain. */
+  private void loudAt(long nowNanos) {
+    long last = quietSinceNanos.get();
+    while (nowNanos - last > GRAIN_NANOS && !quietSinceNanos.compareAndSet(last, nowNanos)) {
+      last = quietSinceNanos.get();
     }
   }
 
@@ -110,8 +119,7 @@ public final class Recovery {
    * @return {@code true} once the load has been quiet for {@code settle}
    */
   public boolean settled(long nowNanos) {
-    long quietSince = originNanos + quietFromWindow.get() * WINDOW_NANOS;
-    return nowNanos - quietSince >= settleNanos;
+    return nowNanos - quietSinceNanos.get() >= settleNanos;
   }
 
   /**
