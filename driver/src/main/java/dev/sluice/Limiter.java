@@ -350,7 +350,9 @@ final class Limiter implements Gate {
   boolean endRecovery(String by) {
     transition(flag.isOpen()); // a close no call has seen yet starts its recovery first
     if (MODE.compareAndSet(this, RECOVERING, OFF)) {
-      recoveryEnded("ended by " + by);
+      LOG.warn("{} - recovery ended by {} after {}: stopped limiting; {} calls refused during the"
+          + " recovery", name, by, seconds(recovery.elapsedNanos(ticker.read())),
+          rejected.sum() - rejectedBeforeRecovery);
       return true;
     }
     return false;
@@ -374,8 +376,7 @@ final class Limiter implements Gate {
       } else if (seen == STARTING || !recovery.settled(ticker.read())) {
         return true;
       } else if (MODE.compareAndSet(this, RECOVERING, OFF)) {
-        recoveryEnded("demand stayed at or below " + quietRate() + "/s for "
-            + seconds(recovery.settle().toNanos()));
+        recoverySettled();
         return false;
       }
     }
@@ -415,10 +416,11 @@ final class Limiter implements Gate {
         RateLimitExceededException.formatRate(budget), bucket.burst());
   }
 
-  private void recoveryEnded(String why) {
-    LOG.warn("{} - recovery ended after {} ({}): stopped limiting; {} calls refused during the"
-        + " recovery", name, seconds(recovery.elapsedNanos(ticker.read())), why,
-        rejected.sum() - rejectedBeforeRecovery);
+  private void recoverySettled() {
+    LOG.warn("{} - recovery ended after {}: demand here stayed at or below {}/s for {}; stopped"
+        + " limiting; {} calls refused during the recovery", name,
+        seconds(recovery.elapsedNanos(ticker.read())), quietRate(),
+        seconds(recovery.settle().toNanos()), rejected.sum() - rejectedBeforeRecovery);
   }
 
   private String quietRate() {
