@@ -1,12 +1,16 @@
 package dev.sluice;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.limit.Gate;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +28,15 @@ import org.junit.jupiter.api.Test;
 class LimiterRecoveryTest {
   private static final Duration SETTLE = Duration.ofSeconds(5);
   private static final long SECOND = 1_000_000_000L;
+  /** A driver connection that says it auto-commits, and answers nothing else. */
+  private static final Connection AUTO_COMMITTING = (Connection) Proxy.newProxyInstance(
+      LimiterRecoveryTest.class.getClassLoader(), new Class<?>[] {Connection.class},
+      (proxy, method, args) -> {
+        if (method.getName().equals("getAutoCommit")) {
+          return true;
+        }
+        throw new UnsupportedOperationException(method.getName());
+      });
   private final FakeTicker ticker = new FakeTicker();
   private final BreakerFlag.Manual flag = BreakerFlag.manual();
   /** When {@link #door} was last called. */
@@ -289,6 +302,27 @@ class LimiterRecoveryTest {
     assertThat(stats(limiter).recovering()).isTrue();
     ticker.advanceNanos(1);
     assertThat(stats(limiter).recovering()).isFalse();
+  }
+
+  @Test
+  void recovery_transactionOpenAcrossTheClose_isChargedNeverCut_andTheNextOneMeetsItsDoor()
+      throws Exception {
+    Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 10.0)
+        .with(Keys.RECOVERY_SETTLE, SETTLE);
+    Limiter limiter = new Limiter("users-db", settings, TokenBucket.of(10, 1, ticker), flag, 1,
+        false, ticker);
+    flag.trip();
+    int state = limiter.beforeAutoCommit(Gate.initialState(true), false, AUTO_COMMITTING);
+    flag.reset(); // mid-transaction: the recovery begins
+    for (int i = 0; i < 5; i++) {
+      state = limiter.beforeStatement(state, AUTO_COMMITTING);
+    }
+    assertThat(limiter.forced()).isEqualTo(4); // the first was prepaid at the door
+    assertThat(limiter.rejected()).isZero();
+    int ended = limiter.afterEnd(state);
+    assertThatThrownBy(() -> limiter.beforeStatement(ended, AUTO_COMMITTING))
+        .isInstanceOf(RateLimitExceededException.class); // the next one's door: the cap holds
+    assertThat(stats(limiter).recovering()).isTrue();
   }
 
   @Test
