@@ -112,8 +112,17 @@ class BudgetMXBeanTest {
 
       SERVER.invoke(on, "resetFlag", null, null);
       assertThat(flag.isOpen()).isFalse();
-      ds.getConnection().close(); // closed flag: passes uncounted
-      assertThat(SERVER.getAttribute(on, "Rejected")).isEqualTo(1L);
+      assertThat(SERVER.getAttribute(on, "Limiting")).isEqualTo(true); // the cap holds
+      assertThat(SERVER.getAttribute(on, "Recovering")).isEqualTo(true);
+      assertThat(SERVER.getAttribute(on, "FlagState")).isEqualTo("CLOSED");
+      assertThrows(RateLimitExceededException.class, ds::getConnection);
+
+      assertThat(SERVER.invoke(on, "endRecovery", null, null)).isEqualTo(true);
+      assertThat(SERVER.getAttribute(on, "Recovering")).isEqualTo(false);
+      assertThat(SERVER.getAttribute(on, "Limiting")).isEqualTo(false);
+      ds.getConnection().close(); // closed flag, recovery over: passes uncounted
+      assertThat(SERVER.getAttribute(on, "Rejected")).isEqualTo(2L);
+      assertThat(SERVER.invoke(on, "endRecovery", null, null)).isEqualTo(false); // none left
     }
   }
 
@@ -166,9 +175,12 @@ class BudgetMXBeanTest {
       s.execute("SELECT 1");
       assertThrows(RateLimitExceededException.class, () -> s.execute("SELECT 1"));
 
-      SERVER.invoke(on, "resetFlag", null, null);
+      SERVER.invoke(on, "resetFlag", null, null); // the cap holds through the recovery
+      assertThrows(RateLimitExceededException.class, () -> s.execute("SELECT 1"));
+      assertThat(SERVER.getAttribute(on, "Recovering")).isEqualTo(true);
+      SERVER.invoke(on, "endRecovery", null, null);
       s.execute("SELECT 1");
-      assertThat(SERVER.getAttribute(on, "Rejected")).isEqualTo(1L);
+      assertThat(SERVER.getAttribute(on, "Rejected")).isEqualTo(2L);
     }
   }
 
