@@ -202,10 +202,6 @@ final class Budget implements AutoCloseable {
     }
   }
 
-  boolean isClosed() {
-    return closed.get();
-  }
-
   /** Closes in list order: the registry member, then the flag, then the Redis link. */
   private static void closeAll(List<AutoCloseable> resources, String name) {
     for (AutoCloseable resource : resources) {

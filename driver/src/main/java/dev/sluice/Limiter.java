@@ -127,11 +127,12 @@ final class Limiter implements Gate {
   }
 
   /**
-   * Text that ends a transaction ends it and passes, as {@code commit()} does. The text is looked
-   * at only where it can matter: in statement scope, on a connection not known to auto-commit.
-   * That includes the flag-closed path (a statement on a fresh connection marks {@link #RAN}): a
-   * transaction ended unseen while the flag is closed would be taken for open, and go on without
-   * a door, once limiting starts. Statements that begin otherwise cost one character's look.
+   * Text that ends a transaction ends it and passes, never refused nor charged, as
+   * {@code commit()} does. The text is looked at only where it can matter: in statement scope, on
+   * a connection not known to auto-commit. That includes the flag-closed path, where the
+   * auto-commit usually stays unread: a transaction ended unseen while the flag is closed would
+   * be taken for open ({@link #RAN}) once limiting starts, and go on without a door. A statement
+   * that begins with anything but a, c, e or r costs one character's look.
    */
   @Override
   public int beforeStatement(int state, Connection connection, String sql) throws SQLException {
