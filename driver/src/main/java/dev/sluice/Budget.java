@@ -209,9 +209,14 @@ final class Budget implements AutoCloseable {
     return new Stats(limiter, registry == null ? 0 : registry.liveCount());
   }
 
+  /**
+   * Stops the limiter first, so that no call obeys a flag whose reader is stopping, then the
+   * background work. Idempotent.
+   */
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
+      limiter.stop();
       closeAll(owned, limiter.name());
     }
   }

@@ -2,6 +2,7 @@ package dev.sluice;
 
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.jdbc.TransactionText;
 import dev.sluice.internal.limit.Gate;
 import dev.sluice.internal.limit.Recovery;
 import dev.sluice.internal.limit.Ticker;
@@ -32,10 +33,23 @@ import org.slf4j.LoggerFactory;
  */
 final class Limiter implements Gate {
   private static final Logger LOG = LoggerFactory.getLogger(RateLimitedDataSource.class);
+  /** The flag of a stopped limiter: closed for good, whatever the flag it had was saying. */
+  private static final BreakerFlag STOPPED = new BreakerFlag() {
+    @Override
+    public boolean isOpen() {
+      return false;
+    }
+
+    @Override
+    public String toString() {
+      return "stopped (the budget is closed)";
+    }
+  };
 
   private final String name;
   private final TokenBucket bucket;
-  private final BreakerFlag flag;
+  /** Read on every gated call; replaced once, by {@link #stop()}, with {@link #STOPPED}. */
+  private volatile BreakerFlag flag;
   private final Scope scope;
   private final boolean switchIsDoor;
   private final boolean stackTraces;
@@ -150,6 +164,22 @@ final class Limiter implements Gate {
   }
 
   /**
+   * Text that ends a transaction ends it and passes, never refused nor charged, as
+   * {@code commit()} does. The text is looked at only where it can matter: in statement scope, on
+   * a connection not known to auto-commit. That includes the flag-closed path, where the
+   * auto-commit usually stays unread: a transaction ended unseen while the flag is closed would
+   * be taken for open ({@link #RAN}) once limiting starts, and go on without a door. A statement
+   * that begins with anything but a, c, e or r costs one character's look.
+   */
+  @Override
+  public int beforeStatement(int state, Connection connection, String sql) throws SQLException {
+    if (scope == Scope.STATEMENT && (state & AUTO_COMMIT) == 0 && TransactionText.ends(sql)) {
+      return afterEnd(state);
+    }
+    return beforeStatement(state, connection);
+  }
+
+  /**
    * The switch to manual commit is a transaction's door, except in driver mode under a pool that
    * keeps its connections in manual commit ({@code sluice.pool-auto-commit=false}): there the
    * pool makes the switch itself, when it sets a connection up and when it resets one, and those
@@ -195,6 +225,17 @@ final class Limiter implements Gate {
       return known | AUTO_COMMIT;
     }
     return (state & RAN) != 0 ? known | IN_TRANSACTION : known;
+  }
+
+  /**
+   * Stops limiting for good, when the budget is closed: the connections handed out before pass
+   * uncharged from now on, as if the flag were closed, rather than obeying a flag whose reader has
+   * stopped (its last value frozen). Nothing is logged for it on the request path.
+   */
+  void stop() {
+    flag = STOPPED;
+    mode = OFF; // ends a recovery too: with the flag closed for good, nothing moves it again
+    LOG.info("{} - closed: no longer limiting; connections still open pass uncharged", name);
   }
 
   // --- permits ---

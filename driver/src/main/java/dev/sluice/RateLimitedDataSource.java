@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLNonTransientConnectionException;
 import java.sql.ShardingKeyBuilder;
 import java.util.Objects;
 import java.util.Properties;
@@ -44,6 +45,8 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
   private final Budget budget;
   private final Limiter limiter;
   private final boolean checkoutGated;
+  /** Set once by {@link #close()}; read by every checkout (one memory read). */
+  private volatile boolean closed;
 
   private RateLimitedDataSource(DataSource delegate, Budget budget) {
     this.delegate = delegate;
@@ -67,29 +70,38 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
    * Returns a connection from the delegate. In {@code CONNECTION} scope the checkout takes a
    * permit first while limiting; a rejected checkout takes nothing from the pool.
    *
+   * @throws SQLNonTransientConnectionException once this data source is closed, before the
+   *     delegate is asked and without taking a permit
    * @throws RateLimitExceededException if a checkout is refused
    * @throws SQLException as the delegate throws it
    */
   @Override
   public Connection getConnection() throws SQLException {
-    if (checkoutGated) {
-      limiter.beforeCheckout();
-    }
+    beforeCheckout();
     return ConnectionWrapper.wrap(delegate.getConnection(), limiter);
   }
 
   /**
    * As {@link #getConnection()}, with the given credentials.
    *
+   * @throws SQLNonTransientConnectionException once this data source is closed
    * @throws RateLimitExceededException if a checkout is refused
    * @throws SQLException as the delegate throws it
    */
   @Override
   public Connection getConnection(String username, String password) throws SQLException {
+    beforeCheckout();
+    return ConnectionWrapper.wrap(delegate.getConnection(username, password), limiter);
+  }
+
+  private void beforeCheckout() throws SQLException {
+    if (closed) {
+      throw new SQLNonTransientConnectionException("RateLimitedDataSource \"" + limiter.name()
+          + "\" is closed: it hands out no more connections; build a new one");
+    }
     if (checkoutGated) {
       limiter.beforeCheckout();
     }
-    return ConnectionWrapper.wrap(delegate.getConnection(username, password), limiter);
   }
 
   /**
@@ -102,15 +114,21 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
   }
 
   /**
-   * Stops the background work this data source started and closes the delegate when it is
-   * {@link AutoCloseable} (so that swapping a Spring bean does not leak the pool). Idempotent as
-   * far as Sluice goes; the delegate decides whether its own {@code close()} is.
+   * Closes this data source: from now on {@link #getConnection()} throws a
+   * {@link SQLNonTransientConnectionException} saying so. Stops the limiting and the background
+   * work this data source started (a Redis flag reader, a registry member), and closes the
+   * delegate when it is {@link AutoCloseable} (so that swapping a Spring bean does not leak the
+   * pool). Connections handed out before stay usable as far as Sluice goes — what the delegate
+   * does with them is its own affair (a pool's close may end them) — and their calls pass
+   * uncharged: none obeys a flag that is no longer read. Idempotent as far as Sluice goes; the
+   * delegate decides whether its own {@code close()} is.
    *
    * @throws SQLException when the delegate's {@code close()} fails: its {@code SQLException} as
    *     thrown, any other checked exception as the cause of one
    */
   @Override
   public void close() throws SQLException {
+    closed = true;
     budget.close();
     if (delegate instanceof AutoCloseable) {
       try {

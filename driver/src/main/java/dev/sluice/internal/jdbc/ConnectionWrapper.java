@@ -34,10 +34,12 @@ import java.util.concurrent.Executor;
  * <p>The {@link Gate} decides admission. This wrapper only reports what happens and keeps the
  * connection's transaction state, an {@code int} of {@link Gate}'s bits (the driver's auto-commit
  * is read only when the gate first needs it): statements report each execution through
- * {@link #beforeStatement()}, {@link #setAutoCommit} reports before it reaches the driver (and
- * keeps the new state only if the driver accepted the change), {@link #commit()} and
- * {@link #rollback()} report after they succeed. Nothing else is gated: preparing, setters,
- * {@code setReadOnly}, {@code isValid}, metadata, {@code close}.
+ * {@link #beforeStatement()} (or {@link #beforeStatement(String)} when the SQL comes as text, which
+ * may end the transaction), {@link #setAutoCommit} reports before it reaches the driver (and
+ * keeps the new state only if the driver accepted the change; a failed switch to auto-commit
+ * still ends the transaction), {@link #commit()} and {@link #rollback()} report after they
+ * return or throw: a failed one ends the transaction too. Nothing else is gated: preparing,
+ * setters, {@code setReadOnly}, {@code isValid}, metadata, {@code close}.
  *
  * <p>Identity: {@code equals} and {@code hashCode} are {@link Object}'s, so a wrapper equals only
  * itself and never the driver's connection. That is enough because nothing leaks: the
@@ -89,6 +91,16 @@ public final class ConnectionWrapper implements Connection {
     state = gate.beforeStatement(state, delegate);
   }
 
+  /**
+   * Reports that one of this connection's statements is about to execute {@code sql}, given as
+   * text: the gate ends the transaction when the text does ({@code COMMIT}, {@code ROLLBACK}...).
+   *
+   * @throws SQLException a {@code RateLimitExceededException} when the gate refuses it
+   */
+  void beforeStatement(String sql) throws SQLException {
+    state = gate.beforeStatement(state, delegate, sql);
+  }
+
   /** The transaction state, for tests. */
   int state() {
     return state;
@@ -101,21 +113,38 @@ public final class ConnectionWrapper implements Connection {
   @Override
   public void setAutoCommit(boolean autoCommit) throws SQLException {
     int next = gate.beforeAutoCommit(state, autoCommit, delegate);
-    delegate.setAutoCommit(autoCommit);
+    try {
+      delegate.setAutoCommit(autoCommit);
+    } catch (SQLException | RuntimeException e) {
+      if (autoCommit) { // the switch commits, and a failed commit still ends the transaction
+        state = Gate.afterFailedSwitchToAutoCommit();
+      }
+      throw e;
+    }
     state = next;
   }
 
+  /** Ends the transaction, even when it throws (see {@link Gate#afterEnd}). */
   @Override
   public void commit() throws SQLException {
-    delegate.commit();
-    state = gate.afterEnd(state);
+    try {
+      delegate.commit();
+    } finally {
+      state = gate.afterEnd(state);
+    }
   }
 
-  /** Ends the transaction; a rollback to a savepoint does not, and is not reported. */
+  /**
+   * Ends the transaction, even when it throws; a rollback to a savepoint does not, and is not
+   * reported.
+   */
   @Override
   public void rollback() throws SQLException {
-    delegate.rollback();
-    state = gate.afterEnd(state);
+    try {
+      delegate.rollback();
+    } finally {
+      state = gate.afterEnd(state);
+    }
   }
 
   /** Closes the driver's connection once; later calls do nothing, as JDBC asks. */

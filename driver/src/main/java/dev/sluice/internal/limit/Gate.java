@@ -67,6 +67,22 @@ public interface Gate {
   int beforeStatement(int state, Connection connection) throws SQLException;
 
   /**
+   * Called before a statement sent as text executes ({@code Statement.execute(String)} and its
+   * family). Text that ends a transaction ({@code COMMIT}, {@code ROLLBACK}, {@code END},
+   * {@code ABORT}: see {@code TransactionText}) ends the one the state holds, before the driver
+   * runs it, whether it then succeeds or fails; like {@code commit()} it is never refused.
+   * Any other text is {@link #beforeStatement(int, Connection)}.
+   *
+   * @param state the connection's transaction state
+   * @param connection the driver's connection, asked for its auto-commit if the state lacks it
+   * @param sql the statement's text
+   * @return the state after the statement is admitted
+   * @throws SQLException a {@code RateLimitExceededException} when the statement is refused, or
+   *     the driver's, when its auto-commit cannot be read
+   */
+  int beforeStatement(int state, Connection connection, String sql) throws SQLException;
+
+  /**
    * Called before {@code setAutoCommit(autoCommit)} reaches the delegate.
    *
    * @param state the connection's transaction state
@@ -79,10 +95,24 @@ public interface Gate {
   int beforeAutoCommit(int state, boolean autoCommit, Connection connection) throws SQLException;
 
   /**
-   * Called after {@code commit()} or {@code rollback()} (not to a savepoint) succeeded.
+   * Called after {@code commit()} or {@code rollback()} (not to a savepoint) returned or threw:
+   * a failed one ends the transaction too (on PostgreSQL a commit that fails, a deferred
+   * constraint for one, has rolled the transaction back), so that a transaction never outlives
+   * its real end; the next statement is a door again.
    *
    * @param state the connection's transaction state
    * @return the state with the transaction ended
    */
   int afterEnd(int state);
+
+  /**
+   * The state after {@code setAutoCommit(true)} threw. The switch commits an open transaction,
+   * and a commit that fails still ends it; whether the driver switched is unknown, so its
+   * auto-commit is read again when a decision first needs it.
+   *
+   * @return the state bits
+   */
+  static int afterFailedSwitchToAutoCommit() {
+    return UNREAD;
+  }
 }

@@ -32,6 +32,14 @@ public final class StubJdbc {
     long parkNanosPerExecute;
     /** Thrown by {@code getAutoCommit}, when set. */
     SQLException autoCommitFailure;
+    /**
+     * Thrown, when set, by what ends a transaction: {@code commit()}, {@code rollback()} (not to
+     * a savepoint), and {@code setAutoCommit(true)} from manual commit, which then stays manual
+     * (as PostgreSQL's driver does when the commit inside the switch fails).
+     */
+    SQLException endFailure;
+    /** An execute call given exactly this text throws {@link #endFailure}, when both are set. */
+    String failingText;
 
     Method last() {
       return calls.isEmpty() ? null : calls.get(calls.size() - 1);
@@ -105,13 +113,26 @@ public final class StubJdbc {
           }
           return autoCommit;
         case "setAutoCommit":
+          if ((Boolean) args[0] && !autoCommit && recorder.endFailure != null) {
+            throw recorder.endFailure;
+          }
           autoCommit = (Boolean) args[0];
+          return null;
+        case "commit":
+        case "rollback":
+          if (args == null && recorder.endFailure != null) {
+            throw recorder.endFailure;
+          }
           return null;
         case "getConnection":
         case "getStatement":
           return parent;
         default:
           break;
+      }
+      if (EXECUTE_FAMILY.contains(name) && args != null && recorder.failingText != null
+          && recorder.failingText.equals(args[0])) {
+        throw recorder.endFailure;
       }
       if (EXECUTE_FAMILY.contains(name) && recorder.parkNanosPerExecute > 0) {
         LockSupport.parkNanos(recorder.parkNanosPerExecute);
