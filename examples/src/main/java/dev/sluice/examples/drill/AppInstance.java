@@ -25,11 +25,13 @@ import javax.sql.DataSource;
  * many connections, and, in the "with Sluice" run, a {@link RateLimitedDataSource} over the pool
  * holding this instance's share of the budget.
  *
- * <p>A read takes the article's branches, cheapest first: while the breaker is closed the cache
- * answers (a hit with probability {@code hitRatio}; a miss reads the database, uncharged); while it
- * is open the cache is skipped and the read falls back to the database, through Sluice when Sluice
- * is there. A read that waits longer than the timeout for a worker thread fails, as it would behind
- * a real server's accept queue.
+ * <p>A read is for one key of the {@link SimulatedCache} shared by all instances and takes the
+ * article's branches, cheapest first: while the breaker is closed the cache answers if it holds the
+ * key; a miss reads the database and stores the answer (cache-aside). While the breaker is open the
+ * cache is skipped and the read falls back to the database. Every database read goes through
+ * Sluice when Sluice is there; it charges only while Sluice is limiting. A read refused by Sluice or
+ * timed out stores nothing. A read that waits longer than the timeout for a worker thread fails, as
+ * it would behind a real server's accept queue.
  *
  * <p>This class is threadsafe.
  */
@@ -41,18 +43,18 @@ final class AppInstance implements AutoCloseable {
   private final DataSource database;
   private final ThreadPoolExecutor workers;
   private final BreakerFlag breaker;
-  private final double hitRatio;
+  private final SimulatedCache cache;
   private final long timeoutNanos;
   private final Recorder recorder;
 
   AppInstance(String dbUrl, DrillOptions options, boolean withSluice, BreakerFlag breaker,
-      Recorder recorder) {
+      SimulatedCache cache, Recorder recorder) {
     int id = NEXT.incrementAndGet();
     this.pool = pool(dbUrl, options.threads, id);
     this.sluice = withSluice ? sluice(pool, options, breaker) : null;
     this.database = withSluice ? sluice : pool;
     this.breaker = breaker;
-    this.hitRatio = options.hitRatio;
+    this.cache = cache;
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(options.timeoutMillis);
     this.recorder = recorder;
     int queue = (int) Math.max(16, options.load / options.instances * options.timeoutMillis / 1000);
@@ -89,19 +91,24 @@ final class AppInstance implements AutoCloseable {
     }
   }
 
-  private void read(long offeredAt) {
+  /** One read, on the calling thread: the cache, else the database (see the class comment). */
+  void read(long offeredAt) {
     long now = System.nanoTime();
     if (now - offeredAt > timeoutNanos) {
       recorder.timedOut(now);
       return;
     }
-    ThreadLocalRandom random = ThreadLocalRandom.current();
-    if (!breaker.isOpen() && random.nextDouble() < hitRatio) {
-      recorder.cache(now);
-      return;
+    int key = cache.key(ThreadLocalRandom.current().nextDouble());
+    if (!breaker.isOpen()) {
+      if (cache.get(key, now)) {
+        recorder.cache(now);
+        return;
+      }
+      recorder.missed(now);
     }
     try {
-      readFromDatabase(1 + random.nextInt(SimulatedDatabase.ROWS));
+      readFromDatabase(key + 1);
+      cache.put(key, System.nanoTime()); // only what the database answered
     } catch (RateLimitExceededException e) {
       recorder.rejected(System.nanoTime()); // the caller gets a 503 at once
     } catch (SQLTransientConnectionException e) {
@@ -119,6 +126,16 @@ final class AppInstance implements AutoCloseable {
         rs.next();
       }
     }
+  }
+
+  /** Whether Sluice is charging permits now (flag open, or recovering); false without Sluice. */
+  boolean sluiceLimiting() {
+    return sluice != null && sluice.stats().limiting();
+  }
+
+  /** Whether Sluice holds the cap after the flag closed; false without Sluice. */
+  boolean sluiceRecovering() {
+    return false; // 0.1 has no recovery: it stops limiting the moment the flag closes
   }
 
   /** Sluice's own count of rejections, or 0 without Sluice. */

@@ -10,7 +10,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Draws the drill as an SVG: queries reaching the database per second for both runs, the budget
- * as a dashed line and the outage as a shaded band; below, the database's latency. Plain SVG 1.1,
+ * as a dashed line, the outage as a shaded band and the recovery (the cache back but still cold,
+ * in the run with Sluice) as another; below, the database's latency. Plain SVG 1.1,
  * no script and no external font, so any browser or image viewer shows it.
  *
  * <p>Stateless and threadsafe.
@@ -51,7 +52,7 @@ final class SvgChart {
   static String render(DrillOptions options, Summary without, Summary with) {
     StringBuilder svg = new StringBuilder(16_384);
     int seconds = options.duration;
-    double top = Math.max(options.budget, Math.max(without.peakDatabase(), with.peakDatabase()));
+    double top = options.budget;
     top = Math.max(top, max(without.seconds(), Recorder.Second::database));
     top = Math.max(top, max(with.seconds(), Recorder.Second::database));
     Axis y = Axis.over(top * 1.12);
@@ -67,10 +68,12 @@ final class SvgChart {
     text(svg, LEFT, 34, 22, "bold", "start", "#222",
         "Queries reaching the database per second");
     text(svg, LEFT, 60, 14, "normal", "start", "#555", String.format(Locale.ROOT,
-        "%,.0f reads/s offered; the cache answers %s of them until it dies at %d s for %d s",
-        options.load, percent(options.hitRatio), options.outageStart, options.outageLength));
+        "%,.0f reads/s offered; the cache answers %s of them when warm; it dies at %d s for %d s"
+        + " and comes back %s", options.load, percent(Summary.warmHitRatio(options) + 0.01),
+        options.outageStart, options.outageLength, options.returnsEmpty ? "empty" : "warm"));
 
     outage(svg, options, seconds);
+    recovery(svg, options, with, seconds);
     grid(svg, y, TOP, BOTTOM, seconds, "%,.0f");
     budget(svg, options.budget, y);
     series(svg, "series-without-sluice", WITHOUT_COLOR, without.seconds(), seconds, y, TOP,
@@ -103,6 +106,24 @@ final class SvgChart {
         + " fill=\"#fbe3e3\"/>", x0, LAT_TOP, x1 - x0, LAT_BOTTOM - LAT_TOP));
     text(svg, (x0 + x1) / 2, TOP + 18, 13, "bold", "middle", "#a33",
         "cache down, breaker open");
+    svg.append("</g>\n");
+  }
+
+  /** The seconds after the cache's return until it was warm again, in the run with Sluice. */
+  private static void recovery(StringBuilder svg, DrillOptions options, Summary with,
+      int seconds) {
+    int cold = with.recovery().seconds();
+    if (cold == 0) {
+      return;
+    }
+    double x0 = x(options.outageEnd(), seconds);
+    double x1 = x(options.outageEnd() + cold, seconds);
+    svg.append(String.format(Locale.ROOT, "<g id=\"recovery-window\"><rect x=\"%.1f\" y=\"%d\""
+        + " width=\"%.1f\" height=\"%d\" fill=\"#fdf0d5\"/>", x0, TOP, x1 - x0, BOTTOM - TOP));
+    svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\""
+        + " fill=\"#fdf0d5\"/>", x0, LAT_TOP, x1 - x0, LAT_BOTTOM - LAT_TOP));
+    text(svg, (x0 + x1) / 2, TOP + 18, 13, "bold", "middle", "#8a5a00",
+        options.returnsEmpty ? "cache back empty, refilling" : "cache back, refilling");
     svg.append("</g>\n");
   }
 
