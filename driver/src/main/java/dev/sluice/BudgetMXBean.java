@@ -124,7 +124,17 @@ final class BudgetMXBean implements RateLimitedDataSourceMXBean {
 
   @Override
   public boolean isLimiting() {
-    return limiter.flag().isOpen();
+    return stats.get().limiting();
+  }
+
+  @Override
+  public boolean isRecovering() {
+    return stats.get().recovering();
+  }
+
+  @Override
+  public boolean endRecovery() {
+    return limiter.endRecovery("JMX");
   }
 
   @Override

@@ -3,10 +3,13 @@ package dev.sluice;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Gate;
+import dev.sluice.internal.limit.Recovery;
 import dev.sluice.internal.limit.Ticker;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
@@ -23,6 +26,9 @@ import org.slf4j.LoggerFactory;
  * of a rejection. Limiting starting and stopping are noticed on the request path (one volatile
  * read per call) and logged once each; rejections are summed up at most once per
  * {@code sluice.summary-interval}, never logged one by one.
+ *
+ * <p>When the flag closes after having been open, limiting goes on ("recovery", see
+ * {@link Recovery}) until this instance's demand has stayed low for {@code sluice.recovery.settle}.
  */
 final class Limiter implements Gate {
   private static final Logger LOG = LoggerFactory.getLogger(RateLimitedDataSource.class);
@@ -45,9 +51,33 @@ final class Limiter implements Gate {
   private final LongAdder rejected = new LongAdder();
   private final LongAdder forced = new LongAdder();
 
-  /** What the request path last saw of the flag; written only by {@link #noticeFlag}. */
-  private volatile boolean limitingSeen;
-  private final AtomicBoolean limitingLogged = new AtomicBoolean();
+  /*
+   * What the request path has made of the flag, in one volatile int so that each call reads it
+   * once. OFF and OPEN mirror a closed and an open flag: a call whose flag matches takes the fast
+   * path, so the flag-closed path is one flag read and one compare, as it was before recovery
+   * existed. RECOVERING goes on limiting after the flag closed (STARTING: while the thread that
+   * saw it close sets the recovery up). Every other call -- the flag changed, or recovery is on --
+   * goes through transition(), where each change is one CAS on mode: exactly one thread makes
+   * (and logs) each transition, and no lock is taken.
+   */
+  private static final int OFF = 0;
+  private static final int OPEN = 1;
+  private static final int STARTING = 2;
+  private static final int RECOVERING = 3;
+  private static final VarHandle MODE;
+
+  static {
+    try {
+      MODE = MethodHandles.lookup().findVarHandle(Limiter.class, "mode", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private volatile int mode;
+  private final Recovery recovery;
+  /** Rejections before the recovery began; published by the CAS to RECOVERING. */
+  private long rejectedBeforeRecovery;
   private final AtomicLong nextSummaryNanos = new AtomicLong();
   private final AtomicLong rejectedAtLastSummary = new AtomicLong();
   private volatile double instances;
@@ -64,6 +94,8 @@ final class Limiter implements Gate {
     this.budget = settings.get(Keys.BUDGET);
     this.instances = instances;
     this.ticker = ticker;
+    this.recovery = new Recovery(settings.get(Keys.RECOVERY_SETTLE),
+        settings.get(Keys.RECOVERY_THRESHOLD));
     this.rejectionReason = flag == BreakerFlag.alwaysOpen()
         ? "this instance's share of the budget is spent"
         : "the cache breaker is open and this instance's share of the budget is spent";
@@ -169,8 +201,11 @@ final class Limiter implements Gate {
     }
   }
 
-  /** Takes a permit, or throws: the caller has seen the flag open. */
+  /** Takes a permit, or throws: the caller is limiting. */
   private void take() throws RateLimitExceededException {
+    if (mode == RECOVERING) { // a door: demand, whether admitted or not
+      recovery.count(ticker.read(), bucket.permitsPerSecond());
+    }
     if (bucket.tryAcquire()) {
       admitted.increment();
       return;
@@ -185,11 +220,11 @@ final class Limiter implements Gate {
     forced.increment();
   }
 
-  /** Reads the flag, noticing when limiting starts or stops. */
+  /** Reads the flag, noticing when limiting starts or stops; {@code true} while recovering. */
   boolean isLimiting() {
     boolean open = flag.isOpen();
-    if (open != limitingSeen) {
-      noticeFlag(open);
+    if (mode != (open ? OPEN : OFF)) {
+      return transition(open);
     }
     return open;
   }
@@ -293,24 +328,111 @@ final class Limiter implements Gate {
     return forced.sum();
   }
 
-  // --- logging: once per transition, a summary per interval ---
+  // --- the flag and the recovery: each transition made by one CAS ---
 
-  private void noticeFlag(boolean open) {
-    limitingSeen = open;
-    if (limitingLogged.compareAndSet(!open, open)) {
+  /**
+   * Whether the limiter is limiting now, for a reader off the request path (stats, JMX): it makes
+   * the same transitions a call would, but counts no demand, so that a recovery with no calls at
+   * all still ends when its settle is over.
+   *
+   * @param open what the flag says now
+   */
+  boolean limiting(boolean open) {
+    return transition(open);
+  }
+
+  /**
+   * Ends a recovery at once (an operator's JMX call).
+   *
+   * @param by who asked, for the log line
+   * @return whether a recovery was on
+   */
+  boolean endRecovery(String by) {
+    transition(flag.isOpen()); // a close no call has seen yet starts its recovery first
+    if (MODE.compareAndSet(this, RECOVERING, OFF)) {
+      LOG.warn("{} - recovery ended by {} after {}: stopped limiting; {} calls refused during the"
+          + " recovery", name, by, seconds(recovery.elapsedNanos(ticker.read())),
+          rejected.sum() - rejectedBeforeRecovery);
+      return true;
+    }
+    return false;
+  }
+
+  /** The slow path: the flag is not what the request path last saw, or a recovery is on. */
+  private boolean transition(boolean open) {
+    while (true) {
+      int seen = mode;
       if (open) {
-        nextSummaryNanos.set(ticker.read() + summaryIntervalNanos);
-        rejectedAtLastSummary.set(rejected.sum());
-        LOG.warn("{} - the cache breaker flag is open: limiting the database to {} permits/s"
-            + " (this instance's share of {}/s), burst {}", name,
-            RateLimitExceededException.formatRate(bucket.permitsPerSecond()),
-            RateLimitExceededException.formatRate(budget), bucket.burst());
-      } else {
-        LOG.warn("{} - the cache breaker flag is closed: stopped limiting; {} calls rejected since"
-            + " the last summary", name, rejected.sum() - rejectedAtLastSummary.get());
+        if (seen == OPEN || MODE.compareAndSet(this, seen, OPEN)) {
+          if (seen != OPEN) {
+            limitingStarted(seen);
+          }
+          return true;
+        }
+      } else if (seen == OFF) {
+        return false;
+      } else if (seen == OPEN) {
+        flagClosed();
+      } else if (seen == STARTING || !recovery.settled(ticker.read())) {
+        return true;
+      } else if (MODE.compareAndSet(this, RECOVERING, OFF)) {
+        recoverySettled();
+        return false;
       }
     }
   }
+
+  /** The flag was open and is closed: recover, or stop at once when there is no settle. */
+  private void flagClosed() {
+    if (!recovery.enabled()) {
+      if (MODE.compareAndSet(this, OPEN, OFF)) {
+        LOG.warn("{} - the cache breaker flag is closed: stopped limiting; {} calls rejected since"
+            + " the last summary", name, rejected.sum() - rejectedAtLastSummary.get());
+      }
+    } else if (MODE.compareAndSet(this, OPEN, STARTING)) {
+      recovery.begin(ticker.read());
+      rejectedBeforeRecovery = rejected.sum();
+      if (MODE.compareAndSet(this, STARTING, RECOVERING)) { // else the flag opened again
+        LOG.warn("{} - the cache breaker flag is closed, but the cache is likely cold: still"
+            + " limiting the database to {} permits/s while it refills, so that its misses do"
+            + " not flood it; limiting stops once demand here stays at or below {}/s for {}",
+            name, RateLimitExceededException.formatRate(bucket.permitsPerSecond()), quietRate(),
+            seconds(recovery.settle().toNanos()));
+      }
+    }
+  }
+
+  private void limitingStarted(int seen) {
+    if (seen != OFF) {
+      LOG.warn("{} - the cache breaker flag is open again during recovery: limiting goes on at {}"
+          + " permits/s", name, RateLimitExceededException.formatRate(bucket.permitsPerSecond()));
+      return;
+    }
+    nextSummaryNanos.set(ticker.read() + summaryIntervalNanos);
+    rejectedAtLastSummary.set(rejected.sum());
+    LOG.warn("{} - the cache breaker flag is open: limiting the database to {} permits/s"
+        + " (this instance's share of {}/s), burst {}", name,
+        RateLimitExceededException.formatRate(bucket.permitsPerSecond()),
+        RateLimitExceededException.formatRate(budget), bucket.burst());
+  }
+
+  private void recoverySettled() {
+    LOG.warn("{} - recovery ended after {}: demand here stayed at or below {}/s for {}; stopped"
+        + " limiting; {} calls refused during the recovery", name,
+        seconds(recovery.elapsedNanos(ticker.read())), quietRate(),
+        seconds(recovery.settle().toNanos()), rejected.sum() - rejectedBeforeRecovery);
+  }
+
+  private String quietRate() {
+    return RateLimitExceededException.formatRate(
+        recovery.threshold() * bucket.permitsPerSecond());
+  }
+
+  private static String seconds(long nanos) {
+    return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
+  }
+
+  // --- logging: a summary per interval ---
 
   private void maybeSummarise() {
     long now = ticker.read();

@@ -66,11 +66,30 @@ public interface RateLimitedDataSourceMXBean {
   String getScope();
 
   /**
-   * Returns whether the breaker flag is open, so that permits are being charged.
+   * Returns whether permits are being charged: the breaker flag is open, or the limiter is
+   * recovering.
    *
    * @return {@code true} while limiting
    */
   boolean isLimiting();
+
+  /**
+   * Returns whether the limiter is recovering: the flag has closed after having been open, and
+   * the cap holds at this instance's share until demand has stayed at or below
+   * {@code sluice.recovery.threshold} of the share for {@code sluice.recovery.settle}.
+   *
+   * @return {@code true} while recovering
+   */
+  boolean isRecovering();
+
+  /**
+   * Ends a recovery at once: limiting stops (while the flag stays closed). Logged at WARN, with
+   * how long the recovery lasted and how many calls it refused. For an incident in which the
+   * cache is known to be warm, or the database to have room.
+   *
+   * @return {@code true} if a recovery was on, {@code false} if there was none to end
+   */
+  boolean endRecovery();
 
   /**
    * Describes the breaker flag, for example {@code BreakerFlag.manual(open)}.

@@ -33,7 +33,9 @@ import java.util.function.ToDoubleFunction;
  *   <tr><td>{@code sluice.calls.forced}</td><td>counter</td>
  *       <td>statements of admitted transactions charged without the right to refuse</td></tr>
  *   <tr><td>{@code sluice.limiting}</td><td>gauge</td>
- *       <td>1 while the breaker flag is open, else 0</td></tr>
+ *       <td>1 while permits are charged (the breaker flag is open, or recovering), else 0</td></tr>
+ *   <tr><td>{@code sluice.recovering}</td><td>gauge</td>
+ *       <td>1 while the flag has closed and the cap holds until demand settles, else 0</td></tr>
  *   <tr><td>{@code sluice.share}</td><td>gauge</td>
  *       <td>this instance's share of the budget, permits per second</td></tr>
  *   <tr><td>{@code sluice.budget}</td><td>gauge</td>
@@ -124,7 +126,9 @@ public final class SluiceMetrics implements MeterBinder {
     counter(registry, "sluice.calls.forced", Stats::forced,
         "Statements of admitted transactions charged without the right to refuse");
     gauge(registry, "sluice.limiting", Tags.empty(), s -> s.limiting() ? 1 : 0, null,
-        "1 while the breaker flag is open and permits are charged, else 0");
+        "1 while permits are charged (the breaker flag is open, or recovering), else 0");
+    gauge(registry, "sluice.recovering", Tags.empty(), s -> s.recovering() ? 1 : 0, null,
+        "1 while the flag has closed and the cap holds until demand settles, else 0");
     gauge(registry, "sluice.share", Tags.empty(), Stats::permitsPerSecond, "permits/s",
         "This instance's share of the budget");
     gauge(registry, "sluice.budget", Tags.empty(), Stats::budget, "permits/s",

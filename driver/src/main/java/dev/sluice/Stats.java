@@ -15,6 +15,7 @@ public final class Stats {
   private final long rejected;
   private final long forced;
   private final boolean limiting;
+  private final boolean recovering;
   private final double permitsPerSecond;
   private final int burst;
   private final double instances;
@@ -32,7 +33,9 @@ public final class Stats {
     this.admitted = limiter.admitted();
     this.rejected = limiter.rejected();
     this.forced = limiter.forced();
-    this.limiting = limiter.flag().isOpen();
+    boolean flagOpen = limiter.flag().isOpen();
+    this.limiting = limiter.limiting(flagOpen);
+    this.recovering = limiting && !flagOpen;
     this.permitsPerSecond = limiter.bucket().permitsPerSecond();
     this.burst = limiter.bucket().burst();
     this.instances = limiter.instances();
@@ -43,7 +46,7 @@ public final class Stats {
       this.flagState = shared.state();
       this.sinceFlagRead = shared.sinceLastRead();
     } else {
-      this.flagState = limiting ? FlagState.OPEN : FlagState.CLOSED;
+      this.flagState = flagOpen ? FlagState.OPEN : FlagState.CLOSED;
       this.sinceFlagRead = Duration.ZERO;
     }
     this.liveInstances = liveInstances;
@@ -88,12 +91,26 @@ public final class Stats {
   }
 
   /**
-   * Returns whether the breaker flag is open, so that permits are being charged.
+   * Returns whether permits are being charged: the breaker flag is open, or it has closed and the
+   * limiter is {@link #recovering() recovering}.
    *
    * @return {@code true} while limiting
    */
   public boolean limiting() {
     return limiting;
+  }
+
+  /**
+   * Returns whether the limiter is recovering: the breaker flag has closed after having been open,
+   * and limiting goes on at this instance's share until its demand has stayed at or below
+   * {@code sluice.recovery.threshold} of the share for {@code sluice.recovery.settle}, so that a
+   * cold cache refills without flooding the database. Reading the stats ends a recovery whose
+   * settle is over, even when no call has come since.
+   *
+   * @return {@code true} while recovering; {@link #limiting()} is then {@code true} too
+   */
+  public boolean recovering() {
+    return recovering;
   }
 
   /**
@@ -168,8 +185,8 @@ public final class Stats {
   @Override
   public String toString() {
     return String.format(Locale.ROOT,
-        "Stats[%s: limiting=%s, admitted=%d, rejected=%d, forced=%d, share=%s/s, burst=%d,"
-            + " instances=%s, flag=%s, flagReadAgo=%dms, liveInstances=%d]", name, limiting,
+        "Stats[%s: limiting=%s, recovering=%s, admitted=%d, rejected=%d, forced=%d, share=%s/s, burst=%d,"
+            + " instances=%s, flag=%s, flagReadAgo=%dms, liveInstances=%d]", name, limiting, recovering,
         admitted, rejected, forced, RateLimitExceededException.formatRate(permitsPerSecond),
         burst, RateLimitExceededException.formatRate(instances), flagState,
         sinceFlagRead.toMillis(), liveInstances);

@@ -110,8 +110,17 @@ class BudgetMXBeanTest {
 
       SERVER.invoke(on, "resetFlag", null, null);
       assertThat(flag.isOpen()).isFalse();
-      ds.getConnection().close(); // closed flag: passes uncounted
-      assertThat(SERVER.getAttribute(on, "Rejected")).isEqualTo(1L);
+      assertThat(SERVER.getAttribute(on, "Limiting")).isEqualTo(true); // the cap holds
+      assertThat(SERVER.getAttribute(on, "Recovering")).isEqualTo(true);
+      assertThat(SERVER.getAttribute(on, "FlagState")).isEqualTo("CLOSED");
+      assertThrows(RateLimitExceededException.class, ds::getConnection);
+
+      assertThat(SERVER.invoke(on, "endRecovery", null, null)).isEqualTo(true);
+      assertThat(SERVER.getAttribute(on, "Recovering")).isEqualTo(false);
+      assertThat(SERVER.getAttribute(on, "Limiting")).isEqualTo(false);
+      ds.getConnection().close(); // closed flag, recovery over: passes uncounted
+      assertThat(SERVER.getAttribute(on, "Rejected")).isEqualTo(2L);
+      assertThat(SERVER.invoke(on, "endRecovery", null, null)).isEqualTo(false); // none left
     }
   }
 

@@ -12,6 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.h2.jdbc.JdbcConnection;
 import org.h2.jdbc.JdbcStatement;
@@ -30,6 +31,13 @@ class RateLimitedDataSourceJdbcTest {
   private RateLimitedDataSource dataSource;
   private final BreakerFlag.Manual flag = BreakerFlag.manual();
 
+  /** Limiting stops as the flag closes: these tests are about the doors, not the recovery. */
+  private static Properties noRecovery() {
+    Properties p = new Properties();
+    p.setProperty("sluice.recovery.settle", "0");
+    return p;
+  }
+
   private RateLimitedDataSource limited(Scope scope, boolean poolAutoCommit) throws SQLException {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl("jdbc:h2:mem:wrappers" + DATABASES.incrementAndGet() + ";DB_CLOSE_DELAY=-1");
@@ -39,7 +47,7 @@ class RateLimitedDataSourceJdbcTest {
     config.setPoolName("wrappers-test");
     pool = new HikariDataSource(config);
     dataSource = RateLimitedDataSource.builder(pool).name("users-db").budget(0.001).burst(1)
-        .scope(scope).breakerFlag(flag).build();
+        .scope(scope).breakerFlag(flag).properties(noRecovery()).build();
     try (Connection connection = pool.getConnection();
         Statement ddl = connection.createStatement()) {
       ddl.execute("create table t(id int, body clob)");

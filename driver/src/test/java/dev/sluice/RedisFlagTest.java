@@ -63,6 +63,7 @@ class RedisFlagTest {
     p.setProperty("sluice.redis.timeout", TIMEOUT.toMillis() + "ms");
     p.setProperty("sluice.redis.settle", SETTLE.toMillis() + "ms");
     p.setProperty("sluice.redis.ping", "300ms");
+    p.setProperty("sluice.recovery.settle", "0"); // limiting() follows the flag itself here
     return p;
   }
 

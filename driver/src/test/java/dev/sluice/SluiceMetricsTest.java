@@ -46,6 +46,7 @@ class SluiceMetricsTest {
       assertThat(counter("sluice.calls.rejected", "metrics-all")).isZero();
       assertThat(counter("sluice.calls.forced", "metrics-all")).isZero();
       assertThat(gauge("sluice.limiting", "metrics-all")).isEqualTo(1); // always open
+      assertThat(gauge("sluice.recovering", "metrics-all")).isZero();
       assertThat(gauge("sluice.share", "metrics-all")).isEqualTo(25);
       assertThat(gauge("sluice.budget", "metrics-all")).isEqualTo(100);
       assertThat(gauge("sluice.instances", "metrics-all")).isEqualTo(4);
@@ -55,7 +56,7 @@ class SluiceMetricsTest {
       assertThat(flagState("metrics-all", "open")).isEqualTo(1);
       assertThat(flagState("metrics-all", "closed")).isZero();
       assertThat(flagState("metrics-all", "unreachable")).isZero();
-      assertThat(registry.getMeters()).hasSize(13);
+      assertThat(registry.getMeters()).hasSize(14);
     }
   }
 
@@ -77,6 +78,14 @@ class SluiceMetricsTest {
       assertThat(flagState("metrics-follow", "closed")).isZero();
       assertThat(counter("sluice.calls.admitted", "metrics-follow")).isEqualTo(1);
       assertThat(counter("sluice.calls.rejected", "metrics-follow")).isEqualTo(2);
+
+      flag.reset();
+      assertThat(gauge("sluice.limiting", "metrics-follow")).isEqualTo(1); // the cap holds
+      assertThat(gauge("sluice.recovering", "metrics-follow")).isEqualTo(1);
+      assertThat(flagState("metrics-follow", "closed")).isEqualTo(1);
+      ds.limiter().endRecovery("a test");
+      assertThat(gauge("sluice.limiting", "metrics-follow")).isZero();
+      assertThat(gauge("sluice.recovering", "metrics-follow")).isZero();
     }
   }
 
@@ -126,7 +135,7 @@ class SluiceMetricsTest {
 
       SluiceMetrics.of(ds).withTags(Tags.of("region", "eu")).bindTo(registry);
 
-      assertThat(registry.getMeters()).hasSize(13).allSatisfy(meter -> {
+      assertThat(registry.getMeters()).hasSize(14).allSatisfy(meter -> {
         assertThat(meter.getId().getTag("name")).isEqualTo("metrics-tags");
         assertThat(meter.getId().getTag("region")).isEqualTo("eu");
       });

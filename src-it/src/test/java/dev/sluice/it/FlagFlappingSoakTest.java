@@ -124,6 +124,7 @@ class FlagFlappingSoakTest {
     Properties settings = new Properties();
     settings.setProperty("sluice.redis", redis.uri());
     settings.setProperty("sluice.flag", "redis");
+    settings.setProperty("sluice.recovery.settle", "0"); // limiting() follows the flag itself
     return RateLimitedDataSource.builder(new HikariDataSource(config))
         .name(name).budget(BUDGET).burst(BURST).properties(settings).build();
   }

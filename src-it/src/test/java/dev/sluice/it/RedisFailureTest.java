@@ -88,6 +88,7 @@ class RedisFailureTest {
     Properties settings = new Properties();
     settings.setProperty("sluice.redis", "redis://127.0.0.1:" + redisPort);
     settings.setProperty("sluice.flag", "redis");
+    settings.setProperty("sluice.recovery.settle", "0"); // limiting() follows the flag itself
     return RateLimitedDataSource.builder(new HikariDataSource(config))
         .name(name).budget(500).burst(50).properties(settings).build();
   }

@@ -184,6 +184,18 @@ public final class Key<T> {
     return d.isNegative() || d.isZero() ? null : d;
   }
 
+  /** As {@link #positiveDuration}, but zero too, written {@code 0} or with a unit. */
+  static Duration nonNegativeDuration(String text) {
+    Duration d = text.equals("0") ? Duration.ZERO : parseDuration(text);
+    return d.isNegative() ? null : d;
+  }
+
+  /** A ratio {@code 0 < r <= 1}, written as a plain decimal number. */
+  static Double ratio(String text) {
+    Double value = positiveNumber(text);
+    return value != null && value <= 1 ? value : null;
+  }
+
   static Duration parseDuration(String text) {
     String t = text.toLowerCase(Locale.ROOT);
     if (t.startsWith("p")) {

@@ -170,11 +170,32 @@ public final class Keys {
           + " it to your usual fleet size; `1` gives this instance the whole budget.")
       .group(Group.FREQUENTLY_USED).build();
 
+  public static final Key<Duration> RECOVERY_SETTLE = Key.named("sluice.recovery.settle",
+          Duration.class, Key::nonNegativeDuration,
+          "be 0 or a positive duration such as `250ms`, `30s`, `1m` or `PT30S`")
+      .defaultValue(Duration.ofSeconds(30), "`30s`")
+      .unit("duration")
+      .doc("After the flag closes, limiting goes on at this instance's share until its demand"
+          + " (calls at a door, admitted plus rejected) has stayed at or below"
+          + " `sluice.recovery.threshold` of the share for this long, so that a cold cache refills"
+          + " at the budget instead of flooding the database. `0` stops limiting as the flag"
+          + " closes.")
+      .group(Group.FREQUENTLY_USED).build();
+
+  public static final Key<Double> RECOVERY_THRESHOLD = Key.named("sluice.recovery.threshold",
+          Double.class, Key::ratio, "be a number greater than 0 and at most 1")
+      .defaultValue(0.8, "`0.8`")
+      .unit("ratio of the share")
+      .doc("During recovery: the demand per second, as a part of this instance's share, at or"
+          + " below which the load counts as back to normal.")
+      .group(Group.RARELY_USED).build();
+
   /** Every key, in the order the README lists them. */
   public static final List<Key<?>> ALL = List.of(
       NAME, BUDGET, INSTANCES, REDIS, BURST, SCOPE, FLAG, REDIS_REFRESH, REDIS_TIMEOUT,
-      INSTANCES_ASSUMED, STACK_TRACES, SUMMARY_INTERVAL, REDIS_SETTLE, REDIS_UNREACHABLE,
-      REDIS_PING, REDIS_HEARTBEAT, INSTANCES_EXPIRY, POOL_AUTO_COMMIT, JMX);
+      INSTANCES_ASSUMED, RECOVERY_SETTLE, STACK_TRACES, SUMMARY_INTERVAL, REDIS_SETTLE, REDIS_UNREACHABLE,
+      REDIS_PING, REDIS_HEARTBEAT, INSTANCES_EXPIRY, POOL_AUTO_COMMIT, JMX,
+      RECOVERY_THRESHOLD);
 
   /** The keys that only mean something with {@code sluice.redis}. */
   public static final List<Key<?>> REDIS_ONLY = List.of(

@@ -9,13 +9,16 @@ import dev.sluice.SluiceDriver;
 import dev.sluice.Stats;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 /**
  * One HikariCP pool over PostgreSQL with Sluice in it, in either {@link Mode}, and a breaker flag
  * the test opens and closes: a manual flag in decorator mode, the Redis flag in driver mode (the
- * only flag a JDBC URL can name besides {@code always}).
+ * only flag a JDBC URL can name besides {@code always}). Limiting stops as the flag closes
+ * ({@code sluice.recovery.settle=0}): the rigs test the doors; {@code RecoveryHoldTest} tests the
+ * recovery.
  *
  * <p>This class is not threadsafe; the data source it hands out is.
  */
@@ -48,14 +51,17 @@ public final class Rig implements AutoCloseable {
       config.setJdbcUrl(pg.jdbcUrl());
       this.pool = new HikariDataSource(config);
       this.manualFlag = BreakerFlag.manual();
-      this.decorator = RateLimitedDataSource.builder(pool)
-          .name(name).budget(budget).burst(burst).scope(scope).breakerFlag(manualFlag).build();
+      Properties noRecovery = new Properties();
+      noRecovery.setProperty("sluice.recovery.settle", "0");
+      this.decorator = RateLimitedDataSource.builder(pool).name(name).budget(budget).burst(burst)
+          .scope(scope).breakerFlag(manualFlag).properties(noRecovery).build();
     } else {
       setFlagInRedis(false);
       config.setJdbcUrl(pg.sluiceUrl("sluice.name=" + name
           + "&sluice.budget=" + budget + "&sluice.burst=" + burst
           + "&sluice.scope=" + scope.name().toLowerCase(Locale.ROOT)
-          + "&sluice.redis=" + Servers.redis().uri() + "&sluice.flag=redis"));
+          + "&sluice.redis=" + Servers.redis().uri() + "&sluice.flag=redis"
+          + "&sluice.recovery.settle=0"));
       this.pool = new HikariDataSource(config);
       this.manualFlag = null;
       this.decorator = null;

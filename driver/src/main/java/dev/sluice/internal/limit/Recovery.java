@@ -1,0 +1,152 @@
+package dev.sluice.internal.limit;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The demand of one limiter while it recovers, and the verdict that ends the recovery.
+ *
+ * <p>After the breaker flag closes, the cache behind it is usually cold, and every miss would go
+ * to the database; so the limiter goes on charging at its share until its demand (calls that
+ * reached a door, admitted plus rejected) has stayed at or below {@code threshold} &times; share
+ * per second for {@code settle} without a break.
+ *
+ * <p>Demand is counted in tumbling one-second windows measured from the start of the recovery. A
+ * window is <em>loud</em> once its count goes above {@code threshold} &times; the share of that
+ * moment (so a share changed during recovery is compared with at once); every call counted in a
+ * loud window is a moment of high demand, and the load is quiet since the last of them (or since
+ * the start). The recovery has settled once it has been quiet for {@code settle}: limiting stops
+ * one settle after the last call of the flood, where a decaying average would hold on long after.
+ *
+ * <p>This class is threadsafe, lock-free and allocation-free: the current window is one packed
+ * {@code long} (index in the high half, count in the low half) moved on with a CAS, and the last
+ * loud moment is one {@code long} that only moves forward, written at most once a millisecond so
+ * that a flood of threads does not contend on it.
+ *
+ * <p>Memory ordering: {@link #begin} is called by the one thread that starts a recovery, before
+ * the limiter publishes the recovering state with a volatile write; every caller of {@link #count}
+ * or {@link #settled} has read that state first, so sees the fresh origin and empty window. A call
+ * delayed from an earlier recovery may still count into the new one: its reading of the ticker
+ * predates the origin, so it lands in window 0 (one call too many, which can only hold the cap
+ * longer) and never moves the last loud moment.
+ */
+public final class Recovery {
+  /** The length of a window of demand. */
+  static final long WINDOW_NANOS = 1_000_000_000L;
+  /** Allows for rounding in {@code threshold * share}: a count at the threshold is quiet. */
+  private static final double ROUNDING = 1e-9;
+  private static final long COUNT_MASK = 0xFFFF_FFFFL;
+  /** The precision of the last loud moment: the settle may end up to this much early. */
+  static final long GRAIN_NANOS = 1_000_000L;
+
+  private final long settleNanos;
+  private final double threshold;
+
+  private volatile long originNanos;
+  /** The current window: its index since the origin (high 32 bits) and its count (low 32). */
+  private final AtomicLong window = new AtomicLong();
+  /** The last call counted in a loud window, or the origin: the load is quiet since then. */
+  private final AtomicLong quietSinceNanos = new AtomicLong();
+
+  /**
+   * Makes the recovery rules of one limiter.
+   *
+   * @param settle how long demand must stay low; zero for no recovery
+   * @param threshold the part of the share at or below which demand is low, {@code 0 < r <= 1}
+   */
+  public Recovery(Duration settle, double threshold) {
+    this.settleNanos = settle.toNanos();
+    this.threshold = threshold;
+  }
+
+  /**
+   * Returns whether a closed flag starts a recovery at all.
+   *
+   * @return {@code false} when the settle is zero: limiting stops as the flag closes
+   */
+  public boolean enabled() {
+    return settleNanos > 0;
+  }
+
+  /**
+   * Starts a recovery at {@code nowNanos}, forgetting any earlier one. Called by one thread at a
+   * time, before the recovering state is published.
+   *
+   * @param nowNanos the ticker's reading
+   */
+  public void begin(long nowNanos) {
+    originNanos = nowNanos;
+    quietSinceNanos.set(nowNanos);
+    window.set(0);
+  }
+
+  /**
+   * Counts one call that reached a door.
+   *
+   * @param nowNanos the ticker's reading
+   * @param permitsPerSecond the share at this moment
+   */
+  public void count(long nowNanos, double permitsPerSecond) {
+    long packed = add(Math.max(0, (nowNanos - originNanos) / WINDOW_NANOS));
+    if ((packed & COUNT_MASK) > threshold * permitsPerSecond * (1 + ROUNDING)) {
+      loudAt(nowNanos);
+    }
+  }
+
+  /** Moves the last loud moment forward to {@code nowNanos}, if that is more than a grain. */
+  private void loudAt(long nowNanos) {
+    long last = quietSinceNanos.get();
+    while (nowNanos - last > GRAIN_NANOS && !quietSinceNanos.compareAndSet(last, nowNanos)) {
+      last = quietSinceNanos.get();
+    }
+  }
+
+  /** Adds one to window {@code index} (or a later one already begun); returns the new state. */
+  private long add(long index) {
+    while (true) {
+      long packed = window.get();
+      long next = (packed >>> 32) >= index ? packed + 1 : (index << 32) | 1;
+      if (window.compareAndSet(packed, next)) {
+        return next;
+      }
+    }
+  }
+
+  /**
+   * Returns whether demand has stayed low for the settle, so that the recovery may end.
+   *
+   * @param nowNanos the ticker's reading
+   * @return {@code true} once the load has been quiet for {@code settle}
+   */
+  public boolean settled(long nowNanos) {
+    return nowNanos - quietSinceNanos.get() >= settleNanos;
+  }
+
+  /**
+   * Returns how long the recovery has lasted.
+   *
+   * @param nowNanos the ticker's reading
+   * @return nanoseconds since {@link #begin}
+   */
+  public long elapsedNanos(long nowNanos) {
+    return nowNanos - originNanos;
+  }
+
+  /**
+   * Returns the settle.
+   *
+   * @return how long demand must stay low
+   */
+  public Duration settle() {
+    return Duration.ofNanos(settleNanos);
+  }
+
+  /**
+   * Returns the threshold.
+   *
+   * @return the part of the share at or below which demand is low
+   */
+  public double threshold() {
+    return threshold;
+  }
+}

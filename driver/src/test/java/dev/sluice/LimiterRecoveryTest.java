@@ -1,0 +1,298 @@
+package dev.sluice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.Settings;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Recovery, on a fake ticker: after the flag closes, the cap holds at the share until demand has
+ * stayed at or below the threshold for the settle. The share is 10 permits/s (burst 10), the
+ * threshold 0.8, so demand is low at 8 doors a second or fewer; the settle is 5 s. Demand is
+ * counted per second from the start of the recovery; a call in a second of high demand is a loud
+ * moment, and the settle runs from the last one.
+ */
+class LimiterRecoveryTest {
+  private static final Duration SETTLE = Duration.ofSeconds(5);
+  private static final long SECOND = 1_000_000_000L;
+  private final FakeTicker ticker = new FakeTicker();
+  private final BreakerFlag.Manual flag = BreakerFlag.manual();
+  /** When {@link #door} was last called. */
+  private long lastDoorNanos;
+
+  private Limiter limiter(Duration settle) {
+    Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 10.0)
+        .with(Keys.RECOVERY_SETTLE, settle);
+    return new Limiter("users-db", settings, TokenBucket.of(10, 10, ticker), flag, 1, false,
+        ticker);
+  }
+
+  /** The flag opens and closes, with a call seeing it open; the next call starts the recovery. */
+  private void outage(Limiter limiter) {
+    flag.trip();
+    assertThat(limiter.isLimiting()).isTrue();
+    flag.reset();
+  }
+
+  /** One call at a door; returns whether it was limited (admitted or rejected, so counted). */
+  private boolean door(Limiter limiter) {
+    lastDoorNanos = ticker.read();
+    long before = limiter.admitted() + limiter.rejected();
+    try {
+      limiter.admit();
+    } catch (RateLimitExceededException refused) {
+      // counted as demand all the same
+    }
+    return limiter.admitted() + limiter.rejected() > before;
+  }
+
+  /**
+   * {@code doors} calls spread evenly over the next second, which ends on the ticker; returns how
+   * many were limited.
+   */
+  private int second(Limiter limiter, int doors) {
+    long start = ticker.read();
+    int limited = 0;
+    for (int i = 0; i < doors; i++) {
+      ticker.set(start + i * SECOND / doors);
+      limited += door(limiter) ? 1 : 0;
+    }
+    ticker.set(start + SECOND);
+    return limited;
+  }
+
+  private static Stats stats(Limiter limiter) {
+    return new Stats(limiter);
+  }
+
+  @Test
+  void recovery_demandAtTheThreshold_releasesWhenTheSettleEnds() {
+    Limiter limiter = limiter(SETTLE);
+    outage(limiter);
+    for (int s = 0; s < 5; s++) {
+      assertThat(second(limiter, 8)).as("second %d", s).isEqualTo(8);
+    }
+    assertThat(limiter.rejected()).isZero(); // below the share, the hold refuses nothing
+    assertThat(stats(limiter).recovering()).isFalse();
+    assertThat(door(limiter)).isFalse();
+    assertThat(stats(limiter).limiting()).isFalse();
+  }
+
+  @Test
+  void recovery_demandJustAboveTheThreshold_holdsUntilTheSettleAfterItFalls() {
+    Limiter limiter = limiter(SETTLE);
+    outage(limiter);
+    for (int s = 0; s < 10; s++) {
+      assertThat(second(limiter, 9)).as("second %d", s).isEqualTo(9);
+    }
+    // the load falls after the last door: released exactly one settle later
+    ticker.set(lastDoorNanos + SETTLE.toNanos() - 1);
+    assertThat(stats(limiter).recovering()).isTrue();
+    assertThat(stats(limiter).limiting()).isTrue();
+    ticker.advanceNanos(1);
+    assertThat(stats(limiter).recovering()).isFalse();
+    assertThat(door(limiter)).isFalse();
+  }
+
+  @Test
+  void recovery_demandAboveTheShare_isHeldAtTheShare() {
+    Limiter limiter = limiter(SETTLE);
+    outage(limiter);
+    long admittedBefore = limiter.admitted();
+    for (int s = 0; s < 3; s++) {
+      assertThat(second(limiter, 40)).isEqualTo(40);
+    }
+    assertThat(limiter.admitted() - admittedBefore).isBetween(30L, 30L + 10); // share + burst
+    assertThat(limiter.rejected()).isGreaterThanOrEqualTo(120 - 40);
+    assertThat(stats(limiter).recovering()).isTrue();
+  }
+
+  @Test
+  void recovery_flagReopens_goesOnLimitingAndTheNextCloseStartsTheSettleAfresh() {
+    Limiter limiter = limiter(SETTLE);
+    outage(limiter);
+    assertThat(stats(limiter).recovering()).isTrue(); // begins now, t = 0
+    ticker.advance(Duration.ofSeconds(3));
+    flag.trip();
+    assertThat(stats(limiter).recovering()).isFalse();
+    assertThat(stats(limiter).limiting()).isTrue();
+    assertThat(door(limiter)).isTrue();
+    ticker.advance(Duration.ofSeconds(1));
+    flag.reset(); // t = 4 s: a new recovery
+    assertThat(door(limiter)).isTrue();
+    ticker.advance(Duration.ofSeconds(4)); // t = 8 s: past the first close's settle
+    assertThat(stats(limiter).recovering()).isTrue();
+    ticker.advanceNanos(SECOND - 1);
+    assertThat(stats(limiter).recovering()).isTrue();
+    ticker.advanceNanos(1); // t = 9 s: one settle after the second close
+    assertThat(stats(limiter).recovering()).isFalse();
+  }
+
+  @Test
+  void recovery_flagFlapping_neverLetsACallPassUncapped() {
+    Limiter limiter = limiter(SETTLE);
+    outage(limiter);
+    long lastClose = 0;
+    for (int i = 0; i < 40; i++) { // the flag flips every 100 ms for 4 s, 30 doors a second
+      if (i % 2 == 0) {
+        flag.trip();
+      } else {
+        flag.reset();
+        lastClose = ticker.read();
+      }
+      for (int d = 0; d < 3; d++) {
+        assertThat(door(limiter)).as("flip %d door %d", i, d).isTrue();
+        ticker.advanceNanos(SECOND / 30);
+      }
+    }
+    assertThat(flag.isOpen()).isFalse(); // closed last, with 3 doors since: low demand
+    ticker.set(lastClose + SETTLE.toNanos() - 1);
+    assertThat(stats(limiter).recovering()).isTrue();
+    ticker.advanceNanos(1);
+    assertThat(stats(limiter).recovering()).isFalse();
+  }
+
+  @Test
+  void recovery_noCallAtAll_endsAtTheSettleWhenTheStatsAreRead() {
+    Limiter limiter = limiter(SETTLE);
+    flag.trip();
+    assertThat(stats(limiter).limiting()).isTrue();
+    flag.reset();
+    Stats first = stats(limiter); // the first reader to see the close starts the recovery
+    assertThat(first.recovering()).isTrue();
+    assertThat(first.limiting()).isTrue();
+    assertThat(first.flagState()).isEqualTo(FlagState.CLOSED);
+    ticker.advanceNanos(SETTLE.toNanos() - 1);
+    assertThat(stats(limiter).recovering()).isTrue();
+    ticker.advanceNanos(1);
+    assertThat(stats(limiter).recovering()).isFalse();
+    assertThat(stats(limiter).limiting()).isFalse();
+    assertThat(door(limiter)).isFalse();
+  }
+
+  @Test
+  void recovery_shareFalls_theSameDemandNowHoldsTheCap() {
+    Limiter limiter = limiter(SETTLE);
+    outage(limiter);
+    second(limiter, 6);
+    second(limiter, 6); // low: 6 <= 0.8 x 10
+    limiter.setInstances(2); // share 5: low now means 4 or fewer
+    for (int s = 2; s < 8; s++) {
+      assertThat(second(limiter, 6)).as("second %d", s).isEqualTo(6);
+    }
+    long lastLoud = lastDoorNanos;
+    for (int s = 8; s < 12; s++) {
+      assertThat(second(limiter, 4)).as("second %d", s).isEqualTo(4); // at the threshold: low
+    }
+    ticker.set(lastLoud + SETTLE.toNanos() - 1);
+    assertThat(door(limiter)).isTrue();
+    ticker.set(lastLoud + SETTLE.toNanos());
+    assertThat(door(limiter)).as("one settle after the last loud door").isFalse();
+  }
+
+  @Test
+  void recovery_shareRises_theSameDemandNowCountsAsLow() {
+    Limiter limiter = limiter(SETTLE);
+    outage(limiter);
+    second(limiter, 9);
+    second(limiter, 9); // high: 9 > 0.8 x 10
+    long lastLoud = lastDoorNanos;
+    limiter.setInstances(0.5); // share 20: low now means 16 or fewer
+    for (int s = 2; s < 6; s++) {
+      assertThat(second(limiter, 9)).as("second %d", s).isEqualTo(9);
+    }
+    ticker.set(lastLoud + SETTLE.toNanos() - 1);
+    assertThat(door(limiter)).isTrue();
+    ticker.set(lastLoud + SETTLE.toNanos());
+    assertThat(door(limiter)).as("one settle after the last loud door").isFalse();
+  }
+
+  @Test
+  void recovery_settleZero_stopsLimitingAsTheFlagCloses() {
+    Limiter limiter = limiter(Duration.ZERO);
+    outage(limiter);
+    assertThat(door(limiter)).isFalse();
+    Stats stats = stats(limiter);
+    assertThat(stats.limiting()).isFalse();
+    assertThat(stats.recovering()).isFalse();
+    assertThat(limiter.endRecovery("a test")).isFalse();
+  }
+
+  @Test
+  void endRecovery_duringRecovery_stopsLimitingAtOnce() {
+    Limiter limiter = limiter(SETTLE);
+    outage(limiter);
+    assertThat(door(limiter)).isTrue();
+    assertThat(limiter.endRecovery("a test")).isTrue();
+    assertThat(door(limiter)).isFalse();
+    assertThat(stats(limiter).limiting()).isFalse();
+    assertThat(limiter.endRecovery("a test")).isFalse();
+  }
+
+  @Test
+  void endRecovery_flagOpen_changesNothing() {
+    Limiter limiter = limiter(SETTLE);
+    flag.trip();
+    assertThat(limiter.endRecovery("a test")).isFalse();
+    assertThat(door(limiter)).isTrue();
+  }
+
+  @Test
+  void endRecovery_closeNoCallHasSeen_endsTheRecoveryItWouldStart() {
+    Limiter limiter = limiter(SETTLE);
+    outage(limiter);
+    assertThat(limiter.endRecovery("a test")).isTrue();
+    assertThat(door(limiter)).isFalse();
+  }
+
+  @Test
+  void recovery_manyThreads_admitExactlyTheBurstAndCountEveryDoor() throws Exception {
+    Limiter limiter = limiter(SETTLE);
+    outage(limiter);
+    int threads = 8;
+    int each = 2_000;
+    CountDownLatch start = new CountDownLatch(1);
+    AtomicInteger unlimited = new AtomicInteger();
+    List<Thread> workers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      Thread worker = new Thread(() -> {
+        awaitQuietly(start);
+        for (int i = 0; i < each; i++) {
+          if (!door(limiter)) {
+            unlimited.incrementAndGet();
+          }
+        }
+      });
+      worker.start();
+      workers.add(worker);
+    }
+    start.countDown();
+    for (Thread worker : workers) {
+      worker.join();
+    }
+    assertThat(unlimited).hasValue(0);
+    assertThat(limiter.admitted()).isEqualTo(10); // the ticker stands still: the burst, no more
+    assertThat(limiter.admitted() + limiter.rejected()).isEqualTo((long) threads * each);
+    // 16,000 doors in the first second: a loud second, so one more door in it is a loud moment
+    ticker.advanceNanos(SECOND / 2);
+    assertThat(door(limiter)).isTrue();
+    ticker.advanceNanos(SETTLE.toNanos() - 1);
+    assertThat(stats(limiter).recovering()).isTrue();
+    ticker.advanceNanos(1);
+    assertThat(stats(limiter).recovering()).isFalse();
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
