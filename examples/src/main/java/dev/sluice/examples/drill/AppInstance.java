@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.sluice.BreakerFlag;
 import dev.sluice.RateLimitExceededException;
 import dev.sluice.RateLimitedDataSource;
+import dev.sluice.Stats;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -65,21 +66,24 @@ final class AppInstance implements AutoCloseable {
 
   /**
    * Sluice over the pool: with the in-process flag and a fixed instance count by default; with
-   * {@code --redis}, the flag and the live instance count come from Redis, as in production.
+   * {@code --redis}, the flag and the live instance count come from Redis, as in production. The
+   * recovery settle is the drill's ({@code --settle}), short enough for the hold to end in the run.
    */
   private static RateLimitedDataSource sluice(DataSource pool, DrillOptions options,
       BreakerFlag breaker) {
+    Properties settings = new Properties();
+    settings.setProperty("sluice.recovery.settle", options.settleMillis + "ms");
     RateLimitedDataSource.Builder builder = RateLimitedDataSource.builder(pool)
         .name("drill").budget(options.budget).scope(options.scope);
     if (options.redis == null) {
-      return builder.instances(options.instances).breakerFlag(breaker).build();
+      return builder.instances(options.instances).breakerFlag(breaker).properties(settings)
+          .build();
     }
-    Properties shared = new Properties();
-    shared.setProperty("sluice.redis", options.redis);
-    shared.setProperty("sluice.flag", "redis");
-    shared.setProperty("sluice.instances", "redis");
-    shared.setProperty("sluice.instances.assumed", Integer.toString(options.instances));
-    return builder.properties(shared).build();
+    settings.setProperty("sluice.redis", options.redis);
+    settings.setProperty("sluice.flag", "redis");
+    settings.setProperty("sluice.instances", "redis");
+    settings.setProperty("sluice.instances.assumed", Integer.toString(options.instances));
+    return builder.properties(settings).build();
   }
 
   /** Offers one read; it runs on a worker thread, or times out at once if the queue is full. */
@@ -128,14 +132,16 @@ final class AppInstance implements AutoCloseable {
     }
   }
 
-  /** Whether Sluice is charging permits now (flag open, or recovering); false without Sluice. */
-  boolean sluiceLimiting() {
-    return sluice != null && sluice.stats().limiting();
-  }
-
-  /** Whether Sluice holds the cap after the flag closed; false without Sluice. */
-  boolean sluiceRecovering() {
-    return false; // 0.1 has no recovery: it stops limiting the moment the flag closes
+  /**
+   * Notes in the recorder whether Sluice is limiting now (flag open, or recovering) and whether it
+   * is recovering; nothing without Sluice. Reading the stats also ends a recovery whose settle is
+   * over, as a metrics scrape would.
+   */
+  void recordSluiceState(long now) {
+    if (sluice != null) {
+      Stats stats = sluice.stats();
+      recorder.sluice(now, stats.limiting(), stats.recovering());
+    }
   }
 
   /** Sluice's own count of rejections, or 0 without Sluice. */

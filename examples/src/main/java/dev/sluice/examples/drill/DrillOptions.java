@@ -43,6 +43,9 @@ final class DrillOptions {
       "  --db-cost-ms X      what one query costs the database alone         (default 1)",
       "  --db-crowding-ms X  what each other query running at once adds      (default 0.2)",
       "  --scope S           what costs a permit: statement or connection    (default statement)",
+      "  --settle S          Sluice's sluice.recovery.settle, in seconds: the cap holds after the",
+      "                      cache is back until demand has stayed low this long; 0 lets go at",
+      "                      once, as 0.1 did                                 (default 2)",
       "  --redis URI         share the flag and count the instances through this Redis",
       "                      (redis://host:port); by default an in-process flag, no Redis",
       "",
@@ -65,6 +68,7 @@ final class DrillOptions {
   final double dbCostMillis;
   final double dbCrowdingMillis;
   final Scope scope;
+  final long settleMillis;
   final String redis;
   final Path out;
   final boolean help;
@@ -89,6 +93,8 @@ final class DrillOptions {
     dbCrowdingMillis = number(given, "db-crowding-ms", "0.2", 0, 1000,
         "milliseconds from 0 to 1000");
     scope = scope(given.getOrDefault("scope", "statement"));
+    settleMillis = Math.round(1000 * number(given, "settle", "2", 0, 600,
+        "a number of seconds from 0 to 600"));
     redis = redis(given.get("redis"));
     out = given.containsKey("out") ? Path.of(given.get("out")) : defaultOut;
     if (outageStart + outageLength > duration) {
@@ -151,7 +157,7 @@ final class DrillOptions {
 
   private static final String[] KNOWN = {"load", "budget", "outage-start", "outage-length",
       "duration", "instances", "keys", "skew", "ttl", "cache-return", "threads", "timeout-ms",
-      "db-cost-ms", "db-crowding-ms", "scope", "redis", "out", "help"};
+      "db-cost-ms", "db-crowding-ms", "scope", "settle", "redis", "out", "help"};
 
   private static void checkKnown(String name) {
     for (String known : KNOWN) {

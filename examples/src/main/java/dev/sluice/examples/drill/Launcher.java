@@ -54,7 +54,8 @@ public final class Launcher {
     return command;
   }
 
-  private static int run(List<String> command) throws IOException, InterruptedException {
+  /** Runs the command with this JVM's standard streams and returns its exit code. */
+  static int run(List<String> command) throws IOException, InterruptedException {
     Process example = new ProcessBuilder(command).inheritIO().start();
     // Ctrl-C reaches both JVMs; anything else that ends Maven must not leave the example running
     // (destroying a process that has exited does nothing)

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Predicate;
 
 /**
  * One play of the scenario: the instances, the cache they share (warm at the start, as after a long
@@ -107,8 +106,9 @@ final class Run {
           }
         }
       }
-      recorder.sluice(now, any(instances, AppInstance::sluiceLimiting),
-          any(instances, AppInstance::sluiceRecovering));
+      for (AppInstance instance : instances) {
+        instance.recordSluiceState(now);
+      }
       long due = (long) ((now - start) * perNano);
       for (; offered < due; offered++) {
         recorder.offered(now);
@@ -126,14 +126,5 @@ final class Run {
     for (; printed < options.duration; printed++) {
       out.println(Table.row(recorder.second(printed), options, warmHitRatio, withSluice));
     }
-  }
-
-  private static boolean any(List<AppInstance> instances, Predicate<AppInstance> state) {
-    for (AppInstance instance : instances) {
-      if (state.test(instance)) {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -82,6 +82,7 @@ final class SvgChart {
         Recorder.Second::database);
     peak(svg, without, WITHOUT_COLOR, seconds, y, "without Sluice");
     peak(svg, with, WITH_COLOR, seconds, y, "with Sluice");
+    secondWave(svg, options, without, WITHOUT_COLOR, seconds, y);
     legend(svg, options);
 
     text(svg, LEFT, LAT_TOP - 14, 15, "bold", "start", "#222",
@@ -198,6 +199,29 @@ final class SvgChart {
     text(svg, xx + 8, yy - 8, 13, "bold", "start", color,
         String.format(Locale.ROOT, "%s: peak %,d/s", label, best.database()));
     svg.append('\n');
+  }
+
+  /** Marks the highest second of the recovery, when it rises above the budget. */
+  private static void secondWave(StringBuilder svg, DrillOptions options, Summary run,
+      String color, int seconds, Axis axis) {
+    Recorder.Second best = null;
+    int end = Math.min(run.seconds().size(), options.outageEnd() + run.recovery().seconds());
+    for (int t = options.outageEnd(); t < end; t++) {
+      Recorder.Second s = run.seconds().get(t);
+      if (best == null || s.database() > best.database()) {
+        best = s;
+      }
+    }
+    if (best == null || best.database() <= options.budget) {
+      return;
+    }
+    double xx = x(best.t() + 0.5, seconds);
+    double yy = y(best.database(), axis, TOP, BOTTOM);
+    svg.append(String.format(Locale.ROOT, "<g id=\"second-wave\"><circle cx=\"%.1f\" cy=\"%.1f\""
+        + " r=\"4\" fill=\"%s\"/>", xx, yy, color));
+    text(svg, xx + 8, yy - 8, 13, "bold", "start", color,
+        String.format(Locale.ROOT, "second wave: %,d/s", best.database()));
+    svg.append("</g>\n");
   }
 
   private static void legend(StringBuilder svg, DrillOptions options) {

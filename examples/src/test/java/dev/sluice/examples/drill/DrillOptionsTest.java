@@ -33,6 +33,7 @@ class DrillOptionsTest {
     assertThat(o.skew).isEqualTo(1.4);
     assertThat(o.ttlSeconds).isEqualTo(30);
     assertThat(o.returnsEmpty).isTrue();
+    assertThat(o.settleMillis).isEqualTo(2000);
     assertThat(o.scope).isEqualTo(Scope.STATEMENT);
     assertThat(o.out).isEqualTo(OUT);
     assertThat(o.help).isFalse();
@@ -111,6 +112,14 @@ class DrillOptionsTest {
   void parse_tooManyThreads_isRefused() {
     assertThat(error("--instances", "64", "--threads", "500"))
         .isEqualTo("--instances times --threads must be at most 2000, but was 64 x 500 = 32000");
+  }
+
+  @Test
+  void parse_settle_takesSecondsWithFractionsAndZero() {
+    assertThat(parse("--settle", "0").settleMillis).isZero();
+    assertThat(parse("--settle", "0.25").settleMillis).isEqualTo(250);
+    assertThat(error("--settle", "-1"))
+        .isEqualTo("--settle must be a number of seconds from 0 to 600, but was \"-1\"");
   }
 
   @Test
