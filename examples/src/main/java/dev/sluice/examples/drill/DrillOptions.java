@@ -26,8 +26,8 @@ final class DrillOptions {
       "  --load N            reads per second offered to the service        (default 20000)",
       "  --budget N          Sluice's budget: database queries/s, all instances (default 500)",
       "  --outage-start S    second at which the cache dies                  (default 3)",
-      "  --outage-length S   seconds the cache stays down                    (default 5)",
-      "  --duration S        seconds each run lasts          (default outage end + 10)",
+      "  --outage-length S   seconds the cache stays down                    (default 4)",
+      "  --duration S        seconds each run lasts          (default outage end + 12)",
       "  --instances N       application instances sharing the budget        (default 4)",
       "",
       "The cache (cache-aside: a miss reads the database and stores what it answered)",
@@ -78,8 +78,9 @@ final class DrillOptions {
     load = number(given, "load", "20000", 1, 200_000, "reads per second from 1 to 200000");
     budget = number(given, "budget", "500", 0.001, 1_000_000, "a positive number of queries/s");
     outageStart = integer(given, "outage-start", "3", 0, 600, "a second from 0 to 600");
-    outageLength = integer(given, "outage-length", "5", 1, 600, "a number of seconds from 1 to 600");
-    duration = integer(given, "duration", Integer.toString(outageStart + outageLength + 10), 1,
+    outageLength = integer(given, "outage-length", "4", 1, 600, "a number of seconds from 1 to 600");
+    // long enough for the cache to refill at the budget and for the hold to end after it
+    duration = integer(given, "duration", Integer.toString(outageStart + outageLength + 12), 1,
         1200, "a number of seconds from 1 to 1200");
     instances = integer(given, "instances", "4", 1, 64, "a whole number from 1 to 64");
     keys = integer(given, "keys", "10000", 1, 100_000, "a whole number from 1 to 100000");

@@ -76,6 +76,7 @@ public final class OutageDrill {
    * @throws Exception if the database or a pool fails, or the chart cannot be written
    */
   static Summary[] drill(DrillOptions options, PrintStream out) throws Exception {
+    long startNanos = System.nanoTime();
     describe(options, out);
     Summary without;
     Summary with;
@@ -87,6 +88,7 @@ public final class OutageDrill {
     Path chart = options.out.toAbsolutePath();
     SvgChart.write(chart, options, without, with);
     conclude(options, without, with, chart, out);
+    out.printf(Locale.ROOT, "Both runs took %.0f s.%n", (System.nanoTime() - startNanos) / 1e9);
     return new Summary[] {without, with};
   }
 

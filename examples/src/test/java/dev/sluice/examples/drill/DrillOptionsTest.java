@@ -26,8 +26,8 @@ class DrillOptionsTest {
     assertThat(o.load).isEqualTo(20_000);
     assertThat(o.budget).isEqualTo(500);
     assertThat(o.outageStart).isEqualTo(3);
-    assertThat(o.outageLength).isEqualTo(5);
-    assertThat(o.duration).isEqualTo(18);
+    assertThat(o.outageLength).isEqualTo(4);
+    assertThat(o.duration).isEqualTo(19);
     assertThat(o.instances).isEqualTo(4);
     assertThat(o.keys).isEqualTo(10_000);
     assertThat(o.skew).isEqualTo(1.4);
@@ -52,7 +52,7 @@ class DrillOptionsTest {
 
   @Test
   void parse_outageLengthOnly_durationFollowsTheOutage() {
-    assertThat(parse("--outage-start", "2", "--outage-length", "3").duration).isEqualTo(15);
+    assertThat(parse("--outage-start", "2", "--outage-length", "3").duration).isEqualTo(17);
   }
 
   @Test
