@@ -38,7 +38,7 @@ public final class Launcher {
    * @throws InterruptedException if interrupted while the example runs (the example is stopped)
    */
   public static void main(String[] args) throws IOException, InterruptedException {
-    int code = run(command(args, classpath()));
+    int code = run(new ProcessBuilder(command(args, classpath())).inheritIO());
     if (code != 0) {
       System.exit(code);
     }
@@ -54,9 +54,9 @@ public final class Launcher {
     return command;
   }
 
-  /** Runs the command with this JVM's standard streams and returns its exit code. */
-  static int run(List<String> command) throws IOException, InterruptedException {
-    Process example = new ProcessBuilder(command).inheritIO().start();
+  /** Starts the example, waits for it and returns its exit code. */
+  static int run(ProcessBuilder builder) throws IOException, InterruptedException {
+    Process example = builder.start();
     // Ctrl-C reaches both JVMs; anything else that ends Maven must not leave the example running
     // (destroying a process that has exited does nothing)
     Runtime.getRuntime().addShutdownHook(new Thread(example::destroy, "example-stopper"));

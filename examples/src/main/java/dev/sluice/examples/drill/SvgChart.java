@@ -73,8 +73,8 @@ final class SvgChart {
         + " and comes back %s", options.load, percent(Summary.warmHitRatio(options) + 0.01),
         options.outageStart, options.outageLength, options.returnsEmpty ? "empty" : "warm"));
 
-    outage(svg, options, seconds);
     recovery(svg, options, with, seconds);
+    outage(svg, options, seconds); // after the recovery: a short outage's label may overhang it
     hold(svg, with, seconds);
     grid(svg, y, TOP, BOTTOM, seconds, "%,.0f");
     budget(svg, options.budget, y);
