@@ -45,7 +45,7 @@ final class DrillOptions {
       "  --scope S           what costs a permit: statement or connection    (default statement)",
       "  --settle S          Sluice's sluice.recovery.settle, in seconds: the cap holds after the",
       "                      cache is back until demand has stayed low this long; 0 lets go at",
-      "                      once, as 0.1 did                                 (default 2)",
+      "                      once, as 0.1 did                                (default 2)",
       "  --redis URI         share the flag and count the instances through this Redis",
       "                      (redis://host:port); by default an in-process flag, no Redis",
       "",

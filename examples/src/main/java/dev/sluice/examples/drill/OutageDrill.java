@@ -137,19 +137,23 @@ public final class OutageDrill {
     out.println();
     out.printf(Locale.ROOT, "While the cache was down (%d s to %d s; budget %,.0f queries/s):%n",
         o.outageStart, o.outageEnd(), o.budget);
-    out.printf(Locale.ROOT, "  %-15s %9s %9s %12s %12s %13s %10s%n", "", "DB peak", "DB mean",
-        "DB ms, worst", "DB ms, worst", "rejected fast", "timed out");
-    out.printf(Locale.ROOT, "  %-15s %9s %9s %12s %12s %13s %10s%n", "", "(per s)", "(per s)",
-        "second's mean", "query", "", "");
+    out.printf(Locale.ROOT, "  %-15s %11s %11s %16s %16s %10s %10s%n", "", "DB peak/s",
+        "DB mean/s", "DB ms, worst s", "DB ms, slowest", "rejected", "timed out");
     outage(out, without);
     outage(out, with);
+    out.println("  (DB ms, worst s: the mean latency of the worst second; DB ms, slowest: the"
+        + " slowest single query)");
     out.println();
     out.printf(Locale.ROOT, "After it came back%s, until warm again (hit ratio %s or more):%n",
         o.returnsEmpty ? " empty" : "", percent(Summary.warmHitRatio(o)));
-    out.printf(Locale.ROOT, "  %-15s %10s %9s %9s %12s %13s %10s%n", "", "warm after", "DB peak",
-        "DB mean", "DB ms, worst", "rejected fast", "timed out");
+    out.printf(Locale.ROOT, "  %-15s %11s %11s %11s %16s %10s %10s%n", "", "warm after",
+        "DB peak/s", "DB mean/s", "DB ms, worst s", "rejected", "timed out");
     recovery(out, without, o);
     recovery(out, with, o);
+    long held = with.seconds().stream().filter(Recorder.Second::recovering).count();
+    out.printf(Locale.ROOT, "  Sluice held the cap in %d second%s after the flag closed"
+        + " (sluice.recovery.settle=%s s).%n", held, held == 1 ? "" : "s",
+        number(o.settleMillis / 1000.0));
     failures(out, without);
     failures(out, with);
     out.println();
@@ -158,7 +162,7 @@ public final class OutageDrill {
 
   private static void outage(PrintStream out, Summary s) {
     Summary.Window w = s.outage();
-    out.printf(Locale.ROOT, "  %-15s %,9d %,9.0f %12.1f %12.1f %,13d %,10d%n", s.label(),
+    out.printf(Locale.ROOT, "  %-15s %,11d %,11.0f %16.1f %16.1f %,10d %,10d%n", s.label(),
         w.peakDatabase(), w.meanDatabase(), w.worstMeanMillis(), w.slowestMillis(), w.rejected(),
         w.timedOut());
   }
@@ -168,10 +172,10 @@ public final class OutageDrill {
     String warm = s.warmAfterSeconds() < 0
         ? "> " + (o.duration - o.outageEnd()) + " s" : s.warmAfterSeconds() + " s";
     if (w.seconds() == 0) {
-      out.printf(Locale.ROOT, "  %-15s %10s   (warm at once: no recovery)%n", s.label(), warm);
+      out.printf(Locale.ROOT, "  %-15s %11s   (warm at once: no recovery)%n", s.label(), warm);
       return;
     }
-    out.printf(Locale.ROOT, "  %-15s %10s %,9d %,9.0f %12.1f %,13d %,10d%n", s.label(), warm,
+    out.printf(Locale.ROOT, "  %-15s %11s %,11d %,11.0f %16.1f %,10d %,10d%n", s.label(), warm,
         w.peakDatabase(), w.meanDatabase(), w.worstMeanMillis(), w.rejected(), w.timedOut());
   }
 
