@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -12,8 +13,9 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * The limiter's own decision, without the JDBC wrappers around it: what one gated call costs in
- * the core when the flag is closed, when it is open and the call is admitted, and when it is open
- * and the call is rejected (exception built and thrown included). It lives in package
+ * the core when the flag is closed, when it is open and the call is admitted, when it is open
+ * and the call is rejected (exception built and thrown included), and when the flag has closed and
+ * the limiter is recovering (demand counted, the call admitted). It lives in package
  * {@code dev.sluice} to reach the package-private {@code Limiter}, as the core's tests do.
  *
  * <pre>
@@ -25,7 +27,7 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class LimiterBenchmark {
 
-  @Param({"closed", "admit", "reject"})
+  @Param({"closed", "admit", "reject", "recovering"})
   public String path;
 
   private Limiter limiter;
@@ -44,13 +46,33 @@ public class LimiterBenchmark {
       case "reject":
         builder.budget(0.001).burst(1).breakerFlag(BreakerFlag.alwaysOpen());
         break;
+      case "recovering":
+        builder.budget(1e9).breakerFlag(BreakerFlag.manual()).properties(longRecovery());
+        break;
       default:
-        throw new IllegalArgumentException("path must be closed, admit or reject, but was " + path);
+        throw new IllegalArgumentException(
+            "path must be closed, admit, reject or recovering, but was " + path);
     }
     limiter = builder.build().limiter();
     if (path.equals("reject")) {
       limiter.bucket().tryAcquire(); // spends the one permit
     }
+    if (path.equals("recovering")) {
+      BreakerFlag.Manual flag = (BreakerFlag.Manual) limiter.flag();
+      flag.trip();
+      limiter.isLimiting();
+      flag.reset();
+      if (!limiter.isLimiting()) {
+        throw new IllegalStateException("not recovering");
+      }
+    }
+  }
+
+  /** A settle longer than any run: the limiter stays in recovery throughout. */
+  private static Properties longRecovery() {
+    Properties p = new Properties();
+    p.setProperty("sluice.recovery.settle", "1h");
+    return p;
   }
 
   @Benchmark

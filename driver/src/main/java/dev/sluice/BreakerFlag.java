@@ -8,7 +8,8 @@ import java.util.function.BooleanSupplier;
  *
  * <p>"Open" means the cache in front of the database is considered down, the fallback path to the
  * database is live, and every gated JDBC call must take a permit. While the flag is closed, calls
- * pass untouched and uncounted.
+ * pass untouched and uncounted, except during the recovery after it closes, when the limiter
+ * holds the cap until demand has settled ({@code sluice.recovery.settle}).
  *
  * <p>{@link #isOpen()} is called on every gated JDBC call, from many threads at once:
  * implementations must be threadsafe and answer from local memory, never over the network.

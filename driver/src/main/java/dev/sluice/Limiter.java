@@ -403,7 +403,10 @@ final class Limiter implements Gate {
   }
 
   private void limitingStarted(int seen) {
-    if (seen != OFF) {
+    if (seen == STARTING) {
+      return; // the flag closed and opened again before the recovery even began: nothing changed
+    }
+    if (seen == RECOVERING) {
       LOG.warn("{} - the cache breaker flag is open again during recovery: limiting goes on at {}"
           + " permits/s", name, RateLimitExceededException.formatRate(bucket.permitsPerSecond()));
       return;

@@ -28,7 +28,9 @@ import javax.sql.DataSource;
  * from a lock-free {@link TokenBucket} holding this instance's share of the budget
  * ({@code budget / instances}), or fails at once with a {@link RateLimitExceededException}: no
  * waiting, no queue. What is gated is set by {@link Scope}; a transaction is admitted at its start
- * and never cut in half.
+ * and never cut in half. When the flag closes after having been open, the cap holds until this
+ * instance's demand has settled ({@link Stats#recovering()}), so that a cache that comes back
+ * empty does not flood the database.
  *
  * <p>Everything else — Hibernate, jOOQ, Spring's {@code JdbcTemplate}, plain JDBC — sees the
  * driver's own behaviour: the connections, statements, result sets and metadata handed out are

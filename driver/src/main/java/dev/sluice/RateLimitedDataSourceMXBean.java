@@ -161,7 +161,9 @@ public interface RateLimitedDataSourceMXBean {
   void tripFlag();
 
   /**
-   * Closes the manual breaker flag of this JVM: limiting stops at once. Logged at WARN.
+   * Closes the manual breaker flag of this JVM: limiting stops at once, or after the recovery
+   * when {@code sluice.recovery.settle} is not zero ({@link #endRecovery()} ends that too). Logged
+   * at WARN.
    *
    * @throws UnsupportedOperationException if the flag is not a manual flag
    */

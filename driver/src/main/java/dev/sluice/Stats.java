@@ -6,8 +6,8 @@ import java.util.Locale;
 /**
  * A snapshot of one budget's limiter, taken by {@link RateLimitedDataSource#stats()}.
  *
- * <p>The counters count decisions made while limiting: calls that pass while the flag is closed
- * are not counted. This class is immutable and threadsafe.
+ * <p>The counters count decisions made while limiting (the flag open, or recovering): calls that
+ * pass while the flag is closed and no recovery is on are not counted. This class is immutable and threadsafe.
  */
 public final class Stats {
   private final String name;

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -286,6 +289,61 @@ class LimiterRecoveryTest {
     assertThat(stats(limiter).recovering()).isTrue();
     ticker.advanceNanos(1);
     assertThat(stats(limiter).recovering()).isFalse();
+  }
+
+  @Test
+  void recovery_eightThreadsThroughStartAndEnd_logOneWarnEach() throws Exception {
+    Limiter limiter = limiter(SETTLE);
+    String log = stderrOf(() -> {
+      outage(limiter);
+      inThreads(8, () -> {
+        for (int i = 0; i < 500; i++) {
+          door(limiter);
+        }
+      });
+      ticker.advance(SETTLE.plusSeconds(1));
+      inThreads(8, () -> door(limiter));
+    });
+    assertThat(log.split("still limiting the database", -1)).hasSize(2);
+    assertThat(log.split("recovery ended after", -1)).hasSize(2);
+    assertThat(log).contains("the cache is likely cold", "stays at or below 8/s for 5.0 s",
+        "recovery ended after 6.0 s", limiter.rejected() + " calls refused during the recovery");
+    assertThat(limiter.rejected()).isEqualTo(8 * 500 - 10);
+  }
+
+  /** Runs {@code task} in {@code threads} threads released together, and waits for them. */
+  private static void inThreads(int threads, Runnable task) throws InterruptedException {
+    CountDownLatch start = new CountDownLatch(1);
+    List<Thread> workers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      Thread worker = new Thread(() -> {
+        awaitQuietly(start);
+        task.run();
+      });
+      worker.start();
+      workers.add(worker);
+    }
+    start.countDown();
+    for (Thread worker : workers) {
+      worker.join();
+    }
+  }
+
+  private interface Action {
+    void run() throws Exception;
+  }
+
+  /** What slf4j-simple writes to {@code System.err} while {@code action} runs. */
+  private static String stderrOf(Action action) throws Exception {
+    PrintStream original = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      action.run();
+    } finally {
+      System.setErr(original);
+    }
+    return captured.toString(StandardCharsets.UTF_8);
   }
 
   private static void awaitQuietly(CountDownLatch latch) {

@@ -29,6 +29,7 @@ class RecoverySettingsTest {
   @CsvSource(delimiter = '|', value = {
       "sluice.recovery.settle|-1s", "sluice.recovery.settle|-PT1S",
       "sluice.recovery.settle|soon", "sluice.recovery.settle|30", "sluice.recovery.settle|1.5s",
+      "sluice.recovery.settle|99999999999h",
       "sluice.recovery.threshold|0", "sluice.recovery.threshold|-0.5",
       "sluice.recovery.threshold|1.01", "sluice.recovery.threshold|NaN",
       "sluice.recovery.threshold|most", "sluice.recovery.threshold|0.8d",

@@ -184,11 +184,20 @@ public final class Key<T> {
     return d.isNegative() || d.isZero() ? null : d;
   }
 
-  /** As {@link #positiveDuration}, but zero too, written {@code 0} or with a unit. */
+  /**
+   * As {@link #positiveDuration}, but zero too, written {@code 0} or with a unit; at most what
+   * a {@code long} of nanoseconds holds (about 292 years).
+   */
   static Duration nonNegativeDuration(String text) {
-    Duration d = text.equals("0") ? Duration.ZERO : parseDuration(text);
-    return d.isNegative() ? null : d;
+    try {
+      Duration d = text.equals("0") ? Duration.ZERO : parseDuration(text);
+      return d.isNegative() || d.compareTo(LONGEST) > 0 ? null : d;
+    } catch (ArithmeticException tooLong) { // more than a Duration holds
+      return null;
+    }
   }
+
+  private static final Duration LONGEST = Duration.ofNanos(Long.MAX_VALUE);
 
   /** A ratio {@code 0 < r <= 1}, written as a plain decimal number. */
   static Double ratio(String text) {
