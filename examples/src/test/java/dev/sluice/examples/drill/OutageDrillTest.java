@@ -57,6 +57,8 @@ class OutageDrillTest {
     assertThat(byId(svg, "g", "budget-line")).isNotNull();
     assertThat(byId(svg, "g", "outage-window")).isNotNull();
     assertThat(byId(svg, "g", "recovery-window")).isNotNull();
+    assertThat(byId(svg, "g", "second-wave")).isNotNull();
+    assertThat(byId(svg, "g", "sluice-hold")).isNotNull();
 
     Summary without = runs[0];
     Summary with = runs[1];
