@@ -7,7 +7,8 @@ import java.util.Locale;
  * A snapshot of one budget's limiter, taken by {@link RateLimitedDataSource#stats()}.
  *
  * <p>The counters count decisions made while limiting (the flag open, or recovering): calls that
- * pass while the flag is closed and no recovery is on are not counted. This class is immutable and threadsafe.
+ * pass while the flag is closed and no recovery is on are not counted. This class is immutable
+ * and threadsafe.
  */
 public final class Stats {
   private final String name;
@@ -185,10 +186,10 @@ public final class Stats {
   @Override
   public String toString() {
     return String.format(Locale.ROOT,
-        "Stats[%s: limiting=%s, recovering=%s, admitted=%d, rejected=%d, forced=%d, share=%s/s, burst=%d,"
-            + " instances=%s, flag=%s, flagReadAgo=%dms, liveInstances=%d]", name, limiting, recovering,
-        admitted, rejected, forced, RateLimitExceededException.formatRate(permitsPerSecond),
-        burst, RateLimitExceededException.formatRate(instances), flagState,
+        "Stats[%s: limiting=%s, recovering=%s, admitted=%d, rejected=%d, forced=%d, share=%s/s,"
+            + " burst=%d, instances=%s, flag=%s, flagReadAgo=%dms, liveInstances=%d]", name,
+        limiting, recovering, admitted, rejected, forced,
+        RateLimitExceededException.formatRate(permitsPerSecond), burst, RateLimitExceededException.formatRate(instances), flagState,
         sinceFlagRead.toMillis(), liveInstances);
   }
 }
