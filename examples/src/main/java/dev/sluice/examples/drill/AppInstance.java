@@ -30,9 +30,9 @@ import javax.sql.DataSource;
  * article's branches, cheapest first: while the breaker is closed the cache answers if it holds the
  * key; a miss reads the database and stores the answer (cache-aside). While the breaker is open the
  * cache is skipped and the read falls back to the database. Every database read goes through
- * Sluice when Sluice is there; it charges only while Sluice is limiting. A read refused by Sluice or
- * timed out stores nothing. A read that waits longer than the timeout for a worker thread fails, as
- * it would behind a real server's accept queue.
+ * Sluice when Sluice is there; it charges only while Sluice is limiting. A read refused by Sluice
+ * or timed out stores nothing. A read that waits longer than the timeout for a worker thread
+ * fails, as it would behind a real server's accept queue.
  *
  * <p>This class is threadsafe.
  */

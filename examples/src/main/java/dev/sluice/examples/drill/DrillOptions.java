@@ -7,9 +7,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The drill's scenario, read from command-line flags ({@code --load 20000} or {@code --load=20000}).
- * Every value is checked; a bad one is an {@link IllegalArgumentException} naming the flag and the
- * value.
+ * The drill's scenario, read from command-line flags ({@code --load 20000} or
+ * {@code --load=20000}). Every value is checked; a bad one is an
+ * {@link IllegalArgumentException} naming the flag and the value.
  *
  * <p>Instances are immutable and threadsafe.
  */
@@ -50,7 +50,8 @@ final class DrillOptions {
       "                      (redis://host:port); by default an in-process flag, no Redis",
       "",
       "Output",
-      "  --out FILE          where to write the SVG chart (default examples/target/sluice-drill.svg)",
+      "  --out FILE          where to write the SVG chart",
+      "                      (default examples/target/sluice-drill.svg)",
       "  --help              print this and exit");
 
   final double load;
@@ -78,7 +79,8 @@ final class DrillOptions {
     load = number(given, "load", "20000", 1, 200_000, "reads per second from 1 to 200000");
     budget = number(given, "budget", "500", 0.001, 1_000_000, "a positive number of queries/s");
     outageStart = integer(given, "outage-start", "3", 0, 600, "a second from 0 to 600");
-    outageLength = integer(given, "outage-length", "4", 1, 600, "a number of seconds from 1 to 600");
+    outageLength = integer(given, "outage-length", "4", 1, 600,
+        "a number of seconds from 1 to 600");
     // long enough for the cache to refill at the budget and for the hold to end after it
     duration = integer(given, "duration", Integer.toString(outageStart + outageLength + 12), 1,
         1200, "a number of seconds from 1 to 1200");

@@ -22,8 +22,9 @@ import java.util.StringJoiner;
  * returns, and Maven finishes as usual.
  *
  * <p>Its arguments are a {@code java} command line — JVM options, the main class, the program's
- * arguments — the same line {@code exec:exec} runs (the pom gives both one {@code commandlineArgs}),
- * with {@code %classpath} replaced by the classpath Maven gave this class.
+ * arguments — the same line {@code exec:exec} runs (the pom gives both one
+ * {@code commandlineArgs}), with {@code %classpath} replaced by the classpath Maven gave this
+ * class.
  *
  * <p>Not threadsafe: one thread calls {@link #main}.
  */

@@ -107,14 +107,14 @@ public final class OutageDrill {
     out.printf(Locale.ROOT, "Sluice outage drill: %,.0f reads/s offered to %d instance%s of a"
         + " service whose cache answers %s of them when warm.%n", o.load, o.instances,
         o.instances == 1 ? "" : "s", percent(hitRatio));
-    out.printf(Locale.ROOT, "The cache is cache-aside: %,d keys, key k read in proportion to 1/k^%s,"
-        + " an entry lives %d s; a miss reads the database and stores what it answered.%n",
+    out.printf(Locale.ROOT, "The cache is cache-aside: %,d keys, key k read in proportion to"
+        + " 1/k^%s, an entry lives %d s; a miss reads the database and stores what it answered.%n",
         o.keys, number(o.skew), o.ttlSeconds);
     out.printf(Locale.ROOT, "The database was sized for the misses (%,.0f queries/s) plus headroom:"
         + " Sluice's budget is %,.0f queries/s, %s per instance.%n", o.load * (1 - hitRatio),
         o.budget, number(o.budget / o.instances));
-    out.printf(Locale.ROOT, "At %d s the cache dies for %d s: the breaker opens and every read falls"
-        + " back to the database.%n", o.outageStart, o.outageLength);
+    out.printf(Locale.ROOT, "At %d s the cache dies for %d s: the breaker opens and every read"
+        + " falls back to the database.%n", o.outageStart, o.outageLength);
     out.printf(Locale.ROOT, o.returnsEmpty
         ? "At %d s it comes back empty: the breaker closes, and every read misses until the"
             + " database's answers have refilled it.%n"

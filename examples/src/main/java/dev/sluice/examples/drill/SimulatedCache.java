@@ -92,7 +92,7 @@ final class SimulatedCache {
     return up && expires != ABSENT && expires - (now - originNanos) > 0;
   }
 
-  /** Stores the entry the database just returned for {@code key}; nothing while the cache is down. */
+  /** Stores what the database just returned for {@code key}; nothing while the cache is down. */
   void put(int key, long now) {
     if (up) {
       expiresAt.set(key, Math.max(1, now - originNanos + ttlNanos));

@@ -61,9 +61,9 @@ final class SvgChart {
         max(with.seconds(), Recorder.Second::dbMeanMillis));
     Axis lat = Axis.over(Math.max(1, latTop * 1.15));
 
-    svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\""
-        + " width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"Helvetica, Arial,"
-        + " sans-serif\">%n", WIDTH, HEIGHT, WIDTH, HEIGHT));
+    svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\""
+        + " version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
+        + " font-family=\"Helvetica, Arial, sans-serif\">%n", WIDTH, HEIGHT, WIDTH, HEIGHT));
     svg.append("<title>Sluice outage drill: queries reaching the database per second</title>\n");
     svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
     text(svg, LEFT, 34, 22, "bold", "start", "#222",
