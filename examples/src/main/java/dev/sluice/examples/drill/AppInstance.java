@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.sluice.BreakerFlag;
 import dev.sluice.RateLimitExceededException;
 import dev.sluice.RateLimitedDataSource;
+import dev.sluice.Stats;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -25,11 +26,13 @@ import javax.sql.DataSource;
  * many connections, and, in the "with Sluice" run, a {@link RateLimitedDataSource} over the pool
  * holding this instance's share of the budget.
  *
- * <p>A read takes the article's branches, cheapest first: while the breaker is closed the cache
- * answers (a hit with probability {@code hitRatio}; a miss reads the database, uncharged); while it
- * is open the cache is skipped and the read falls back to the database, through Sluice when Sluice
- * is there. A read that waits longer than the timeout for a worker thread fails, as it would behind
- * a real server's accept queue.
+ * <p>A read is for one key of the {@link SimulatedCache} shared by all instances and takes the
+ * article's branches, cheapest first: while the breaker is closed the cache answers if it holds the
+ * key; a miss reads the database and stores the answer (cache-aside). While the breaker is open the
+ * cache is skipped and the read falls back to the database. Every database read goes through
+ * Sluice when Sluice is there; it charges only while Sluice is limiting. A read refused by Sluice
+ * or timed out stores nothing. A read that waits longer than the timeout for a worker thread
+ * fails, as it would behind a real server's accept queue.
  *
  * <p>This class is threadsafe.
  */
@@ -41,18 +44,18 @@ final class AppInstance implements AutoCloseable {
   private final DataSource database;
   private final ThreadPoolExecutor workers;
   private final BreakerFlag breaker;
-  private final double hitRatio;
+  private final SimulatedCache cache;
   private final long timeoutNanos;
   private final Recorder recorder;
 
   AppInstance(String dbUrl, DrillOptions options, boolean withSluice, BreakerFlag breaker,
-      Recorder recorder) {
+      SimulatedCache cache, Recorder recorder) {
     int id = NEXT.incrementAndGet();
     this.pool = pool(dbUrl, options.threads, id);
     this.sluice = withSluice ? sluice(pool, options, breaker) : null;
     this.database = withSluice ? sluice : pool;
     this.breaker = breaker;
-    this.hitRatio = options.hitRatio;
+    this.cache = cache;
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(options.timeoutMillis);
     this.recorder = recorder;
     int queue = (int) Math.max(16, options.load / options.instances * options.timeoutMillis / 1000);
@@ -63,21 +66,24 @@ final class AppInstance implements AutoCloseable {
 
   /**
    * Sluice over the pool: with the in-process flag and a fixed instance count by default; with
-   * {@code --redis}, the flag and the live instance count come from Redis, as in production.
+   * {@code --redis}, the flag and the live instance count come from Redis, as in production. The
+   * recovery settle is the drill's ({@code --settle}), short enough for the hold to end in the run.
    */
   private static RateLimitedDataSource sluice(DataSource pool, DrillOptions options,
       BreakerFlag breaker) {
+    Properties settings = new Properties();
+    settings.setProperty("sluice.recovery.settle", options.settleMillis + "ms");
     RateLimitedDataSource.Builder builder = RateLimitedDataSource.builder(pool)
         .name("drill").budget(options.budget).scope(options.scope);
     if (options.redis == null) {
-      return builder.instances(options.instances).breakerFlag(breaker).build();
+      return builder.instances(options.instances).breakerFlag(breaker).properties(settings)
+          .build();
     }
-    Properties shared = new Properties();
-    shared.setProperty("sluice.redis", options.redis);
-    shared.setProperty("sluice.flag", "redis");
-    shared.setProperty("sluice.instances", "redis");
-    shared.setProperty("sluice.instances.assumed", Integer.toString(options.instances));
-    return builder.properties(shared).build();
+    settings.setProperty("sluice.redis", options.redis);
+    settings.setProperty("sluice.flag", "redis");
+    settings.setProperty("sluice.instances", "redis");
+    settings.setProperty("sluice.instances.assumed", Integer.toString(options.instances));
+    return builder.properties(settings).build();
   }
 
   /** Offers one read; it runs on a worker thread, or times out at once if the queue is full. */
@@ -89,19 +95,24 @@ final class AppInstance implements AutoCloseable {
     }
   }
 
-  private void read(long offeredAt) {
+  /** One read, on the calling thread: the cache, else the database (see the class comment). */
+  void read(long offeredAt) {
     long now = System.nanoTime();
     if (now - offeredAt > timeoutNanos) {
       recorder.timedOut(now);
       return;
     }
-    ThreadLocalRandom random = ThreadLocalRandom.current();
-    if (!breaker.isOpen() && random.nextDouble() < hitRatio) {
-      recorder.cache(now);
-      return;
+    int key = cache.key(ThreadLocalRandom.current().nextDouble());
+    if (!breaker.isOpen()) {
+      if (cache.get(key, now)) {
+        recorder.cache(now);
+        return;
+      }
+      recorder.missed(now);
     }
     try {
-      readFromDatabase(1 + random.nextInt(SimulatedDatabase.ROWS));
+      readFromDatabase(key + 1);
+      cache.put(key, System.nanoTime()); // only what the database answered
     } catch (RateLimitExceededException e) {
       recorder.rejected(System.nanoTime()); // the caller gets a 503 at once
     } catch (SQLTransientConnectionException e) {
@@ -118,6 +129,18 @@ final class AppInstance implements AutoCloseable {
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
       }
+    }
+  }
+
+  /**
+   * Notes in the recorder whether Sluice is limiting now (flag open, or recovering) and whether it
+   * is recovering; nothing without Sluice. Reading the stats also ends a recovery whose settle is
+   * over, as a metrics scrape would.
+   */
+  void recordSluiceState(long now) {
+    if (sluice != null) {
+      Stats stats = sluice.stats();
+      recorder.sluice(now, stats.limiting(), stats.recovering());
     }
   }
 

@@ -7,9 +7,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The drill's scenario, read from command-line flags ({@code --load 20000} or {@code --load=20000}).
- * Every value is checked; a bad one is an {@link IllegalArgumentException} naming the flag and the
- * value.
+ * The drill's scenario, read from command-line flags ({@code --load 20000} or
+ * {@code --load=20000}). Every value is checked; a bad one is an
+ * {@link IllegalArgumentException} naming the flag and the value.
  *
  * <p>Instances are immutable and threadsafe.
  */
@@ -17,18 +17,25 @@ final class DrillOptions {
 
   static final String HELP = String.join("\n",
       "The outage drill: a service whose cache answers most reads loses its cache; the breaker",
-      "opens and the fallback goes to the database. Played twice, without and with Sluice.",
+      "opens and the fallback goes to the database; the cache comes back empty and refills from",
+      "the reads the database answers. Played twice, without and with Sluice.",
       "",
-      "Usage: mvn -q -pl examples -am compile exec:exec -Ddrill=\"--load 20000 --budget 500\"",
+      "Usage: mvn -q -pl examples -am compile exec:java -Ddrill=\"--load 20000 --budget 500\"",
       "",
       "Scenario",
       "  --load N            reads per second offered to the service        (default 20000)",
-      "  --hit-ratio R       share of reads the cache answers, 0 to 1        (default 0.99)",
       "  --budget N          Sluice's budget: database queries/s, all instances (default 500)",
-      "  --outage-start S    second at which the cache dies                  (default 4)",
-      "  --outage-length S   seconds the cache stays down                    (default 8)",
-      "  --duration S        seconds each run lasts           (default outage end + 4)",
+      "  --outage-start S    second at which the cache dies                  (default 3)",
+      "  --outage-length S   seconds the cache stays down                    (default 4)",
+      "  --duration S        seconds each run lasts          (default outage end + 12)",
       "  --instances N       application instances sharing the budget        (default 4)",
+      "",
+      "The cache (cache-aside: a miss reads the database and stores what it answered)",
+      "  --keys N            keys in the key space, one database row each    (default 10000)",
+      "  --skew S            popularity: key k is read in proportion to 1/k^S (default 1.4)",
+      "  --ttl S             seconds an entry lives                          (default 30)",
+      "  --cache-return R    empty (a restart, a cold replica) or warm (kept its entries)",
+      "                                                                      (default empty)",
       "",
       "The service and its database",
       "  --threads N         worker threads (and pool connections) per instance (default 50)",
@@ -36,25 +43,33 @@ final class DrillOptions {
       "  --db-cost-ms X      what one query costs the database alone         (default 1)",
       "  --db-crowding-ms X  what each other query running at once adds      (default 0.2)",
       "  --scope S           what costs a permit: statement or connection    (default statement)",
+      "  --settle S          Sluice's sluice.recovery.settle, in seconds: the cap holds after the",
+      "                      cache is back until demand has stayed low this long; 0 lets go at",
+      "                      once, as 0.1 did                                (default 2)",
       "  --redis URI         share the flag and count the instances through this Redis",
       "                      (redis://host:port); by default an in-process flag, no Redis",
       "",
       "Output",
-      "  --out FILE          where to write the SVG chart (default examples/target/sluice-drill.svg)",
+      "  --out FILE          where to write the SVG chart",
+      "                      (default examples/target/sluice-drill.svg)",
       "  --help              print this and exit");
 
   final double load;
-  final double hitRatio;
   final double budget;
   final int outageStart;
   final int outageLength;
   final int duration;
   final int instances;
+  final int keys;
+  final double skew;
+  final int ttlSeconds;
+  final boolean returnsEmpty;
   final int threads;
   final int timeoutMillis;
   final double dbCostMillis;
   final double dbCrowdingMillis;
   final Scope scope;
+  final long settleMillis;
   final String redis;
   final Path out;
   final boolean help;
@@ -62,13 +77,18 @@ final class DrillOptions {
   private DrillOptions(Map<String, String> given, Path defaultOut) {
     help = given.containsKey("help");
     load = number(given, "load", "20000", 1, 200_000, "reads per second from 1 to 200000");
-    hitRatio = number(given, "hit-ratio", "0.99", 0, 1, "a ratio from 0 to 1");
     budget = number(given, "budget", "500", 0.001, 1_000_000, "a positive number of queries/s");
-    outageStart = integer(given, "outage-start", "4", 0, 600, "a second from 0 to 600");
-    outageLength = integer(given, "outage-length", "8", 1, 600, "a number of seconds from 1 to 600");
-    duration = integer(given, "duration", Integer.toString(outageStart + outageLength + 4), 1,
+    outageStart = integer(given, "outage-start", "3", 0, 600, "a second from 0 to 600");
+    outageLength = integer(given, "outage-length", "4", 1, 600,
+        "a number of seconds from 1 to 600");
+    // long enough for the cache to refill at the budget and for the hold to end after it
+    duration = integer(given, "duration", Integer.toString(outageStart + outageLength + 12), 1,
         1200, "a number of seconds from 1 to 1200");
     instances = integer(given, "instances", "4", 1, 64, "a whole number from 1 to 64");
+    keys = integer(given, "keys", "10000", 1, 100_000, "a whole number from 1 to 100000");
+    skew = number(given, "skew", "1.4", 0, 3, "a number from 0 to 3");
+    ttlSeconds = integer(given, "ttl", "30", 1, 3600, "a number of seconds from 1 to 3600");
+    returnsEmpty = cacheReturn(given.getOrDefault("cache-return", "empty"));
     threads = integer(given, "threads", "50", 1, 500, "a whole number from 1 to 500");
     timeoutMillis = integer(given, "timeout-ms", "1000", 1, 60_000,
         "milliseconds from 1 to 60000");
@@ -76,6 +96,8 @@ final class DrillOptions {
     dbCrowdingMillis = number(given, "db-crowding-ms", "0.2", 0, 1000,
         "milliseconds from 0 to 1000");
     scope = scope(given.getOrDefault("scope", "statement"));
+    settleMillis = Math.round(1000 * number(given, "settle", "2", 0, 600,
+        "a number of seconds from 0 to 600"));
     redis = redis(given.get("redis"));
     out = given.containsKey("out") ? Path.of(given.get("out")) : defaultOut;
     if (outageStart + outageLength > duration) {
@@ -131,9 +153,14 @@ final class DrillOptions {
     return t >= outageStart && t < outageStart + outageLength;
   }
 
-  private static final String[] KNOWN = {"load", "hit-ratio", "budget", "outage-start",
-      "outage-length", "duration", "instances", "threads", "timeout-ms", "db-cost-ms",
-      "db-crowding-ms", "scope", "redis", "out", "help"};
+  /** The second at which the cache comes back. */
+  int outageEnd() {
+    return outageStart + outageLength;
+  }
+
+  private static final String[] KNOWN = {"load", "budget", "outage-start", "outage-length",
+      "duration", "instances", "keys", "skew", "ttl", "cache-return", "threads", "timeout-ms",
+      "db-cost-ms", "db-crowding-ms", "scope", "settle", "redis", "out", "help"};
 
   private static void checkKnown(String name) {
     for (String known : KNOWN) {
@@ -180,6 +207,14 @@ final class DrillOptions {
       case "statement": return Scope.STATEMENT;
       case "connection": return Scope.CONNECTION;
       default: throw invalid("scope", "`statement` or `connection`", text);
+    }
+  }
+
+  private static boolean cacheReturn(String text) {
+    switch (text.trim().toLowerCase(Locale.ROOT)) {
+      case "empty": return true;
+      case "warm": return false;
+      default: throw invalid("cache-return", "`empty` or `warm`", text);
     }
   }
 

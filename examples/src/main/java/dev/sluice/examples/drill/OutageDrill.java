@@ -8,16 +8,19 @@ import java.util.Locale;
  * The outage drill: the article's scenario at laptop scale, played twice — without Sluice and
  * with it — on H2 in memory and an in-process breaker flag.
  *
- * <p>A generator offers a steady load (20,000 reads/s) to a service of four instances whose cache
- * answers 99% of reads; the database was sized for the other 1% plus headroom, and that is the
- * budget given to Sluice (500 queries/s). At a fixed moment the cache dies, the breaker opens and
- * every read falls back to the database. Without Sluice the database takes what the instances'
- * threads can push at it and slows down for everyone; with Sluice it takes its budget and the rest
- * is rejected at once. The drill prints a row per second, and writes an SVG chart of the queries
- * that reached the database.
+ * <p>A generator offers a steady load (20,000 reads/s) to a service of four instances that share a
+ * cache-aside cache ({@link SimulatedCache}: 10,000 keys of skewed popularity, a 30 s TTL), warm
+ * enough to answer 99% of the reads; the database was sized for the misses plus headroom, and that
+ * is the budget given to Sluice (500 queries/s). At a fixed moment the cache dies, the breaker
+ * opens and every read falls back to the database. A few seconds later the cache comes back
+ * <em>empty</em> and the breaker closes: now every miss reads the database, and the cache refills
+ * only from what the database answers — the second wave. Without Sluice the database takes what
+ * the instances' threads can push at it, twice; with Sluice it takes its budget, and the rest is
+ * rejected at once. The drill prints a row per second, the headline figures of both waves, and
+ * writes an SVG chart of the queries that reached the database.
  *
- * <pre>  mvn -q -pl examples -am compile exec:exec
- *   mvn -q -pl examples -am compile exec:exec -Ddrill="--load 5000 --budget 200"</pre>
+ * <pre>  mvn -q -pl examples -am compile exec:java
+ *   mvn -q -pl examples -am compile exec:java -Ddrill="--load 5000 --budget 200"</pre>
  */
 public final class OutageDrill {
 
@@ -47,8 +50,7 @@ public final class OutageDrill {
     try {
       options = DrillOptions.parse(args, defaultOut);
     } catch (IllegalArgumentException e) {
-      err.println("error: " + e.getMessage());
-      err.println("Run with --help to see the flags and their defaults.");
+      err.println("error: " + e.getMessage() + " (--help lists the flags)");
       return 2;
     }
     if (options.help) {
@@ -74,10 +76,11 @@ public final class OutageDrill {
    * @throws Exception if the database or a pool fails, or the chart cannot be written
    */
   static Summary[] drill(DrillOptions options, PrintStream out) throws Exception {
+    long startNanos = System.nanoTime();
     describe(options, out);
     Summary without;
     Summary with;
-    try (SimulatedDatabase db = SimulatedDatabase.start(options.dbCostMillis,
+    try (SimulatedDatabase db = SimulatedDatabase.start(options.keys, options.dbCostMillis,
         options.dbCrowdingMillis)) {
       without = play(options, db, false, out);
       with = play(options, db, true, out);
@@ -85,6 +88,7 @@ public final class OutageDrill {
     Path chart = options.out.toAbsolutePath();
     SvgChart.write(chart, options, without, with);
     conclude(options, without, with, chart, out);
+    out.printf(Locale.ROOT, "Both runs took %.0f s.%n", (System.nanoTime() - startNanos) / 1e9);
     return new Summary[] {without, with};
   }
 
@@ -99,15 +103,23 @@ public final class OutageDrill {
   }
 
   private static void describe(DrillOptions o, PrintStream out) {
-    double misses = o.load * (1 - o.hitRatio);
+    double hitRatio = Summary.warmHitRatio(o) + 0.01;
     out.printf(Locale.ROOT, "Sluice outage drill: %,.0f reads/s offered to %d instance%s of a"
-        + " service whose cache answers %s of them.%n", o.load, o.instances,
-        o.instances == 1 ? "" : "s", percent(o.hitRatio));
+        + " service whose cache answers %s of them when warm.%n", o.load, o.instances,
+        o.instances == 1 ? "" : "s", percent(hitRatio));
+    out.printf(Locale.ROOT, "The cache is cache-aside: %,d keys, key k read in proportion to"
+        + " 1/k^%s, an entry lives %d s; a miss reads the database and stores what it answered.%n",
+        o.keys, number(o.skew), o.ttlSeconds);
     out.printf(Locale.ROOT, "The database was sized for the misses (%,.0f queries/s) plus headroom:"
-        + " Sluice's budget is %,.0f queries/s, %s per instance.%n", misses, o.budget,
-        number(o.budget / o.instances));
-    out.printf(Locale.ROOT, "At %d s the cache dies for %d s: the breaker opens and every read falls"
-        + " back to the database.%n", o.outageStart, o.outageLength);
+        + " Sluice's budget is %,.0f queries/s, %s per instance.%n", o.load * (1 - hitRatio),
+        o.budget, number(o.budget / o.instances));
+    out.printf(Locale.ROOT, "At %d s the cache dies for %d s: the breaker opens and every read"
+        + " falls back to the database.%n", o.outageStart, o.outageLength);
+    out.printf(Locale.ROOT, o.returnsEmpty
+        ? "At %d s it comes back empty: the breaker closes, and every read misses until the"
+            + " database's answers have refilled it.%n"
+        : "At %d s it comes back with its entries (--cache-return warm) and the breaker closes.%n",
+        o.outageEnd());
     out.printf(Locale.ROOT, "The database is H2 in memory, made to behave like a real one: a query"
         + " costs %s ms, plus %s ms for each query running beside it.%n", number(o.dbCostMillis),
         number(o.dbCrowdingMillis));
@@ -123,25 +135,59 @@ public final class OutageDrill {
   private static void conclude(DrillOptions o, Summary without, Summary with, Path chart,
       PrintStream out) {
     out.println();
-    out.printf(Locale.ROOT, "While the cache was down (budget %,.0f queries/s):%n", o.budget);
-    line(out, without);
-    line(out, with);
+    out.printf(Locale.ROOT, "While the cache was down (%d s to %d s; budget %,.0f queries/s):%n",
+        o.outageStart, o.outageEnd(), o.budget);
+    out.printf(Locale.ROOT, "  %-15s %11s %11s %16s %16s %10s %10s%n", "", "DB peak/s",
+        "DB mean/s", "DB ms, worst s", "DB ms, slowest", "rejected", "timed out");
+    outage(out, without);
+    outage(out, with);
+    out.println("  (DB ms, worst s: the mean latency of the worst second; DB ms, slowest: the"
+        + " slowest single query)");
+    out.println();
+    out.printf(Locale.ROOT, "After it came back%s, until warm again (hit ratio %s or more):%n",
+        o.returnsEmpty ? " empty" : "", percent(Summary.warmHitRatio(o)));
+    out.printf(Locale.ROOT, "  %-15s %11s %11s %11s %16s %10s %10s%n", "", "warm after",
+        "DB peak/s", "DB mean/s", "DB ms, worst s", "rejected", "timed out");
+    recovery(out, without, o);
+    recovery(out, with, o);
+    long held = with.seconds().stream().filter(Recorder.Second::recovering).count();
+    out.printf(Locale.ROOT, "  Sluice held the cap in %d second%s after the flag closed"
+        + " (sluice.recovery.settle=%s s).%n", held, held == 1 ? "" : "s",
+        number(o.settleMillis / 1000.0));
+    failures(out, without);
+    failures(out, with);
     out.println();
     out.println("Chart: " + chart);
   }
 
-  private static void line(PrintStream out, Summary s) {
-    out.printf(Locale.ROOT, "  %-15s the database took up to %,6d queries/s (%,6.0f on average),"
-        + " latency up to %5.1f ms; %,d reads rejected fast, %,d timed out%n", s.label() + ":",
-        s.peakDatabase(), s.meanDatabase(), s.peakDbMillis(), s.rejected(), s.timedOut());
+  private static void outage(PrintStream out, Summary s) {
+    Summary.Window w = s.outage();
+    out.printf(Locale.ROOT, "  %-15s %,11d %,11.0f %16.1f %16.1f %,10d %,10d%n", s.label(),
+        w.peakDatabase(), w.meanDatabase(), w.worstMeanMillis(), w.slowestMillis(), w.rejected(),
+        w.timedOut());
+  }
+
+  private static void recovery(PrintStream out, Summary s, DrillOptions o) {
+    Summary.Window w = s.recovery();
+    String warm = s.warmAfterSeconds() < 0
+        ? "> " + (o.duration - o.outageEnd()) + " s" : s.warmAfterSeconds() + " s";
+    if (w.seconds() == 0) {
+      out.printf(Locale.ROOT, "  %-15s %11s   (warm at once: no recovery)%n", s.label(), warm);
+      return;
+    }
+    out.printf(Locale.ROOT, "  %-15s %11s %,11d %,11.0f %16.1f %,10d %,10d%n", s.label(), warm,
+        w.peakDatabase(), w.meanDatabase(), w.worstMeanMillis(), w.rejected(), w.timedOut());
+  }
+
+  private static void failures(PrintStream out, Summary s) {
     if (s.failed() > 0) {
-      out.printf(Locale.ROOT, "  %-15s %,d reads FAILED unexpectedly; the first: %s%n", "",
+      out.printf(Locale.ROOT, "  %s: %,d reads FAILED unexpectedly; the first: %s%n", s.label(),
           s.failed(), s.firstFailure());
     }
   }
 
   private static String percent(double ratio) {
-    return number(ratio * 100) + "%";
+    return String.format(Locale.ROOT, "%.1f%%", ratio * 100);
   }
 
   private static String number(double value) {

@@ -7,9 +7,10 @@ import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Counts what happens in each second of one run: reads offered, served from the cache, queries
- * that reached the database, reads rejected fast by Sluice, reads that timed out waiting for a
- * thread, and the database's latency. Each event is counted in the second it happens.
+ * Counts what happens in each second of one run: reads offered, served from the cache, missed by
+ * it, queries that reached the database, reads rejected fast by Sluice, reads that timed out
+ * waiting for a thread, the database's latency, and whether Sluice was limiting. Each event is
+ * counted in the second it happens.
  *
  * <p>This class is threadsafe: every counter is a {@link LongAdder} or {@link LongAccumulator}.
  */
@@ -18,12 +19,15 @@ final class Recorder {
   private final int seconds;
   private final LongAdder[] offered;
   private final LongAdder[] cache;
+  private final LongAdder[] missed;
   private final LongAdder[] database;
   private final LongAdder[] rejected;
   private final LongAdder[] timedOut;
   private final LongAdder[] dbNanos;
   private final LongAdder[] dbDone;
   private final LongAccumulator[] dbMaxNanos;
+  private final LongAdder[] limitingTicks;
+  private final LongAdder[] recoveringTicks;
   private final LongAdder failed = new LongAdder();
   private final AtomicReference<Exception> firstFailure = new AtomicReference<>();
 
@@ -32,11 +36,14 @@ final class Recorder {
     this.seconds = seconds;
     offered = adders(seconds);
     cache = adders(seconds);
+    missed = adders(seconds);
     database = adders(seconds);
     rejected = adders(seconds);
     timedOut = adders(seconds);
     dbNanos = adders(seconds);
     dbDone = adders(seconds);
+    limitingTicks = adders(seconds);
+    recoveringTicks = adders(seconds);
     dbMaxNanos = new LongAccumulator[seconds];
     for (int i = 0; i < seconds; i++) {
       dbMaxNanos[i] = new LongAccumulator(Math::max, 0);
@@ -53,6 +60,22 @@ final class Recorder {
 
   void cache(long now) {
     cache[slot(now)].increment();
+  }
+
+  /** A read found the cache up but not the key: it goes to the database. */
+  void missed(long now) {
+    missed[slot(now)].increment();
+  }
+
+  /** Sluice's state as the generator saw it at {@code now} (it looks once per tick). */
+  void sluice(long now, boolean limiting, boolean recovering) {
+    int slot = slot(now);
+    if (limiting) {
+      limitingTicks[slot].increment();
+    }
+    if (recovering) {
+      recoveringTicks[slot].increment();
+    }
   }
 
   void reachedDatabase(long now) {
@@ -92,8 +115,9 @@ final class Recorder {
   Second second(int t) {
     long done = dbDone[t].sum();
     double meanMillis = done == 0 ? 0 : dbNanos[t].sum() / (double) done / 1e6;
-    return new Second(t, offered[t].sum(), cache[t].sum(), database[t].sum(), rejected[t].sum(),
-        timedOut[t].sum(), meanMillis, dbMaxNanos[t].get() / 1e6);
+    return new Second(t, offered[t].sum(), cache[t].sum(), missed[t].sum(), database[t].sum(),
+        rejected[t].sum(), timedOut[t].sum(), meanMillis, dbMaxNanos[t].get() / 1e6,
+        limitingTicks[t].sum() > 0, recoveringTicks[t].sum() > 0);
   }
 
   /** The figures of every second of the run. */
@@ -125,12 +149,23 @@ final class Recorder {
    * @param t the second, from 0
    * @param offered reads offered to the service
    * @param cache reads served from the cache
+   * @param missed reads that found the cache up but not their key
    * @param database queries that reached the database
    * @param rejected reads Sluice rejected at once (a 503 to the caller)
    * @param timedOut reads that waited too long for a worker thread
    * @param dbMeanMillis the mean time a query spent in the database
    * @param dbMaxMillis the longest time a query spent in the database
+   * @param limiting whether Sluice was limiting at some moment of the second
+   * @param recovering whether Sluice was holding the cap after the flag closed (recovery)
    */
-  record Second(int t, long offered, long cache, long database, long rejected, long timedOut,
-      double dbMeanMillis, double dbMaxMillis) {}
+  record Second(int t, long offered, long cache, long missed, long database, long rejected,
+      long timedOut, double dbMeanMillis, double dbMaxMillis, boolean limiting,
+      boolean recovering) {
+
+    /** The share of lookups the cache answered, or NaN when nothing looked (the cache was down). */
+    double hitRatio() {
+      long lookups = cache + missed;
+      return lookups == 0 ? Double.NaN : (double) cache / lookups;
+    }
+  }
 }

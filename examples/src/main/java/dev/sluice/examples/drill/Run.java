@@ -9,24 +9,29 @@ import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One play of the scenario: the instances, an open-loop load generator (reads arrive at the offered
- * rate whether or not earlier ones have finished, as users do), and the outage: at
- * {@code --outage-start} the cache dies and the breaker opens, {@code --outage-length} seconds later
- * both recover.
+ * One play of the scenario: the instances, the cache they share (warm at the start, as after a long
+ * steady run), an open-loop load generator (reads arrive at the offered rate whether or not earlier
+ * ones have finished, as users do), and the outage: at {@code --outage-start} the cache dies and
+ * the breaker opens; {@code --outage-length} seconds later the cache is back, empty unless
+ * {@code --cache-return warm}, and the breaker closes.
  *
  * <p>Not threadsafe: one thread calls {@link #play}.
  */
 final class Run {
   private static final long TICK_NANOS = 1_000_000;
+  /** Both runs start from the same warm cache. */
+  private static final long CACHE_SEED = 42;
 
   private final DrillOptions options;
   private final SimulatedDatabase db;
   private final boolean withSluice;
+  private final double warmHitRatio;
 
   Run(DrillOptions options, SimulatedDatabase db, boolean withSluice) {
     this.options = options;
     this.db = db;
     this.withSluice = withSluice;
+    this.warmHitRatio = Summary.warmHitRatio(options);
   }
 
   /**
@@ -46,14 +51,17 @@ final class Run {
     }
     long start = System.nanoTime() + 200_000_000L; // let the pools fill first
     Recorder recorder = new Recorder(start, options.duration);
+    SimulatedCache cache = new SimulatedCache(options.keys, options.skew,
+        options.ttlSeconds * 1_000_000_000L, start);
+    cache.warmUp(options.load, start, CACHE_SEED);
     List<AppInstance> instances = new ArrayList<>();
     try {
       for (int i = 0; i < options.instances; i++) {
-        instances.add(new AppInstance(db.url(), options, withSluice, breaker, recorder));
+        instances.add(new AppInstance(db.url(), options, withSluice, breaker, cache, recorder));
       }
       db.recordInto(recorder);
       LockSupport.parkNanos(start - System.nanoTime());
-      generate(instances, breaker, shared, recorder, out);
+      generate(instances, cache, breaker, shared, recorder, out);
     } finally {
       breaker.reset();
       if (shared != null) {
@@ -68,9 +76,12 @@ final class Run {
     return recorder;
   }
 
-  /** Offers reads at the load, round-robin, trips and resets the breaker, prints each second. */
-  private void generate(List<AppInstance> instances, BreakerFlag.Manual breaker,
-      RedisBreakerFlag shared, Recorder recorder, PrintStream out) {
+  /**
+   * Offers reads at the load, round-robin; fails and restores the cache and trips and resets the
+   * breaker with it; notes Sluice's state; prints each second.
+   */
+  private void generate(List<AppInstance> instances, SimulatedCache cache,
+      BreakerFlag.Manual breaker, RedisBreakerFlag shared, Recorder recorder, PrintStream out) {
     long start = recorder.startNanos();
     long end = start + options.duration * 1_000_000_000L;
     double perNano = options.load / 1e9;
@@ -82,16 +93,21 @@ final class Run {
       boolean outage = options.outageAt(t);
       if (outage != breaker.isOpen()) {
         if (outage) {
-          breaker.trip(); // the cache died; the application's breaker opened
+          cache.fail();
+          breaker.trip(); // the application's breaker opened on the cache's errors
           if (shared != null) {
             shared.trip(Duration.ofSeconds(options.outageLength + 10L));
           }
         } else {
+          cache.restore(options.returnsEmpty);
           breaker.reset();
           if (shared != null) {
             shared.reset();
           }
         }
+      }
+      for (AppInstance instance : instances) {
+        instance.recordSluiceState(now);
       }
       long due = (long) ((now - start) * perNano);
       for (; offered < due; offered++) {
@@ -101,14 +117,14 @@ final class Run {
       }
       // a second's row is final once the next second is 50 ms old
       while (printed < options.duration - 1 && t >= printed + 1.05) {
-        out.println(Table.row(recorder.second(printed), options));
+        out.println(Table.row(recorder.second(printed), options, warmHitRatio, withSluice));
         printed++;
       }
       LockSupport.parkNanos(TICK_NANOS);
     }
     LockSupport.parkNanos(50_000_000L);
     for (; printed < options.duration; printed++) {
-      out.println(Table.row(recorder.second(printed), options));
+      out.println(Table.row(recorder.second(printed), options, warmHitRatio, withSluice));
     }
   }
 }

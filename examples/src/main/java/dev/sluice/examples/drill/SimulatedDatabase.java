@@ -28,7 +28,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class SimulatedDatabase implements AutoCloseable {
 
-  static final int ROWS = 10_000;
   private static final AtomicInteger NEXT_ID = new AtomicInteger();
   private static volatile SimulatedDatabase current;
 
@@ -48,20 +47,22 @@ public final class SimulatedDatabase implements AutoCloseable {
   }
 
   /**
-   * Creates the database: a {@code users} table of {@value #ROWS} rows and the {@code DB_WORK()}
+   * Creates the database: a {@code users} table with ids {@code 1..rows} and the {@code DB_WORK()}
    * function.
    *
+   * @param rows how many users (one per key of the cache)
    * @param costMillis what a query costs alone
    * @param crowdingMillis what each other query running at once adds
    * @return the database, now current
    * @throws SQLException if H2 fails
    */
-  static SimulatedDatabase start(double costMillis, double crowdingMillis) throws SQLException {
+  static SimulatedDatabase start(int rows, double costMillis, double crowdingMillis)
+      throws SQLException {
     String url = "jdbc:h2:mem:drill" + NEXT_ID.incrementAndGet() + ";DB_CLOSE_DELAY=-1";
     SimulatedDatabase db = new SimulatedDatabase(url, costMillis, crowdingMillis);
     try (Statement s = db.keepAlive.createStatement()) {
       s.execute("CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(64) NOT NULL)");
-      s.execute("INSERT INTO users SELECT x, 'user-' || x FROM SYSTEM_RANGE(1, " + ROWS + ")");
+      s.execute("INSERT INTO users SELECT x, 'user-' || x FROM SYSTEM_RANGE(1, " + rows + ")");
       s.execute("CREATE ALIAS DB_WORK FOR '" + SimulatedDatabase.class.getName() + ".work'");
     }
     current = db;

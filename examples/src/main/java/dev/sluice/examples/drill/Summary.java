@@ -3,41 +3,103 @@ package dev.sluice.examples.drill;
 import java.util.List;
 
 /**
- * The headline figures of one run, over the outage window.
+ * The headline figures of one run: over the outage, and over the recovery — from the cache's
+ * return until it is warm again.
+ *
+ * <p>The cache is <em>warm again</em> from the first second after its return whose hit ratio is
+ * within one point of the model's steady hit ratio ({@link #warmHitRatio}); the seconds before
+ * that are the recovery.
  *
  * @param label what the run was ("without Sluice")
  * @param seconds the per-second figures
- * @param peakDatabase the most queries that reached the database in one second of the outage
- * @param meanDatabase queries per second that reached the database, averaged over the outage
- * @param peakDbMillis the highest per-second mean database latency during the outage
+ * @param outage the figures of the seconds the cache was down
+ * @param recovery the figures of the seconds after its return until it was warm again (empty if
+ *     it came back warm)
+ * @param warmAfterSeconds seconds from the cache's return until it was warm again, or -1 if it
+ *     was not warm again before the run ended
  * @param rejected reads rejected fast over the whole run
  * @param timedOut reads that timed out over the whole run
  * @param failed reads that failed for a reason the drill does not expect (should be 0)
  * @param firstFailure the first such failure, or {@code null}
  */
-record Summary(String label, List<Recorder.Second> seconds, long peakDatabase,
-    double meanDatabase, double peakDbMillis, long rejected, long timedOut, long failed,
-    Exception firstFailure) {
+record Summary(String label, List<Recorder.Second> seconds, Window outage, Window recovery,
+    int warmAfterSeconds, long rejected, long timedOut, long failed, Exception firstFailure) {
 
   static Summary of(String label, Recorder recorder, DrillOptions options) {
     List<Recorder.Second> seconds = recorder.seconds();
-    long peak = 0;
-    long sum = 0;
-    int n = 0;
-    double peakMillis = 0;
+    int warm = firstWarmSecond(seconds, options);
+    int recoveryEnd = warm < 0 ? seconds.size() : warm;
     long rejected = 0;
     long timedOut = 0;
     for (Recorder.Second s : seconds) {
       rejected += s.rejected();
       timedOut += s.timedOut();
-      if (options.outageAt(s.t() + 0.5)) {
-        peakMillis = Math.max(peakMillis, s.dbMeanMillis());
-        peak = Math.max(peak, s.database());
-        sum += s.database();
-        n++;
+    }
+    return new Summary(label, seconds,
+        Window.of(seconds, options.outageStart, options.outageEnd()),
+        Window.of(seconds, options.outageEnd(), recoveryEnd),
+        warm < 0 ? -1 : warm - options.outageEnd(), rejected, timedOut, recorder.failed(),
+        recorder.firstFailure());
+  }
+
+  /**
+   * The hit ratio from which the cache counts as warm: one point under what the model answers in a
+   * steady state (the measured ratio wanders by a few tenths of a point from second to second).
+   *
+   * @param options the scenario
+   * @return the threshold, from 0 to 1
+   */
+  static double warmHitRatio(DrillOptions options) {
+    SimulatedCache model = new SimulatedCache(options.keys, options.skew,
+        options.ttlSeconds * 1_000_000_000L, 0);
+    return Math.max(0, model.steadyHitRatio(options.load) - 0.01);
+  }
+
+  /** The first second after the cache's return with a warm hit ratio, or -1. */
+  private static int firstWarmSecond(List<Recorder.Second> seconds, DrillOptions options) {
+    double warm = warmHitRatio(options);
+    for (int t = options.outageEnd(); t < seconds.size(); t++) {
+      if (seconds.get(t).hitRatio() >= warm) {
+        return t;
       }
     }
-    return new Summary(label, seconds, peak, n == 0 ? 0 : (double) sum / n, peakMillis, rejected,
-        timedOut, recorder.failed(), recorder.firstFailure());
+    return -1;
+  }
+
+  /**
+   * The database's figures over seconds {@code [from, to)} of a run.
+   *
+   * @param seconds how many seconds the window has (0 if empty)
+   * @param peakDatabase the most queries that reached the database in one of its seconds
+   * @param meanDatabase queries per second that reached the database, on average
+   * @param worstMeanMillis the highest of its seconds' mean database latency
+   * @param slowestMillis the slowest single query in it
+   * @param rejected reads rejected fast in it
+   * @param timedOut reads that timed out in it
+   */
+  record Window(int seconds, long peakDatabase, double meanDatabase, double worstMeanMillis,
+      double slowestMillis, long rejected, long timedOut) {
+
+    static Window of(List<Recorder.Second> rows, int from, int to) {
+      long peak = 0;
+      long sum = 0;
+      double worstMean = 0;
+      double slowest = 0;
+      long rejected = 0;
+      long timedOut = 0;
+      int end = Math.min(to, rows.size());
+      for (int t = Math.max(0, from); t < end; t++) {
+        Recorder.Second s = rows.get(t);
+        peak = Math.max(peak, s.database());
+        sum += s.database();
+        worstMean = Math.max(worstMean, s.dbMeanMillis());
+        slowest = Math.max(slowest, s.dbMaxMillis());
+        rejected += s.rejected();
+        timedOut += s.timedOut();
+      }
+      int n = Math.max(0, end - Math.max(0, from));
+      return new Window(n, peak, n == 0 ? 0 : (double) sum / n, worstMean, slowest, rejected,
+          timedOut);
+    }
   }
 }

@@ -10,7 +10,9 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Draws the drill as an SVG: queries reaching the database per second for both runs, the budget
- * as a dashed line and the outage as a shaded band; below, the database's latency. Plain SVG 1.1,
+ * as a dashed line, the outage as a shaded band, the recovery (the cache back but still cold, in
+ * the run with Sluice) as another, and the seconds in which Sluice held the cap after the flag
+ * closed as a bar; below, the database's latency. Plain SVG 1.1,
  * no script and no external font, so any browser or image viewer shows it.
  *
  * <p>Stateless and threadsafe.
@@ -51,7 +53,7 @@ final class SvgChart {
   static String render(DrillOptions options, Summary without, Summary with) {
     StringBuilder svg = new StringBuilder(16_384);
     int seconds = options.duration;
-    double top = Math.max(options.budget, Math.max(without.peakDatabase(), with.peakDatabase()));
+    double top = options.budget;
     top = Math.max(top, max(without.seconds(), Recorder.Second::database));
     top = Math.max(top, max(with.seconds(), Recorder.Second::database));
     Axis y = Axis.over(top * 1.12);
@@ -59,26 +61,35 @@ final class SvgChart {
         max(with.seconds(), Recorder.Second::dbMeanMillis));
     Axis lat = Axis.over(Math.max(1, latTop * 1.15));
 
-    svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\""
-        + " width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"Helvetica, Arial,"
-        + " sans-serif\">%n", WIDTH, HEIGHT, WIDTH, HEIGHT));
+    svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\""
+        + " version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
+        + " font-family=\"Helvetica, Arial, sans-serif\">%n", WIDTH, HEIGHT, WIDTH, HEIGHT));
     svg.append("<title>Sluice outage drill: queries reaching the database per second</title>\n");
     svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
     text(svg, LEFT, 34, 22, "bold", "start", "#222",
         "Queries reaching the database per second");
     text(svg, LEFT, 60, 14, "normal", "start", "#555", String.format(Locale.ROOT,
-        "%,.0f reads/s offered; the cache answers %s of them until it dies at %d s for %d s",
-        options.load, percent(options.hitRatio), options.outageStart, options.outageLength));
+        "%,.0f reads/s offered; the cache answers %s of them when warm; it dies at %d s for %d s"
+        + " and comes back %s", options.load, percent(Summary.warmHitRatio(options) + 0.01),
+        options.outageStart, options.outageLength, options.returnsEmpty ? "empty" : "warm"));
 
-    outage(svg, options, seconds);
+    recovery(svg, options, with, seconds);
+    outage(svg, options, seconds); // after the recovery: a short outage's label may overhang it
+    hold(svg, with, seconds);
     grid(svg, y, TOP, BOTTOM, seconds, "%,.0f");
     budget(svg, options.budget, y);
     series(svg, "series-without-sluice", WITHOUT_COLOR, without.seconds(), seconds, y, TOP,
         BOTTOM, Recorder.Second::database);
     series(svg, "series-with-sluice", WITH_COLOR, with.seconds(), seconds, y, TOP, BOTTOM,
         Recorder.Second::database);
-    peak(svg, without, WITHOUT_COLOR, seconds, y, "without Sluice");
-    peak(svg, with, WITH_COLOR, seconds, y, "with Sluice");
+    peak(svg, without, WITHOUT_COLOR, options.outageStart, options.outageEnd(), seconds, y,
+        "without Sluice: peak", "outage-peak");
+    peak(svg, with, WITH_COLOR, 0, seconds, seconds, y, "with Sluice: peak", "with-sluice-peak");
+    if (without.recovery().peakDatabase() > options.budget) {
+      peak(svg, without, WITHOUT_COLOR, options.outageEnd(),
+          options.outageEnd() + without.recovery().seconds(), seconds, y, "second wave:",
+          "second-wave");
+    }
     legend(svg, options);
 
     text(svg, LEFT, LAT_TOP - 14, 15, "bold", "start", "#222",
@@ -103,6 +114,45 @@ final class SvgChart {
         + " fill=\"#fbe3e3\"/>", x0, LAT_TOP, x1 - x0, LAT_BOTTOM - LAT_TOP));
     text(svg, (x0 + x1) / 2, TOP + 18, 13, "bold", "middle", "#a33",
         "cache down, breaker open");
+    svg.append("</g>\n");
+  }
+
+  /** The seconds after the cache's return until it was warm again, in the run with Sluice. */
+  private static void recovery(StringBuilder svg, DrillOptions options, Summary with,
+      int seconds) {
+    int cold = with.recovery().seconds();
+    if (cold == 0) {
+      return;
+    }
+    double x0 = x(options.outageEnd(), seconds);
+    double x1 = x(options.outageEnd() + cold, seconds);
+    svg.append(String.format(Locale.ROOT, "<g id=\"recovery-window\"><rect x=\"%.1f\" y=\"%d\""
+        + " width=\"%.1f\" height=\"%d\" fill=\"#fdf0d5\"/>", x0, TOP, x1 - x0, BOTTOM - TOP));
+    svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\""
+        + " fill=\"#fdf0d5\"/>", x0, LAT_TOP, x1 - x0, LAT_BOTTOM - LAT_TOP));
+    text(svg, (x0 + x1) / 2, TOP + 18, 13, "bold", "middle", "#8a5a00",
+        options.returnsEmpty ? "cache back empty, refilling" : "cache back, refilling");
+    svg.append("</g>\n");
+  }
+
+  /** The seconds in which Sluice held the cap after the flag closed, as a bar under the bands. */
+  private static void hold(StringBuilder svg, Summary with, int seconds) {
+    int first = -1;
+    int last = -1;
+    for (Recorder.Second s : with.seconds()) {
+      if (s.recovering()) {
+        first = first < 0 ? s.t() : first;
+        last = s.t();
+      }
+    }
+    if (first < 0) {
+      return;
+    }
+    double x0 = x(first, seconds);
+    double x1 = x(last + 1, seconds);
+    svg.append(String.format(Locale.ROOT, "<g id=\"sluice-hold\"><rect x=\"%.1f\" y=\"%d\""
+        + " width=\"%.1f\" height=\"4\" fill=\"%s\"/>", x0, TOP + 28, x1 - x0, WITH_COLOR));
+    text(svg, x1 - 4, TOP + 46, 13, "bold", "end", WITH_COLOR, "Sluice holds the cap");
     svg.append("</g>\n");
   }
 
@@ -159,10 +209,11 @@ final class SvgChart {
         values.toString().trim(), color, points.toString().trim()));
   }
 
-  private static void peak(StringBuilder svg, Summary run, String color, int seconds, Axis axis,
-      String label) {
+  /** Marks the highest second of {@code [from, to)} in the run. */
+  private static void peak(StringBuilder svg, Summary run, String color, int from, int to,
+      int seconds, Axis axis, String label, String id) {
     Recorder.Second best = null;
-    for (Recorder.Second s : run.seconds()) {
+    for (Recorder.Second s : run.seconds().subList(from, Math.min(to, run.seconds().size()))) {
       if (best == null || s.database() > best.database()) {
         best = s;
       }
@@ -172,11 +223,11 @@ final class SvgChart {
     }
     double xx = x(best.t() + 0.5, seconds);
     double yy = y(best.database(), axis, TOP, BOTTOM);
-    svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>",
-        xx, yy, color));
+    svg.append(String.format(Locale.ROOT, "<g id=\"%s\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\""
+        + " fill=\"%s\"/>", id, xx, yy, color));
     text(svg, xx + 8, yy - 8, 13, "bold", "start", color,
-        String.format(Locale.ROOT, "%s: peak %,d/s", label, best.database()));
-    svg.append('\n');
+        String.format(Locale.ROOT, "%s %,d/s", label, best.database()));
+    svg.append("</g>\n");
   }
 
   private static void legend(StringBuilder svg, DrillOptions options) {

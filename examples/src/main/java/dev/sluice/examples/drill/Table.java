@@ -7,13 +7,40 @@ final class Table {
   private Table() {}
 
   static String header() {
-    return String.format(Locale.ROOT, "%5s %-6s %9s %9s %9s %9s %9s %8s %8s", "s", "cache",
-        "offered", "cache", "database", "rejected", "timed out", "DB ms", "DB max");
+    return String.format(Locale.ROOT, "%5s %-7s %9s %9s %6s %9s %9s %9s %8s %8s  %s", "s",
+        "cache", "offered", "cache", "hit %", "database", "rejected", "timed out", "DB ms",
+        "DB max", "Sluice");
   }
 
-  static String row(Recorder.Second s, DrillOptions options) {
-    return String.format(Locale.ROOT, "%5d %-6s %,9d %,9d %,9d %,9d %,9d %8.1f %8.1f", s.t(),
-        options.outageAt(s.t() + 0.5) ? "DOWN" : "up", s.offered(), s.cache(), s.database(),
-        s.rejected(), s.timedOut(), s.dbMeanMillis(), s.dbMaxMillis());
+  /**
+   * One second's row.
+   *
+   * @param s the second
+   * @param options the scenario, for the outage window
+   * @param warmHitRatio the hit ratio from which the cache is warm
+   * @param withSluice whether the run has Sluice (else its column stays empty)
+   * @return the row
+   */
+  static String row(Recorder.Second s, DrillOptions options, double warmHitRatio,
+      boolean withSluice) {
+    double hit = s.hitRatio();
+    return String.format(Locale.ROOT, "%5d %-7s %,9d %,9d %6s %,9d %,9d %,9d %8.1f %8.1f  %s",
+        s.t(), cacheState(s, options, warmHitRatio), s.offered(), s.cache(),
+        Double.isNaN(hit) ? "-" : String.format(Locale.ROOT, "%.1f", hit * 100), s.database(),
+        s.rejected(), s.timedOut(), s.dbMeanMillis(), s.dbMaxMillis(),
+        withSluice ? sluiceState(s) : "");
+  }
+
+  /** {@code DOWN} during the outage, {@code cold} after it until warm again, else {@code up}. */
+  private static String cacheState(Recorder.Second s, DrillOptions options, double warm) {
+    if (options.outageAt(s.t() + 0.5)) {
+      return "DOWN";
+    }
+    return s.t() >= options.outageEnd() && !(s.hitRatio() >= warm) ? "cold" : "up";
+  }
+
+  /** {@code holds} while recovering, {@code limits} while the flag is open, else {@code off}. */
+  private static String sluiceState(Recorder.Second s) {
+    return s.recovering() ? "holds" : s.limiting() ? "limits" : "off";
   }
 }

@@ -24,12 +24,16 @@ class DrillOptionsTest {
     DrillOptions o = parse();
 
     assertThat(o.load).isEqualTo(20_000);
-    assertThat(o.hitRatio).isEqualTo(0.99);
     assertThat(o.budget).isEqualTo(500);
-    assertThat(o.outageStart).isEqualTo(4);
-    assertThat(o.outageLength).isEqualTo(8);
-    assertThat(o.duration).isEqualTo(16);
+    assertThat(o.outageStart).isEqualTo(3);
+    assertThat(o.outageLength).isEqualTo(4);
+    assertThat(o.duration).isEqualTo(19);
     assertThat(o.instances).isEqualTo(4);
+    assertThat(o.keys).isEqualTo(10_000);
+    assertThat(o.skew).isEqualTo(1.4);
+    assertThat(o.ttlSeconds).isEqualTo(30);
+    assertThat(o.returnsEmpty).isTrue();
+    assertThat(o.settleMillis).isEqualTo(2000);
     assertThat(o.scope).isEqualTo(Scope.STATEMENT);
     assertThat(o.out).isEqualTo(OUT);
     assertThat(o.help).isFalse();
@@ -48,7 +52,7 @@ class DrillOptionsTest {
 
   @Test
   void parse_outageLengthOnly_durationFollowsTheOutage() {
-    assertThat(parse("--outage-start", "2", "--outage-length", "3").duration).isEqualTo(9);
+    assertThat(parse("--outage-start", "2", "--outage-length", "3").duration).isEqualTo(17);
   }
 
   @Test
@@ -63,8 +67,12 @@ class DrillOptionsTest {
 
   @Test
   void parse_badValues_nameTheFlagAndTheValue() {
-    assertThat(error("--hit-ratio", "1.5"))
-        .isEqualTo("--hit-ratio must be a ratio from 0 to 1, but was \"1.5\"");
+    assertThat(error("--skew", "3.5"))
+        .isEqualTo("--skew must be a number from 0 to 3, but was \"3.5\"");
+    assertThat(error("--cache-return", "cold"))
+        .isEqualTo("--cache-return must be `empty` or `warm`, but was \"cold\"");
+    assertThat(error("--keys", "0"))
+        .isEqualTo("--keys must be a whole number from 1 to 100000, but was \"0\"");
     assertThat(error("--budget", "-5"))
         .isEqualTo("--budget must be a positive number of queries/s, but was \"-5\"");
     assertThat(error("--instances", "2.5"))
@@ -104,6 +112,19 @@ class DrillOptionsTest {
   void parse_tooManyThreads_isRefused() {
     assertThat(error("--instances", "64", "--threads", "500"))
         .isEqualTo("--instances times --threads must be at most 2000, but was 64 x 500 = 32000");
+  }
+
+  @Test
+  void parse_settle_takesSecondsWithFractionsAndZero() {
+    assertThat(parse("--settle", "0").settleMillis).isZero();
+    assertThat(parse("--settle", "0.25").settleMillis).isEqualTo(250);
+    assertThat(error("--settle", "-1"))
+        .isEqualTo("--settle must be a number of seconds from 0 to 600, but was \"-1\"");
+  }
+
+  @Test
+  void parse_cacheReturnWarm_keepsTheEntries() {
+    assertThat(parse("--cache-return", "warm").returnsEmpty).isFalse();
   }
 
   @Test

@@ -25,39 +25,81 @@ class OutageDrillTest {
   @TempDir
   Path dir;
 
+  /** 2,000 reads/s, a 2 s outage from 1 s, then 2 s of recovery; two instances of 10 threads. */
+  private DrillOptions shortScenario(String... more) {
+    String[] base = {"--load", "2000", "--budget", "100", "--outage-start", "1",
+        "--outage-length", "2", "--duration", "5", "--instances", "2", "--threads", "10",
+        "--keys", "2000", "--skew", "1.0"};
+    String[] args = Arrays.copyOf(base, base.length + more.length);
+    System.arraycopy(more, 0, args, base.length, more.length);
+    return DrillOptions.parse(args, dir);
+  }
+
   @Test
-  void drill_shortScenario_writesSvgWithBothSeriesAndCapsTheDatabase() throws Exception {
+  void drill_shortScenario_writesSvgWithBothSeriesAndCapsTheDatabaseThroughBothWaves()
+      throws Exception {
     Path chart = dir.resolve("charts/drill.svg");
-    DrillOptions options = DrillOptions.parse(new String[] {"--load", "2000", "--budget", "100",
-        "--outage-start", "1", "--outage-length", "2", "--duration", "3", "--instances", "2",
-        "--threads", "10", "--out", chart.toString()}, dir);
+    DrillOptions options = shortScenario("--out", chart.toString());
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
 
     Summary[] runs = OutageDrill.drill(options, new PrintStream(printed, true, "UTF-8"));
 
     String text = printed.toString(StandardCharsets.UTF_8);
     assertThat(text).contains("Run 1 of 2: without Sluice", "Run 2 of 2: with Sluice",
+        "While the cache was down", "After it came back empty, until warm again",
         "Chart: " + chart.toAbsolutePath());
     assertThat(chart).exists();
     Document svg = parse(chart);
     assertThat(svg.getDocumentElement().getLocalName()).isEqualTo("svg");
     assertThat(svg.getDocumentElement().getNamespaceURI()).isEqualTo(SVG);
-    assertThat(values(svg, "series-without-sluice")).hasSize(3);
-    assertThat(values(svg, "series-with-sluice")).hasSize(3);
+    assertThat(values(svg, "series-without-sluice")).hasSize(5);
+    assertThat(values(svg, "series-with-sluice")).hasSize(5);
     assertThat(byId(svg, "g", "budget-line")).isNotNull();
     assertThat(byId(svg, "g", "outage-window")).isNotNull();
+    assertThat(byId(svg, "g", "recovery-window")).isNotNull();
+    assertThat(byId(svg, "g", "second-wave")).isNotNull();
+    assertThat(byId(svg, "g", "sluice-hold")).isNotNull();
 
     Summary without = runs[0];
     Summary with = runs[1];
     assertThat(without.failed()).isZero();
     assertThat(with.failed()).isZero();
-    long withoutDuringOutage = databaseDuringOutage(without, options);
-    long withDuringOutage = databaseDuringOutage(with, options);
     // 2,000 reads/s for 2 s fall on the database without Sluice; with it, 100/s plus the bursts
     // (wide bounds: this runs on real threads on a busy machine)
-    assertThat(withoutDuringOutage).isGreaterThan(1000);
-    assertThat(withDuringOutage).isBetween(50L, 400L);
-    assertThat(with.rejected()).isGreaterThan(1000);
+    assertThat(without.outage().peakDatabase()).isGreaterThan(1000);
+    assertThat(with.outage().peakDatabase()).isBetween(25L, 180L);
+    assertThat(with.outage().rejected()).isGreaterThan(1000);
+
+    // the cache comes back empty and its misses go to the database: the model sends about 600 in
+    // the first second back, six times the budget (the warm cache sent about 60)
+    Recorder.Second withoutBack = without.seconds().get(options.outageEnd());
+    assertThat(withoutBack.hitRatio()).isLessThan(0.9);
+    assertThat(withoutBack.database()).isGreaterThan(3 * 100);
+    // with Sluice the same misses meet the held cap: no second of the recovery above the budget
+    // plus the bursts, and the misses beyond it refused (with 0.1's release, about 600 got in)
+    Recorder.Second withBack = with.seconds().get(options.outageEnd());
+    assertThat(withBack.hitRatio()).isLessThan(0.9);
+    assertThat(withBack.recovering()).isTrue();
+    for (Recorder.Second s : with.seconds().subList(options.outageEnd(), options.duration)) {
+      assertThat(s.database()).as("second " + s.t()).isLessThanOrEqualTo(180L);
+    }
+    assertThat(with.recovery().rejected()).isPositive();
+    assertThat(text).contains("holds");
+  }
+
+  @Test
+  void run_cacheBackWarm_hasNoSecondWave() throws Exception {
+    DrillOptions options = shortScenario("--cache-return", "warm");
+    try (SimulatedDatabase db = SimulatedDatabase.start(options.keys, options.dbCostMillis,
+        options.dbCrowdingMillis)) {
+
+      Recorder run = new Run(options, db, false).play(quiet());
+
+      // only the entries whose TTL ran out during the outage miss (an empty return: about 70%)
+      Recorder.Second firstBack = run.second(options.outageEnd());
+      assertThat(firstBack.hitRatio()).isGreaterThan(0.9);
+      assertThat(firstBack.database()).isLessThan(2 * 100);
+    }
   }
 
   @Test
@@ -75,14 +117,13 @@ class OutageDrillTest {
           "--instances", "2", "--threads", "10", "--redis", "redis://127.0.0.1:" + port,
           "--out", dir.resolve("redis.svg").toString()}, dir);
 
-      Summary with = OutageDrill.drill(options, new PrintStream(new ByteArrayOutputStream(),
-          true, "UTF-8"))[1];
+      Summary with = OutageDrill.drill(options, quiet())[1];
 
       // the flag reaches the instances through Redis (pub/sub, or the 250 ms poll), and the two
       // instances find each other in the registry: the database still gets about its budget
       assertThat(with.failed()).isZero();
-      assertThat(databaseDuringOutage(with, options)).isBetween(50L, 400L);
-      assertThat(with.rejected()).isGreaterThan(1000);
+      assertThat(with.outage().peakDatabase()).isBetween(25L, 180L);
+      assertThat(with.outage().rejected()).isGreaterThan(1000);
     } finally {
       redis.stop();
     }
@@ -96,8 +137,8 @@ class OutageDrillTest {
     int code = OutageDrill.run(new String[] {"--help"}, new PrintStream(out), new PrintStream(err));
 
     assertThat(code).isZero();
-    assertThat(out.toString()).contains("--load", "--hit-ratio", "--budget", "--outage-start",
-        "--outage-length", "--instances", "--out");
+    assertThat(out.toString()).contains("--load", "--budget", "--outage-start",
+        "--outage-length", "--instances", "--keys", "--skew", "--ttl", "--cache-return", "--out");
   }
 
   @Test
@@ -109,14 +150,13 @@ class OutageDrillTest {
         new PrintStream(err));
 
     assertThat(code).isEqualTo(2);
-    assertThat(err.toString()).contains("--load must be reads per second from 1 to 200000,"
-        + " but was \"lots\"", "--help");
+    assertThat(err.toString()).isEqualTo("error: --load must be reads per second from 1 to"
+        + " 200000, but was \"lots\" (--help lists the flags)" + System.lineSeparator());
     assertThat(out.toString()).isEmpty();
   }
 
-  private static long databaseDuringOutage(Summary run, DrillOptions options) {
-    return run.seconds().stream().filter(s -> options.outageAt(s.t() + 0.5))
-        .mapToLong(Recorder.Second::database).sum();
+  private static PrintStream quiet() {
+    return new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
   }
 
   private static Document parse(Path file) throws Exception {
