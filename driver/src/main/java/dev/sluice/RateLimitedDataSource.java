@@ -100,6 +100,17 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
   }
 
   /**
+   * Returns the operator's view of this budget, the same as its MXBean (also with
+   * {@code sluice.jmx=false}): its figures, and the incident operations (trip or reset a manual
+   * flag, change the budget). For management endpoints such as the Spring Boot starter's.
+   *
+   * @return a view over this data source's limiter
+   */
+  public RateLimitedDataSourceMXBean management() {
+    return new BudgetMXBean(limiter, budget::stats);
+  }
+
+  /**
    * Stops the background work this data source started and closes the delegate when it is
    * {@link AutoCloseable} (so that swapping a Spring bean does not leak the pool). Idempotent as
    * far as Sluice goes; the delegate decides whether its own {@code close()} is.
