@@ -1,0 +1,91 @@
+package dev.sluice.spring.boot;
+
+import dev.sluice.BreakerFlag;
+import dev.sluice.RateLimitedDataSource;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+
+/**
+ * Wraps each {@code DataSource} bean in a {@link RateLimitedDataSource} configured from its
+ * {@code sluice.*} settings, unless {@code sluice.datasources.<bean>.enabled=false}.
+ *
+ * <p>The wrapper replaces the bean, so Spring closes the wrapper when the context closes, and the
+ * wrapper closes the pool: once. {@code unwrap} still finds the pool, for Spring Boot's pool
+ * metrics and health.
+ *
+ * <p>Without {@code sluice.name}, a budget is named after its bean; two wrapped beans may not
+ * share a name, since their meters, MXBeans and Redis keys would mix.
+ *
+ * <p>This class is threadsafe.
+ */
+final class SluiceDataSourceWrapper implements BeanPostProcessor {
+  private final SluiceProperties properties;
+  private final ObjectProvider<BreakerFlag> flagBeans;
+  private final CircuitBreakerFlags breakers;
+  private final Map<String, String> beanByBudget = new ConcurrentHashMap<>();
+
+  SluiceDataSourceWrapper(SluiceProperties properties, ObjectProvider<BreakerFlag> flagBeans,
+      CircuitBreakerFlags breakers) {
+    this.properties = properties;
+    this.flagBeans = flagBeans;
+    this.breakers = breakers;
+  }
+
+  @Override
+  public Object postProcessAfterInitialization(Object bean, String beanName) {
+    if (!(bean instanceof DataSource) || bean instanceof RateLimitedDataSource) {
+      return bean;
+    }
+    Properties settings = properties.forBean(beanName);
+    if ("false".equalsIgnoreCase(settings.getProperty(SluiceProperties.ENABLED, "").trim())) {
+      return bean;
+    }
+    if (!settings.containsKey(SluiceProperties.NAME) && beanName.matches("[A-Za-z0-9._-]{1,64}")) {
+      settings.setProperty(SluiceProperties.NAME, beanName);
+    }
+    RateLimitedDataSource.Builder builder =
+        RateLimitedDataSource.builder((DataSource) bean).properties(settings);
+    BreakerFlag flag = flag(settings);
+    if (flag != null) {
+      builder.breakerFlag(flag);
+    }
+    RateLimitedDataSource wrapped = builder.build();
+    claimName(wrapped, beanName);
+    breakers.publishIfAsked(settings, wrapped.stats().name());
+    return wrapped;
+  }
+
+  /** The flag given in code or by {@code sluice.circuit-breaker}; null leaves it to sluice.flag. */
+  private BreakerFlag flag(Properties settings) {
+    BreakerFlag bean = flagBeans.getIfUnique();
+    String breaker = settings.getProperty(SluiceProperties.CIRCUIT_BREAKER);
+    if (bean != null && breaker != null) {
+      throw new IllegalStateException(SluiceProperties.CIRCUIT_BREAKER + " is set (\"" + breaker
+          + "\"), and the application has a BreakerFlag bean too (" + bean + "): keep one");
+    }
+    return bean != null ? bean : breakers.flag(settings);
+  }
+
+  private void claimName(RateLimitedDataSource wrapped, String beanName) {
+    String name = wrapped.stats().name();
+    String other = beanByBudget.putIfAbsent(name, beanName);
+    if (other != null && !other.equals(beanName)) {
+      closeQuietly(wrapped);
+      throw new IllegalStateException(SluiceProperties.NAME + " \"" + name + "\" is given to"
+          + " the DataSource beans " + other + " and " + beanName + "; name each budget with"
+          + " sluice.datasources.<bean>.name");
+    }
+  }
+
+  private static void closeQuietly(RateLimitedDataSource wrapped) {
+    try {
+      wrapped.close();
+    } catch (Exception e) {
+      // the start fails anyway, with the message that says why
+    }
+  }
+}
