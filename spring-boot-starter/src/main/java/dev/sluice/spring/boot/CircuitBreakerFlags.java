@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Properties;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -38,7 +39,9 @@ final class CircuitBreakerFlags implements DisposableBean {
     if (breaker == null) {
       return null;
     }
-    if (!ClassUtils.isPresent(REGISTRY, getClass().getClassLoader())) {
+    ClassLoader loader = beans instanceof ConfigurableBeanFactory
+        ? ((ConfigurableBeanFactory) beans).getBeanClassLoader() : getClass().getClassLoader();
+    if (!ClassUtils.isPresent(REGISTRY, loader)) {
       throw new IllegalArgumentException(SluiceProperties.CIRCUIT_BREAKER + " must name a"
           + " Resilience4j circuit breaker, but Resilience4j is not on the class path (add"
           + " io.github.resilience4j:resilience4j-spring-boot3); it was \"" + breaker + "\"");
