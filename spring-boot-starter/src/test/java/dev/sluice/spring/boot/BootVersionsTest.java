@@ -32,7 +32,7 @@ class BootVersionsTest {
   }
 
   private static String managedVersion(String property) throws IOException {
-    String bom = Files.readString(Path.of(System.getProperty("sluice.boot.bom")));
+    String bom = Files.readString(Path.of(System.getProperty("test.spring-boot-bom")));
     Matcher m = Pattern.compile("<" + Pattern.quote(property) + ">([^<]+)<").matcher(bom);
     assertThat(m.find()).as(property + " in Boot's BOM").isTrue();
     return m.group(1);

@@ -3,6 +3,7 @@ package dev.sluice.spring.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -12,6 +13,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.autoconfigure.web.servlet.AutoConfigureMockMvc;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
+import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
@@ -23,7 +25,8 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code Retry-After} and a problem detail, and 200 again once the bucket has refilled.
  */
 @SpringBootTest(classes = WebMvcTest.App.class, properties = {"sluice.budget=1", "sluice.burst=1",
-    "sluice.name=users-db", "spring.datasource.url=jdbc:h2:mem:mvc"})
+    "sluice.name=users-db", "spring.datasource.url=jdbc:h2:mem:mvc",
+    "management.endpoints.web.exposure.include=sluice"})
 @AutoConfigureMockMvc
 class WebMvcTest {
 
@@ -68,5 +71,17 @@ class WebMvcTest {
         "\"instance\":\"/users/count\"");
     await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() ->
         mvc.perform(get("/users/count")).andReturn().getResponse().getStatus() == 200);
+  }
+
+  @Test
+  void actuatorEndpoint_overHttp_readsAndRefusesATripOfANonManualFlag() throws Exception {
+    String budgets = mvc.perform(get("/actuator/sluice")).andReturn().getResponse()
+        .getContentAsString();
+    MockHttpServletResponse trip = mvc.perform(post("/actuator/sluice/users-db")
+        .contentType(MediaType.APPLICATION_JSON).content("{\"flag\": \"open\"}"))
+        .andReturn().getResponse();
+
+    assertThat(budgets).contains("\"users-db\":{\"limiting\":true", "\"budget\":1.0");
+    assertThat(trip.getStatus()).isEqualTo(400);
   }
 }
