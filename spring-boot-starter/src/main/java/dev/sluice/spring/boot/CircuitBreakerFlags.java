@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.util.ClassUtils;
 
@@ -14,9 +13,9 @@ import org.springframework.util.ClassUtils;
  * publishes its transitions to Redis ({@code sluice.circuit-breaker.publish}). Loads no
  * Resilience4j class unless the key is set; says what is missing when it is set without it.
  *
- * <p>This class is threadsafe; it owns the publishers it starts and closes them with the context.
+ * <p>This class is threadsafe; it owns the publishers it starts until {@link #destroy()}.
  */
-final class CircuitBreakerFlags implements DisposableBean {
+final class CircuitBreakerFlags {
   private static final String REGISTRY =
       "io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry";
 
@@ -73,8 +72,8 @@ final class CircuitBreakerFlags implements DisposableBean {
     return "true".equalsIgnoreCase(settings.getProperty(SluiceProperties.PUBLISH, "").trim());
   }
 
-  @Override
-  public void destroy() throws Exception {
+  /** Stops every publisher started. */
+  void destroy() throws Exception {
     synchronized (publishers) {
       for (AutoCloseable publisher : publishers) {
         publisher.close();

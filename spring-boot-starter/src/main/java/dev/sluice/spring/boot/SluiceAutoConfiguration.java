@@ -26,62 +26,35 @@ public class SluiceAutoConfiguration {
   public SluiceAutoConfiguration() {}
 
   /**
-   * The settings, checked at start even when no {@code DataSource} is wrapped: a mistyped key or
-   * a bad value stops the application with Sluice's message.
+   * Wraps the {@code DataSource} beans. Static, so that it exists before the beans it wraps; it
+   * depends on no bean, so that none is made too early for the other post-processors. It checks
+   * the settings as it is made, so that a mistyped key or a bad value stops the application with
+   * Sluice's message even when there is no {@code DataSource} to wrap.
    *
    * @param environment where the properties come from
-   * @return the settings
+   * @param flags the application's breaker flag, if it has one
+   * @param beans where the Resilience4j {@code CircuitBreakerRegistry} is found, if any
+   * @return the post-processor
+   * @throws IllegalArgumentException naming the key, for an unknown key or a bad value
    */
   @Bean
-  static SluiceSettings sluiceSettings(Environment environment) {
+  static SluiceDataSourceWrapper sluiceDataSourceWrapper(Environment environment,
+      ObjectProvider<BreakerFlag> flags, BeanFactory beans) {
     SluiceProperties properties = SluiceProperties.read(environment);
     properties.logIgnored();
+    check(properties);
+    return new SluiceDataSourceWrapper(properties, flags, new CircuitBreakerFlags(beans));
+  }
+
+  /** Parses every setting as the builder will, without building anything. */
+  private static void check(SluiceProperties properties) {
     DataSource unused = (DataSource) Proxy.newProxyInstance(
         SluiceAutoConfiguration.class.getClassLoader(), new Class<?>[] {DataSource.class},
         (proxy, method, args) -> {
           throw new UnsupportedOperationException("only checks settings");
         });
     RateLimitedDataSource.builder(unused).properties(properties.shared());
-    properties.perBean().values().forEach(own -> RateLimitedDataSource.builder(unused)
-        .properties(own));
-    return new SluiceSettings(properties);
-  }
-
-  /**
-   * Publishes Resilience4j breakers to Redis when asked, and closes the publishers.
-   *
-   * @param beans where the {@code CircuitBreakerRegistry} is found, if any
-   * @return the binder
-   */
-  @Bean
-  static CircuitBreakerFlags sluiceCircuitBreakerFlags(BeanFactory beans) {
-    return new CircuitBreakerFlags(beans);
-  }
-
-  /**
-   * Wraps the {@code DataSource} beans. Static, so that it exists before the beans it wraps.
-   *
-   * @param settings the settings
-   * @param flags the application's breaker flag, if it has one
-   * @param breakers the Resilience4j binding
-   * @return the post-processor
-   */
-  @Bean
-  static SluiceDataSourceWrapper sluiceDataSourceWrapper(SluiceSettings settings,
-      ObjectProvider<BreakerFlag> flags, CircuitBreakerFlags breakers) {
-    return new SluiceDataSourceWrapper(settings.properties(), flags, breakers);
-  }
-
-  /** The checked settings, as a bean for the other auto-configurations. */
-  static final class SluiceSettings {
-    private final SluiceProperties properties;
-
-    SluiceSettings(SluiceProperties properties) {
-      this.properties = properties;
-    }
-
-    SluiceProperties properties() {
-      return properties;
-    }
+    properties.perBean().values()
+        .forEach(own -> RateLimitedDataSource.builder(unused).properties(own));
   }
 }

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 
@@ -20,9 +21,10 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
  * <p>Without {@code sluice.name}, a budget is named after its bean; two wrapped beans may not
  * share a name, since their meters, MXBeans and Redis keys would mix.
  *
- * <p>This class is threadsafe.
+ * <p>This class is threadsafe. It owns the Resilience4j publishers it starts and stops them with
+ * the context.
  */
-final class SluiceDataSourceWrapper implements BeanPostProcessor {
+final class SluiceDataSourceWrapper implements BeanPostProcessor, DisposableBean {
   private final SluiceProperties properties;
   private final ObjectProvider<BreakerFlag> flagBeans;
   private final CircuitBreakerFlags breakers;
@@ -68,6 +70,17 @@ final class SluiceDataSourceWrapper implements BeanPostProcessor {
           + "\"), and the application has a BreakerFlag bean too (" + bean + "): keep one");
     }
     return bean != null ? bean : breakers.flag(settings);
+  }
+
+  /** The settings it wraps with. */
+  SluiceProperties properties() {
+    return properties;
+  }
+
+  /** Stops publishing Resilience4j breakers to Redis. */
+  @Override
+  public void destroy() throws Exception {
+    breakers.destroy();
   }
 
   private void claimName(RateLimitedDataSource wrapped, String beanName) {

@@ -115,7 +115,7 @@ class SluiceAutoConfigurationTest {
         .run(context -> {
           assertThat(context).hasNotFailed();
           assertThat(context.getBean(DataSource.class)).isInstanceOf(RateLimitedDataSource.class);
-          assertThat(context.getBean(SluiceAutoConfiguration.SluiceSettings.class).properties()
+          assertThat(context.getBean(SluiceDataSourceWrapper.class).properties()
               .ignored()).contains("sluice.port", "sluice.port.80.tcp.addr");
         });
   }
