@@ -4,7 +4,7 @@ import dev.sluice.BreakerFlag;
 import dev.sluice.RateLimitedDataSource;
 import java.lang.reflect.Proxy;
 import javax.sql.DataSource;
-import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -39,11 +39,11 @@ public class SluiceAutoConfiguration {
    */
   @Bean
   static SluiceDataSourceWrapper sluiceDataSourceWrapper(Environment environment,
-      ObjectProvider<BreakerFlag> flags, BeanFactory beans) {
+      ObjectProvider<BreakerFlag> flags, ListableBeanFactory beans) {
     SluiceProperties properties = SluiceProperties.read(environment);
     properties.logIgnored();
     check(properties);
-    return new SluiceDataSourceWrapper(properties, flags, new CircuitBreakerFlags(beans));
+    return new SluiceDataSourceWrapper(properties, beans, flags, new CircuitBreakerFlags(beans));
   }
 
   /** Parses every setting as the builder will, without building anything. */

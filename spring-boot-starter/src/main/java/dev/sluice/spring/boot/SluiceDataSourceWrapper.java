@@ -2,12 +2,16 @@ package dev.sluice.spring.boot;
 
 import dev.sluice.BreakerFlag;
 import dev.sluice.RateLimitedDataSource;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 
 /**
@@ -24,15 +28,18 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
  * <p>This class is threadsafe. It owns the Resilience4j publishers it starts and stops them with
  * the context.
  */
-final class SluiceDataSourceWrapper implements BeanPostProcessor, DisposableBean {
+final class SluiceDataSourceWrapper implements BeanPostProcessor, SmartInitializingSingleton,
+    DisposableBean {
   private final SluiceProperties properties;
+  private final ListableBeanFactory beans;
   private final ObjectProvider<BreakerFlag> flagBeans;
   private final CircuitBreakerFlags breakers;
   private final Map<String, String> beanByBudget = new ConcurrentHashMap<>();
 
-  SluiceDataSourceWrapper(SluiceProperties properties, ObjectProvider<BreakerFlag> flagBeans,
-      CircuitBreakerFlags breakers) {
+  SluiceDataSourceWrapper(SluiceProperties properties, ListableBeanFactory beans,
+      ObjectProvider<BreakerFlag> flagBeans, CircuitBreakerFlags breakers) {
     this.properties = properties;
+    this.beans = beans;
     this.flagBeans = flagBeans;
     this.breakers = breakers;
   }
@@ -70,6 +77,24 @@ final class SluiceDataSourceWrapper implements BeanPostProcessor, DisposableBean
           + "\"), and the application has a BreakerFlag bean too (" + bean + "): keep one");
     }
     return bean != null ? bean : breakers.flag(settings);
+  }
+
+  /**
+   * Fails the start when {@code sluice.datasources.<bean>.} names no {@code DataSource} bean: a
+   * mistyped bean name would otherwise leave its settings unused without a word.
+   */
+  @Override
+  public void afterSingletonsInstantiated() {
+    List<String> dataSources = Arrays.asList(beans.getBeanNamesForType(DataSource.class, true,
+        false));
+    for (String configured : properties.beans()) {
+      boolean found = dataSources.stream().anyMatch(bean ->
+          SluiceProperties.uniform(bean).equals(SluiceProperties.uniform(configured)));
+      if (!found) {
+        throw new IllegalStateException("sluice.datasources." + configured + " names no"
+            + " DataSource bean; the DataSource beans are " + dataSources);
+      }
+    }
   }
 
   /** The settings it wraps with. */

@@ -221,6 +221,15 @@ class SluiceAutoConfigurationTest {
   }
 
   @Test
+  void perBeanSettingsForNoSuchBean_startFailsNamingTheBeans() {
+    Fixtures.runner().withUserConfiguration(TwoPools.class)
+        .withPropertyValues("sluice.budget=100", "sluice.datasources.order.budget=3")
+        .run(context -> assertThat(context).getFailure()
+            .hasMessage("sluice.datasources.order names no DataSource bean; the DataSource beans"
+                + " are [orders, reportsDataSource]"));
+  }
+
+  @Test
   void breakerFlagBean_isTheFlag() {
     runner.withUserConfiguration(ManualFlag.class).withPropertyValues("sluice.budget=500")
         .run(context -> {
