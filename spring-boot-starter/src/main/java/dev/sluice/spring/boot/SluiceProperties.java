@@ -77,13 +77,19 @@ final class SluiceProperties {
               envOnlyUnknown.putIfAbsent(entry.typed(), entry.origin);
               return;
             }
-            Map<String, String> target = entry.bean == null ? shared
-                : perBean.computeIfAbsent(entry.bean, bean -> new LinkedHashMap<>());
+            Map<String, String> target = entry.bean == null ? shared : perBean
+                .computeIfAbsent(spelling(perBean, entry.bean), bean -> new LinkedHashMap<>());
             target.putIfAbsent(entry.spelled(), entry.value);
           });
     }
     envOnlyUnknown.keySet().removeAll(shared.keySet()); // given elsewhere too: rejected there
     return new SluiceProperties(shared, perBean, envOnlyUnknown);
+  }
+
+  /** The spelling already used for {@code bean}, relaxed, so that one bean has one entry. */
+  private static String spelling(Map<String, ?> perBean, String bean) {
+    return perBean.keySet().stream().filter(known -> uniform(known).equals(uniform(bean)))
+        .findFirst().orElse(bean);
   }
 
   /** Logs the unknown keys that only environment variables gave, once per application. */
@@ -106,11 +112,6 @@ final class SluiceProperties {
   /** Whether the starter is on: settings are given and {@code sluice.enabled} is not false. */
   boolean enabled() {
     return present() && !"false".equalsIgnoreCase(shared.getOrDefault(ENABLED, "true").trim());
-  }
-
-  /** The top-level value of {@code key}, or {@code null}. */
-  String shared(String key) {
-    return shared.get(key);
   }
 
   /** The names of the beans given settings of their own, as spelled there. */

@@ -194,6 +194,16 @@ class SluiceAutoConfigurationTest {
   }
 
   @Test
+  void perBeanKeyInTwoSources_theFirstSourceWins_howeverTheBeanIsSpelled() {
+    Fixtures.runner().withUserConfiguration(TwoPools.class)
+        .withPropertyValues("sluice.budget=100", "sluice.datasources.reportsDataSource.budget=20")
+        .withInitializer(context -> Fixtures.environmentVariables(context,
+            Map.of("SLUICE_DATASOURCES_REPORTSDATASOURCE_BUDGET", "30")))
+        .run(context -> assertThat(context.getBean("reportsDataSource",
+            RateLimitedDataSource.class).stats().budget()).isEqualTo(20));
+  }
+
+  @Test
   void severalDataSources_oneDisabled_leftUnwrapped() {
     Fixtures.runner().withUserConfiguration(TwoPools.class)
         .withPropertyValues("sluice.budget=100", "sluice.datasources.orders.enabled=false")
