@@ -16,6 +16,7 @@ import org.springframework.util.ClassUtils;
  * <p>This class is threadsafe; it owns the publishers it starts until {@link #destroy()}.
  */
 final class CircuitBreakerFlags {
+  private static final String FLAG = "sluice.flag";
   private static final String REGISTRY =
       "io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry";
 
@@ -50,6 +51,11 @@ final class CircuitBreakerFlags {
         throw new IllegalArgumentException(SluiceProperties.PUBLISH + " needs sluice.redis, the"
             + " Redis to publish to, but was \"" + settings.getProperty(SluiceProperties.PUBLISH)
             + "\" without it");
+      }
+      if ("always".equalsIgnoreCase(settings.getProperty(FLAG, "redis").trim())) {
+        throw new IllegalArgumentException(SluiceProperties.PUBLISH + " takes the flag from"
+            + " sluice.redis, so sluice.flag must be `redis`, but was \""
+            + settings.getProperty(FLAG) + "\"");
       }
       return null;
     }

@@ -43,8 +43,8 @@ public final class ConfigurationMetadata {
         hints.add(hint(setting));
       }
     }
-    return "{\n  \"groups\": [{\"name\": \"sluice\", \"description\": "
-        + Json.quote("Sluice: caps the load on the database while the cache in front of it is down.")
+    String group = "Sluice: caps the load on the database while the cache in front of it is down.";
+    return "{\n  \"groups\": [{\"name\": \"sluice\", \"description\": " + Json.quote(group)
         + "}],\n  \"properties\": " + properties + ",\n  \"hints\": " + hints + "\n}\n";
   }
 
@@ -77,7 +77,7 @@ public final class ConfigurationMetadata {
   private static String hint(Setting setting) {
     List<String> values = new ArrayList<>();
     setting.values().forEach(v -> values.add("{\"value\": " + Json.quote(v) + "}"));
-    return "{\"name\": " + Json.quote(setting.name()) + ", \"values\": [" + String.join(", ", values)
-        + "]}";
+    return "{\"name\": " + Json.quote(setting.name()) + ", \"values\": ["
+        + String.join(", ", values) + "]}";
   }
 }

@@ -28,7 +28,8 @@ class BootVersionsTest {
     String jar = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI())
         .getFileName().toString();
 
-    assertThat(jar).as(type.getName() + " from Boot's " + property).endsWith("-" + managed + ".jar");
+    assertThat(jar).as(type.getName() + " from Boot's " + property)
+        .endsWith("-" + managed + ".jar");
   }
 
   private static String managedVersion(String property) throws IOException {

@@ -36,7 +36,8 @@ class CircuitBreakerFlagTest {
   void transitions_flipTheFlag_openWhileOpenForcedOpenOrHalfOpen() {
     runner.run(context -> {
       RateLimitedDataSource sluice = context.getBean(RateLimitedDataSource.class);
-      CircuitBreaker breaker = context.getBean(CircuitBreakerRegistry.class).circuitBreaker("cache");
+      CircuitBreaker breaker =
+          context.getBean(CircuitBreakerRegistry.class).circuitBreaker("cache");
       assertThat(sluice.stats().limiting()).as("CLOSED").isFalse();
 
       breaker.transitionToOpenState();
@@ -78,6 +79,15 @@ class CircuitBreakerFlagTest {
     runner.withPropertyValues("sluice.circuit-breaker.publish=true").run(context ->
         assertThat(context).getFailure().rootCause()
             .hasMessageStartingWith("sluice.circuit-breaker.publish needs sluice.redis"));
+  }
+
+  @Test
+  void publishWithFlagAlways_startFailsNamingBothKeys() {
+    runner.withPropertyValues("sluice.circuit-breaker.publish=true", "sluice.flag=always",
+        "sluice.redis=redis://127.0.0.1:1").run(context ->
+        assertThat(context).getFailure().rootCause().hasMessage("sluice.circuit-breaker.publish"
+            + " takes the flag from sluice.redis, so sluice.flag must be `redis`, but was"
+            + " \"always\""));
   }
 
   @Test
