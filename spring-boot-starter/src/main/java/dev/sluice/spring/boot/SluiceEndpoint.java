@@ -20,7 +20,9 @@ import org.springframework.lang.Nullable;
  * MXBean. {@code GET /actuator/sluice} lists the budgets, {@code GET /actuator/sluice/<name>} shows
  * one, and {@code POST /actuator/sluice/<name>} with {@code {"flag": "open"}} (or
  * {@code "closed"}) trips or resets a manual flag, with {@code {"budget": 200}} changes the budget
- * until the next start. Writes need the endpoint exposed, as every Actuator write does.
+ * until the next start. Writes need the endpoint exposed, as every Actuator write does. Each
+ * change is one optional field of the one write operation, so the shadow/enforce switch, once
+ * shadow mode exists, is one more ({@code {"mode": "shadow"}}).
  *
  * <p>This class is threadsafe.
  */
