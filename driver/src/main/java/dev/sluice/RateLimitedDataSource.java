@@ -114,6 +114,17 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
   }
 
   /**
+   * Returns the operator's view of this budget, the same as its MXBean (also with
+   * {@code sluice.jmx=false}): its figures, and the incident operations (trip or reset a manual
+   * flag, change the budget). For management endpoints such as the Spring Boot starter's.
+   *
+   * @return a view over this data source's limiter
+   */
+  public RateLimitedDataSourceMXBean management() {
+    return new BudgetMXBean(limiter, budget::stats);
+  }
+
+  /**
    * Closes this data source: from now on {@link #getConnection()} throws a
    * {@link SQLNonTransientConnectionException} saying so. Stops the limiting and the background
    * work this data source started (a Redis flag reader, a registry member), and closes the

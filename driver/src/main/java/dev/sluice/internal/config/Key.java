@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
 public final class Key<T> {
 
   /** Where the README's configuration reference lists a key. */
-  public enum Group { ESSENTIALS, FREQUENTLY_USED, RARELY_USED }
+  public enum Group { ESSENTIALS, FREQUENTLY_USED, RARELY_USED, SPRING_BOOT }
 
   private final String name;
   private final Class<T> type;

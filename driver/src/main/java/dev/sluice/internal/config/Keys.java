@@ -207,12 +207,54 @@ public final class Keys {
           + " below which the load counts as back to normal.")
       .group(Group.RARELY_USED).build();
 
+  // --- read only by the Spring Boot starter (sluice-spring-boot-starter); elsewhere ignored ---
+
+  public static final Key<Boolean> ENABLED = Key.named("sluice.enabled", Boolean.class,
+          Key::bool, "be `true` or `false`")
+      .defaultValue(Boolean.TRUE, "`true`")
+      .doc("Spring Boot: `false` wraps no data source and binds nothing, whatever else is set.")
+      .group(Group.SPRING_BOOT).build();
+
+  public static final Key<String> DATASOURCES = Key.named("sluice.datasources.<bean>.<key>",
+          String.class, text -> text, "be a value of `sluice.<key>`")
+      .computedDefault("`sluice.<key>`")
+      .doc("Spring Boot: a setting for the `DataSource` bean named `<bean>` only, winning over"
+          + " `sluice.<key>` (`sluice.datasources.reports.budget=50`; `...enabled=false` leaves"
+          + " that bean unwrapped). Without `sluice.name`, a budget is named after its bean.")
+      .group(Group.SPRING_BOOT).build();
+
+  public static final Key<String> CIRCUIT_BREAKER = Key.named("sluice.circuit-breaker",
+          String.class, Key.matching(Pattern.compile("\\S.*")), "be the name of a Resilience4j"
+              + " circuit breaker")
+      .computedDefault("none")
+      .doc("Spring Boot with Resilience4j: the flag is open while this breaker of the"
+          + " application's `CircuitBreakerRegistry` is OPEN, FORCED_OPEN or HALF_OPEN.")
+      .group(Group.SPRING_BOOT).build();
+
+  public static final Key<Boolean> CIRCUIT_BREAKER_PUBLISH = Key.named(
+          "sluice.circuit-breaker.publish", Boolean.class, Key::bool, "be `true` or `false`")
+      .defaultValue(Boolean.FALSE, "`false`")
+      .doc("Spring Boot, with `sluice.circuit-breaker` and `sluice.redis`: publish the breaker's"
+          + " transitions to `sluice:<name>:breaker` (trip, expiring after twice the breaker's"
+          + " open wait and at least 1 min; reset on CLOSED) and take the flag from that key, as"
+          + " `sluice.flag=redis` does, so that every instance limits when one breaker opens.")
+      .group(Group.SPRING_BOOT).build();
+
+  public static final Key<Boolean> WEB = Key.named("sluice.web.enabled", Boolean.class,
+          Key::bool, "be `true` or `false`")
+      .defaultValue(Boolean.TRUE, "`true`")
+      .doc("Spring Boot with Spring MVC or WebFlux: answer a `RateLimitExceededException` (or a"
+          + " cause of one) that no handler of the application took with 503, `Retry-After` and"
+          + " an RFC 9457 problem detail.")
+      .group(Group.SPRING_BOOT).build();
+
   /** Every key, in the order the README lists them. */
   public static final List<Key<?>> ALL = List.of(
       NAME, BUDGET, INSTANCES, REDIS, REDIS_PASSWORD, BURST, SCOPE, FLAG, REDIS_REFRESH,
       REDIS_TIMEOUT, INSTANCES_ASSUMED, RECOVERY_SETTLE, STACK_TRACES, SUMMARY_INTERVAL,
       REDIS_SETTLE, REDIS_UNREACHABLE, REDIS_PING, REDIS_HEARTBEAT, INSTANCES_EXPIRY,
-      POOL_AUTO_COMMIT, JMX, RECOVERY_THRESHOLD);
+      POOL_AUTO_COMMIT, JMX, RECOVERY_THRESHOLD,
+      ENABLED, DATASOURCES, CIRCUIT_BREAKER, CIRCUIT_BREAKER_PUBLISH, WEB);
 
   /** The keys that only mean something with {@code sluice.redis}. */
   public static final List<Key<?>> REDIS_ONLY = List.of(

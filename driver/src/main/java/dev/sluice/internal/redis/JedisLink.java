@@ -14,7 +14,6 @@ import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.params.SetParams;
 
 /**
  * {@link RedisLink} over one Redis server, or over the master that Sentinel names, with Jedis.
@@ -95,7 +94,9 @@ final class JedisLink implements RedisLink {
   public void setAndPublish(String key, String value, Duration ttl, String channel,
       String message) {
     call("SET " + key, jedis -> {
-      jedis.set(key, value, SetParams.setParams().px(Math.max(1, ttl.toMillis())));
+      // PSETEX, not SET with SetParams.px: px changed its return type in Jedis 6 (the one Spring
+      // Boot 3.5 brings), so a call compiled against 5 fails there with NoSuchMethodError
+      jedis.psetex(key, Math.max(1, ttl.toMillis()), value);
       return jedis.publish(channel, message);
     });
   }

@@ -5,7 +5,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 /**
  * The flow in the default scope: the {@code @Transactional} read is admitted at its start, so a
- * rejection surfaces as Spring's {@code CannotCreateTransactionException}, whose cause the advice
+ * rejection surfaces as Spring's {@code CannotCreateTransactionException}, whose cause the starter
  * maps to 503.
  */
 @SpringBootTest(properties = {"sluice.budget=0.001", "sluice.burst=1", "sluice.instances=1",

@@ -1,0 +1,123 @@
+package dev.sluice;
+
+import dev.sluice.internal.config.Key;
+import dev.sluice.internal.config.Keys;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One {@code sluice.*} setting as the README's configuration reference documents it: for tools
+ * that complete, document or check configuration, such as the Spring Boot starter's IDE metadata
+ * and its test of which keys exist. Building a data source never needs it.
+ *
+ * <pre>{@code
+ * boolean known = Setting.all().stream().anyMatch(s -> s.name().equals("sluice.budget"));
+ * }</pre>
+ *
+ * <p>Instances are immutable and threadsafe.
+ */
+public final class Setting {
+  private static final List<Setting> ALL = describeAll();
+
+  private final String name;
+  private final String description;
+  private final String defaultText;
+  private final Class<?> type;
+  private final List<String> values;
+
+  private Setting(Key<?> key) {
+    this.name = key.name();
+    this.description = key.doc();
+    this.defaultText = key.defaultText().replace("`", "");
+    this.type = publicType(key.type());
+    this.values = choices(key.type());
+  }
+
+  /**
+   * Returns every setting Sluice knows, in the order of the README's reference. A name may hold
+   * placeholders in angle brackets ({@code sluice.datasources.<bean>.<key>}).
+   *
+   * @return the settings, unmodifiable
+   */
+  public static List<Setting> all() {
+    return ALL;
+  }
+
+  /**
+   * Returns the key as spelled in properties and URLs.
+   *
+   * @return for example {@code sluice.budget}
+   */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Returns what the setting means, in one or two sentences (Markdown backticks kept).
+   *
+   * @return the description
+   */
+  public String description() {
+    return description;
+  }
+
+  /**
+   * Returns the default as documented: a value such as {@code 10s}, or a sentence when it is
+   * computed, or {@code none} or {@code required}.
+   *
+   * @return the documented default
+   */
+  public String defaultText() {
+    return defaultText;
+  }
+
+  /**
+   * Returns the type a value has: {@code String}, {@code Integer}, {@code Double},
+   * {@code Boolean} or {@link Duration} (written {@code 250ms}, {@code 10s}, {@code 1m} or
+   * ISO-8601).
+   *
+   * @return the value's type
+   */
+  public Class<?> type() {
+    return type;
+  }
+
+  /**
+   * Returns the values the setting takes when it is one of a few words, else an empty list.
+   *
+   * @return for {@code sluice.scope}: {@code statement}, {@code connection}
+   */
+  public List<String> values() {
+    return values;
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+
+  private static List<Setting> describeAll() {
+    List<Setting> all = new ArrayList<>();
+    for (Key<?> key : Keys.ALL) {
+      all.add(new Setting(key));
+    }
+    return Collections.unmodifiableList(all);
+  }
+
+  private static Class<?> publicType(Class<?> type) {
+    boolean plain = type == Integer.class || type == Double.class || type == Boolean.class
+        || type == Duration.class;
+    return plain ? type : String.class;
+  }
+
+  private static List<String> choices(Class<?> type) {
+    List<String> words = new ArrayList<>();
+    for (Object constant : type.isEnum() ? type.getEnumConstants() : new Object[0]) {
+      words.add(((Enum<?>) constant).name().toLowerCase(Locale.ROOT));
+    }
+    return Collections.unmodifiableList(words);
+  }
+}

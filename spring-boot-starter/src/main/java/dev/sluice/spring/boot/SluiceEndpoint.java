@@ -1,0 +1,127 @@
+package dev.sluice.spring.boot;
+
+import dev.sluice.RateLimitedDataSource;
+import dev.sluice.RateLimitedDataSourceMXBean;
+import dev.sluice.Stats;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.lang.Nullable;
+
+/**
+ * The Actuator endpoint {@code sluice}: each budget's figures, and the incident operations of its
+ * MXBean. {@code GET /actuator/sluice} lists the budgets, {@code GET /actuator/sluice/<name>} shows
+ * one, and {@code POST /actuator/sluice/<name>} with {@code {"flag": "open"}} (or
+ * {@code "closed"}) trips or resets a manual flag, with {@code {"budget": 200}} changes the budget
+ * until the next start. Writes need the endpoint exposed, as every Actuator write does. Each
+ * change is one optional field of the one write operation, so the shadow/enforce switch, once
+ * shadow mode exists, is one more ({@code {"mode": "shadow"}}).
+ *
+ * <p>This class is threadsafe.
+ */
+@Endpoint(id = "sluice")
+public final class SluiceEndpoint {
+  private static final Logger LOG = LoggerFactory.getLogger(SluiceEndpoint.class);
+
+  private final Budgets budgets;
+
+  SluiceEndpoint(Budgets budgets) {
+    this.budgets = budgets;
+  }
+
+  /**
+   * Lists every budget's figures.
+   *
+   * @return the figures by budget name
+   */
+  @ReadOperation
+  public Map<String, Map<String, Object>> budgets() {
+    Map<String, Map<String, Object>> all = new LinkedHashMap<>();
+    budgets.all().forEach((name, sluice) -> all.put(name, describe(sluice)));
+    return all;
+  }
+
+  /**
+   * Shows one budget's figures.
+   *
+   * @param name the budget's {@code sluice.name}
+   * @return its figures, or {@code null} (404) when there is no such budget
+   */
+  @ReadOperation
+  public Map<String, Object> budget(@Selector String name) {
+    RateLimitedDataSource sluice = budgets.all().get(name);
+    return sluice == null ? null : describe(sluice);
+  }
+
+  /**
+   * Changes one budget during an incident: trips or resets its manual flag, changes its budget.
+   * Each change is logged at WARN and lasts until the next start.
+   *
+   * @param name the budget's {@code sluice.name}
+   * @param flag {@code open} to trip the manual flag, {@code closed} to reset it, or absent
+   * @param budget the new budget in permits per second, all instances together, or absent
+   * @return the figures after the change, or {@code null} (404) when there is no such budget
+   */
+  @WriteOperation
+  public Map<String, Object> change(@Selector String name, @Nullable String flag,
+      @Nullable Double budget) {
+    RateLimitedDataSource sluice = budgets.all().get(name);
+    if (sluice == null) {
+      return null;
+    }
+    RateLimitedDataSourceMXBean management = sluice.management();
+    try {
+      if (budget != null) {
+        management.setBudget(budget);
+        LOG.warn("{} - the budget was set to {} permits/s over Actuator", name, budget);
+      }
+      if (flag != null) {
+        setFlag(management, flag);
+      }
+    } catch (IllegalArgumentException | UnsupportedOperationException e) {
+      throw new InvalidEndpointRequestException(e.getMessage(), e.getMessage());
+    }
+    return describe(sluice);
+  }
+
+  private static void setFlag(RateLimitedDataSourceMXBean management, String flag) {
+    switch (flag.trim().toLowerCase(Locale.ROOT)) {
+      case "open":
+        management.tripFlag();
+        break;
+      case "closed":
+        management.resetFlag();
+        break;
+      default:
+        throw new IllegalArgumentException("flag must be `open` or `closed`, but was \"" + flag
+            + "\"");
+    }
+  }
+
+  private static Map<String, Object> describe(RateLimitedDataSource sluice) {
+    Stats stats = sluice.stats();
+    RateLimitedDataSourceMXBean management = sluice.management();
+    Map<String, Object> shown = new LinkedHashMap<>();
+    shown.put("limiting", stats.limiting());
+    shown.put("budget", stats.budget());
+    shown.put("instances", stats.instances());
+    shown.put("permitsPerSecond", stats.permitsPerSecond());
+    shown.put("burst", stats.burst());
+    shown.put("scope", management.getScope().toLowerCase(Locale.ROOT));
+    shown.put("admitted", stats.admitted());
+    shown.put("rejected", stats.rejected());
+    shown.put("forced", stats.forced());
+    shown.put("flag", management.getFlag());
+    shown.put("flagState", stats.flagState().name().toLowerCase(Locale.ROOT));
+    shown.put("flagManual", management.isFlagManual());
+    shown.put("sinceFlagReadMillis", stats.sinceFlagRead().toMillis());
+    return shown;
+  }
+}

@@ -1,0 +1,171 @@
+package dev.sluice.spring.boot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.sluice.BreakerFlag;
+import dev.sluice.FlagState;
+import dev.sluice.RateLimitedDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.autoconfigure.health.HealthContributorAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.health.HealthEndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthEndpoint;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.actuate.health.Status;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/** Meters, the {@code sluice} endpoint and the health contributor. */
+class SluiceActuatorTest {
+
+  private final ApplicationContextRunner runner = Fixtures.runner()
+      .withUserConfiguration(SluiceAutoConfigurationTest.OnePool.class,
+          SluiceAutoConfigurationTest.ManualFlag.class)
+      .withPropertyValues("sluice.budget=500", "sluice.name=users-db",
+          "sluice.recovery.settle=0"); // these tests follow the flag itself
+
+  @Test
+  void micrometer_metersBoundToTheApplicationsRegistry() {
+    runner.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+            CompositeMeterRegistryAutoConfiguration.class,
+            SimpleMetricsExportAutoConfiguration.class))
+        .run(context -> {
+          MeterRegistry registry = context.getBean(MeterRegistry.class);
+          assertThat(registry.get("sluice.calls.rejected").tag("name", "users-db")
+              .functionCounter().count()).isZero();
+          assertThat(registry.get("sluice.budget").tag("name", "users-db").gauge().value())
+              .isEqualTo(500);
+        });
+  }
+
+  @Test
+  void withoutActuator_noObservers_stillWraps() {
+    runner.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate"))
+        .run(context -> {
+          assertThat(context).hasNotFailed().doesNotHaveBean(SluiceHealthIndicator.class)
+              .doesNotHaveBean(SluiceEndpoint.class);
+          assertThat(context.getBean("dataSource")).isInstanceOf(RateLimitedDataSource.class);
+        });
+  }
+
+  @Test
+  void endpoint_notExposed_noBean() {
+    runner.run(context -> assertThat(context).doesNotHaveBean(SluiceEndpoint.class));
+  }
+
+  @Test
+  void endpoint_showsEachBudget() {
+    runner.withPropertyValues("management.endpoints.web.exposure.include=sluice").run(context -> {
+      SluiceEndpoint endpoint = context.getBean(SluiceEndpoint.class);
+
+      Map<String, Map<String, Object>> all = endpoint.budgets();
+
+      assertThat(all).containsOnlyKeys("users-db");
+      assertThat(all.get("users-db")).containsEntry("budget", 500.0)
+          .containsEntry("limiting", false).containsEntry("scope", "statement")
+          .containsEntry("flagManual", true).containsEntry("rejected", 0L);
+      assertThat(endpoint.budget("nobody")).isNull();
+    });
+  }
+
+  @Test
+  void endpoint_tripsAndResetsTheManualFlag_changesTheBudget() {
+    runner.withPropertyValues("management.endpoints.web.exposure.include=sluice").run(context -> {
+      SluiceEndpoint endpoint = context.getBean(SluiceEndpoint.class);
+      RateLimitedDataSource sluice = context.getBean(RateLimitedDataSource.class);
+
+      assertThat(endpoint.change("users-db", "open", 200.0)).containsEntry("limiting", true)
+          .containsEntry("budget", 200.0);
+      assertThat(sluice.stats().limiting()).isTrue();
+      assertThat(sluice.stats().budget()).isEqualTo(200);
+
+      endpoint.change("users-db", "closed", null);
+      assertThat(sluice.stats().limiting()).isFalse();
+      assertThat(endpoint.change("nobody", "open", null)).isNull();
+    });
+  }
+
+  @Test
+  void endpoint_badRequest_namesWhatIsWrong() {
+    runner.withPropertyValues("management.endpoints.web.exposure.include=sluice").run(context -> {
+      SluiceEndpoint endpoint = context.getBean(SluiceEndpoint.class);
+
+      assertThatThrownBy(() -> endpoint.change("users-db", "ajar", null))
+          .isInstanceOf(InvalidEndpointRequestException.class)
+          .hasMessage("flag must be `open` or `closed`, but was \"ajar\"");
+      assertThatThrownBy(() -> endpoint.change("users-db", null, -1.0))
+          .isInstanceOf(InvalidEndpointRequestException.class)
+          .hasMessageStartingWith("sluice.budget must be a positive number");
+    });
+  }
+
+  @Test
+  void endpoint_flagNotManual_tripRefusedSayingWhere() {
+    Fixtures.runner().withUserConfiguration(SluiceAutoConfigurationTest.OnePool.class)
+        .withPropertyValues("sluice.budget=500", "sluice.name=users-db",
+            "management.endpoints.web.exposure.include=sluice")
+        .run(context -> assertThatThrownBy(() -> context.getBean(SluiceEndpoint.class)
+            .change("users-db", "open", null))
+            .isInstanceOf(InvalidEndpointRequestException.class)
+            .hasMessageContaining("configure sluice.flag=manual"));
+  }
+
+  @Test
+  void health_flagInMemory_up() {
+    runner.run(context -> {
+      context.getBean(BreakerFlag.Manual.class).trip(); // limiting is not a failure
+      Health health = context.getBean("sluiceHealthIndicator", HealthIndicator.class).health();
+
+      assertThat(health.getStatus()).isEqualTo(Status.UP);
+      assertThat(health.getDetails()).containsKey("users-db");
+    });
+  }
+
+  @Test
+  void health_redisUnreachable_unknownNeverDown_aggregateStaysUp() throws IOException {
+    Fixtures.runner().withUserConfiguration(SluiceAutoConfigurationTest.OnePool.class)
+        .withConfiguration(AutoConfigurations.of(HealthContributorAutoConfiguration.class,
+            HealthEndpointAutoConfiguration.class))
+        .withPropertyValues("sluice.budget=500", "sluice.name=users-db",
+            "sluice.redis=redis://127.0.0.1:" + closedPort(), "sluice.redis.refresh=50ms",
+            "sluice.redis.timeout=50ms")
+        .run(context -> {
+          RateLimitedDataSource sluice = context.getBean(RateLimitedDataSource.class);
+          await().atMost(Duration.ofSeconds(10))
+              .until(() -> sluice.stats().flagState() == FlagState.UNREACHABLE);
+
+          Health health = context.getBean("sluiceHealthIndicator", HealthIndicator.class).health();
+
+          assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
+          assertThat(health.getDetails().get("users-db").toString())
+              .contains("flagState=unreachable", "limiting=true");
+          assertThat(context.getBean(HealthEndpoint.class).health().getStatus())
+              .isEqualTo(Status.UP);
+        });
+  }
+
+  @Test
+  void health_disabledByManagementProperty_noBean() {
+    runner.withPropertyValues("management.health.sluice.enabled=false")
+        .run(context -> assertThat(context).doesNotHaveBean("sluiceHealthIndicator"));
+  }
+
+  private static int closedPort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package dev.sluice.spring.boot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.autoconfigure.web.servlet.AutoConfigureMockMvc;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.MediaType;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Spring MVC under a flood: a budget of 1 query/s (burst 1) answers the excess 503 with
+ * {@code Retry-After} and a problem detail, and 200 again once the bucket has refilled.
+ */
+@SpringBootTest(classes = WebMvcTest.App.class, properties = {"sluice.budget=1", "sluice.burst=1",
+    "sluice.name=users-db", "spring.datasource.url=jdbc:h2:mem:mvc",
+    "management.endpoints.web.exposure.include=sluice"})
+@AutoConfigureMockMvc
+class WebMvcTest {
+
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  @Import(Users.class)
+  static class App {}
+
+  @RestController
+  static class Users {
+    private final JdbcTemplate jdbc;
+
+    Users(JdbcTemplate jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    @GetMapping("/users/count")
+    Integer count() {
+      return jdbc.queryForObject("SELECT 1", Integer.class);
+    }
+  }
+
+  @Autowired
+  MockMvc mvc;
+
+  @Test
+  void flood_503WithRetryAfterAndProblemDetail_then200() throws Exception {
+    MockHttpServletResponse refused = null;
+    for (int i = 0; i < 50 && refused == null; i++) {
+      MockHttpServletResponse response = mvc.perform(get("/users/count")).andReturn().getResponse();
+      if (response.getStatus() == 503) {
+        refused = response;
+      } else {
+        assertThat(response.getStatus()).isEqualTo(200);
+      }
+    }
+
+    assertThat(refused).as("a 503 within 50 calls at 1/s").isNotNull();
+    assertThat(refused.getHeader("Retry-After")).isEqualTo("1");
+    assertThat(refused.getContentType()).isEqualTo("application/problem+json");
+    assertThat(refused.getContentAsString()).contains("\"status\":503", "\"budget\":\"users-db\"",
+        "\"instance\":\"/users/count\"");
+    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() ->
+        mvc.perform(get("/users/count")).andReturn().getResponse().getStatus() == 200);
+  }
+
+  @Test
+  void actuatorEndpoint_overHttp_readsAndRefusesATripOfANonManualFlag() throws Exception {
+    String budgets = mvc.perform(get("/actuator/sluice")).andReturn().getResponse()
+        .getContentAsString();
+    MockHttpServletResponse trip = mvc.perform(post("/actuator/sluice/users-db")
+        .contentType(MediaType.APPLICATION_JSON).content("{\"flag\": \"open\"}"))
+        .andReturn().getResponse();
+
+    assertThat(budgets).contains("\"users-db\":{\"limiting\":true", "\"budget\":1.0");
+    assertThat(trip.getStatus()).isEqualTo(400);
+  }
+}
