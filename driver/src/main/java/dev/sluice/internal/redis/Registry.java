@@ -91,9 +91,15 @@ public final class Registry implements AutoCloseable {
     }
     health.answered();
     int live = (int) Math.max(1, Math.min(Integer.MAX_VALUE, count));
-    if (live != liveCount) {
-      onCount.accept(live); // first: should it throw, the next beat offers the count again
-      liveCount = live;
+    int before = liveCount;
+    if (live != before) {
+      liveCount = live; // before the share follows, so that stats never show a stale count
+      try {
+        onCount.accept(live);
+      } catch (RuntimeException | Error e) {
+        liveCount = before; // the next beat offers the count again
+        throw e;
+      }
     }
   }
 
