@@ -43,6 +43,17 @@ final class Report {
     System.out.println("Fixed caps swept (within bound/s over 10–40 s): " + sweep(results));
     System.out.println();
     verdicts(results, best);
+    System.out.println();
+    System.out.println("The adaptive caps at the end of each second (phases change at 10, 25, 40, 45 s):");
+    System.out.println();
+    for (String name : List.of("Sluice auto", "Netflix Gradient2", "Netflix Vegas")) {
+      Result r = find(results, name);
+      StringBuilder caps = new StringBuilder();
+      for (int second = 1; second <= 60; second++) {
+        caps.append(second == 1 ? "" : " ").append(r.limitAtSecond(second));
+      }
+      System.out.println("- " + name + ": " + caps);
+    }
   }
 
   private String row(Result r, boolean best) {
