@@ -32,6 +32,8 @@ import java.util.function.Function;
  *       at half the capacity: nothing is overloaded, so every refusal is a false one.
  * </ol>
  *
+ * <p>A second, shorter table runs the same policies through {@link #COLD}: the flood from 0 s.
+ *
  * <p>Every statement has a 1 s statement timeout; one that reaches it is cancelled and counts as an
  * overload error ({@code 57014}) for the policies. A statement's work is its shape's no-load
  * latency times a log-normal factor (&sigma; = 0.25). Everything random comes from one
@@ -76,6 +78,14 @@ public final class OverloadHarness {
       new Phase("recovered", 40 * SECOND, 45 * SECOND, 0.5, 0.05, 1),
       new Phase("mix", 45 * SECOND, 60 * SECOND, 0.5, 0.5, 1));
 
+  /**
+   * The same scenario without the light first phase: the flood starts at 0 s, before anything is
+   * known of the database. The baseline a controller learns then is a crowded one.
+   */
+  static final List<Phase> COLD = List.of(
+      new Phase("flood", 0, 10 * SECOND, 3, 0.05, 1),
+      PHASES.get(1), PHASES.get(2), PHASES.get(3), PHASES.get(4));
+
   private OverloadHarness() {}
 
   /**
@@ -90,18 +100,22 @@ public final class OverloadHarness {
         seed = Long.parseLong(args[i + 1]);
       }
     }
-    new Report(seed, noLoadP99(seed, 0)).print(runAll(seed));
+    Report report = new Report(seed, noLoadP99(seed, 0));
+    report.print(runAll(seed, PHASES));
+    report.printCold(List.of(run(seed, COLD, clock -> Policy.fixed(16)),
+        run(seed, COLD, Policy::sluice), run(seed, COLD, clock -> Policy.gradient2()),
+        run(seed, COLD, clock -> Policy.vegas())));
   }
 
-  static List<Result> runAll(long seed) {
+  static List<Result> runAll(long seed, List<Phase> phases) {
     List<Result> results = new ArrayList<>();
-    results.add(run(seed, clock -> Policy.none()));
+    results.add(run(seed, phases, clock -> Policy.none()));
     for (int cap : FIXED_CAPS) {
-      results.add(run(seed, clock -> Policy.fixed(cap)));
+      results.add(run(seed, phases, clock -> Policy.fixed(cap)));
     }
-    results.add(run(seed, Policy::sluice));
-    results.add(run(seed, clock -> Policy.gradient2()));
-    results.add(run(seed, clock -> Policy.vegas()));
+    results.add(run(seed, phases, Policy::sluice));
+    results.add(run(seed, phases, clock -> Policy.gradient2()));
+    results.add(run(seed, phases, clock -> Policy.vegas()));
     return results;
   }
 
@@ -118,16 +132,15 @@ public final class OverloadHarness {
   }
 
   /** One policy through the whole scenario. */
-  static Result run(long seed, Function<Ticker, Policy> policyOn) {
+  static Result run(long seed, List<Phase> phases, Function<Ticker, Policy> policyOn) {
     long[] clock = new long[1];
     Policy policy = policyOn.apply(() -> clock[0]);
     SplittableRandom random = new SplittableRandom(seed);
     SimulatedDatabase db = new SimulatedDatabase(CORES, KNEE);
     ArrayDeque<SimulatedDatabase.Statement> byTimeout = new ArrayDeque<>();
-    Result result = new Result(policy.name(), PHASES.size());
+    Result result = new Result(policy.name(), phases.size());
     int phaseIndex = 0;
-    Phase phase = PHASES.get(0);
-    long end = PHASES.get(PHASES.size() - 1).endNanos;
+    Phase phase = phases.get(0);
     long nextArrival = exponential(random, phase.arrivalsPerNano());
     while (true) {
       long nextEnd = db.nextEndNanos();
@@ -137,10 +150,10 @@ public final class OverloadHarness {
       db.advanceTo(now);
       clock[0] = now;
       if (now == phase.endNanos) {
-        if (++phaseIndex == PHASES.size()) {
+        if (++phaseIndex == phases.size()) {
           break;
         }
-        phase = PHASES.get(phaseIndex);
+        phase = phases.get(phaseIndex);
         db.resize(CORES * phase.coreShare, KNEE * phase.coreShare);
         nextArrival = now + exponential(random, phase.arrivalsPerNano());
       } else if (now == nextEnd) {

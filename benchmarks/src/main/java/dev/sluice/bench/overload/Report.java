@@ -117,6 +117,25 @@ final class Report {
     }
   }
 
+  /** The same policies when the flood starts before anything is known (no light first phase). */
+  void printCold(List<Result> results) {
+    System.out.println();
+    System.out.println("Without the light first phase (the flood starts at 0 s; phases otherwise "
+        + "the same; goodput over 0–40 s):");
+    System.out.println();
+    System.out.println("| policy | goodput/s | within bound/s | p99 ms (0–10 s) | p99 ms (10–25 s) "
+        + "| p99 ms (step) | cap at 9 / 24 / 39 s |");
+    System.out.println("|---|---|---|---|---|---|---|");
+    for (Result r : results) {
+      System.out.println(format("| %s | %,.0f | %,.0f | %.2f | %.2f | %.2f | %d / %d / %d |",
+          r.name, r.goodput(LIGHT, STEP + 1, false), r.goodput(LIGHT, STEP + 1, true),
+          r.quantileNanos(0.99, LIGHT, LIGHT + 1) / 1e6,
+          r.quantileNanos(0.99, OVERLOAD, OVERLOAD + 1) / 1e6,
+          r.quantileNanos(0.99, STEP, STEP + 1) / 1e6,
+          r.limitAtSecond(9), r.limitAtSecond(24), r.limitAtSecond(39)));
+    }
+  }
+
   private static void verdict(String target, String measured, boolean met) {
     System.out.println(format("| %s | %s | %s |", target, measured, met ? "yes" : "**NO**"));
   }

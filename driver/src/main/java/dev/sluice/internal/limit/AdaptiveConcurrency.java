@@ -47,7 +47,7 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>crowding above {@value #HIGH}: the cap is scaled by {@value #TARGET} / crowding, at most
  *       halved (the gradient of Netflix's Gradient2, on a per-shape, not a global, baseline);
  *   <li>crowding below {@value #LOW} while the gate was full: the cap grows by a tenth (at least 1),
- *       so a cap at its minimum reaches a hundred in about three seconds;
+ *       so a cap of 1 reaches a hundred in about 33 windows (3.3&nbsp;s when statements are fast);
  *   <li>otherwise the cap holds.
  * </ol>
  *
