@@ -30,6 +30,7 @@ class AdaptiveConcurrencyTest {
   private int everyMillis = 1;
   private double scanShare;
   private double sigma = 0.25;
+  private double slowdown = 1;
   private boolean oneShape;
   private long refused;
   private int lowestLimit;
@@ -55,7 +56,8 @@ class AdaptiveConcurrencyTest {
       for (int i = 0; i < admitted; i++) {
         boolean scan = random.nextDouble() < scanShare;
         long base = scan ? SCAN_NANOS : POINT_NANOS;
-        long latency = (long) (base * crowding * Math.exp(sigma * random.nextGaussian()));
+        long latency =
+            (long) (base * slowdown * crowding * Math.exp(sigma * random.nextGaussian()));
         gate.release();
         controller.onSample(scan && !oneShape ? SCAN : POINT, latency, false);
       }
@@ -75,6 +77,48 @@ class AdaptiveConcurrencyTest {
     // crowding is limit / capacity: at least 1, below the threshold of a cut (1.5)
     assertThat(lowestLimit).isGreaterThanOrEqualTo(20);
     assertThat(highestLimit).isLessThanOrEqualTo(30);
+  }
+
+  @Test
+  void limit_underAMinuteOfOverload_doesNotCreepAsTheBaselinesAgeOut() {
+    start(100, 1, 256);
+    run(Duration.ofSeconds(5));
+    demand = 200;
+    run(Duration.ofSeconds(55));
+    run(Duration.ofSeconds(5));
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(20);
+    assertThat(highestLimit).isLessThanOrEqualTo(30);
+  }
+
+  @Test
+  void limit_whenEveryStatementBecomesSlowerForGoodUnderOverload_recoversFromTheMinimum() {
+    start(100, 1, 256);
+    run(Duration.ofSeconds(5));
+    demand = 200;
+    run(Duration.ofSeconds(5));
+    slowdown = 3; // a new plan, a cold cache: slower whatever the concurrency
+    run(Duration.ofSeconds(5));
+    assertThat(lowestLimit).isLessThanOrEqualTo(2); // first read as crowding: cut to the minimum
+    run(Duration.ofSeconds(3 * AdaptiveConcurrency.EPOCH_SECONDS));
+    run(Duration.ofSeconds(2));
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(18);
+    assertThat(highestLimit).isLessThanOrEqualTo(30);
+  }
+
+  @Test
+  void refusals_withoutAnySample_leaveTheCapAlone() {
+    start(10, 1, 256);
+    for (int i = 0; i < 1_000; i++) {
+      for (int j = 0; j < 10; j++) {
+        gate.tryAcquire();
+      }
+      assertThat(gate.tryAcquire()).isFalse();
+      for (int j = 0; j < 10; j++) {
+        gate.release();
+      }
+      ticker.advance(Duration.ofMillis(10));
+    }
+    assertThat(controller.limit()).isEqualTo(10);
   }
 
   @Test
