@@ -186,7 +186,8 @@ public final class Suite {
       for (String path : List.of("admit", "admit+gate", "admit+gate+adaptive", "gate", "sample")) {
         RunResult r = find(results, "path", path);
         if (r != null) {
-          String added = admit == null || !path.startsWith("admit") ? "—" : fmt(cpu(r) - cpu(admit));
+          String added =
+              admit == null || !path.startsWith("admit") ? "—" : fmt(cpu(r) - cpu(admit));
           row(path, fmt(median(r)) + " [" + fmt(cpu(r)) + "]", added, fmt0(allocation(r)));
         }
       }

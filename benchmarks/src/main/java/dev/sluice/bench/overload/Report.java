@@ -30,8 +30,9 @@ final class Report {
         + "and step phases (10–40 s); latencies are the point reads' at the database, timeouts "
         + "included; settle: after the step at 25 s, until every 250 ms bin has a point-read p99 "
         + "≤ 2 × its no-load p99.%n", noLoadP99Nanos / 1e6));
-    System.out.println("| policy | goodput/s | within bound/s | p50 ms (10–40 s) | p99 ms (overload) "
-        + "| p99 ms (step) | settle s | refused, light | refused, mix (false) | cap at 24 / 39 / 59 s |");
+    System.out.println("| policy | goodput/s | within bound/s | p50 ms (10–40 s) "
+        + "| p99 ms (overload) | p99 ms (step) | settle s | refused, light "
+        + "| refused, mix (false) | cap at 24 / 39 / 59 s |");
     System.out.println("|---|---|---|---|---|---|---|---|---|---|");
     for (Result r : results) {
       if (r.name.startsWith("fixed ") && r != best && !isNeighbour(r, best)) {
@@ -44,7 +45,8 @@ final class Report {
     System.out.println();
     verdicts(results, best);
     System.out.println();
-    System.out.println("The adaptive caps at the end of each second (phases change at 10, 25, 40, 45 s):");
+    System.out.println(
+        "The adaptive caps at the end of each second (phases change at 10, 25, 40, 45 s):");
     System.out.println();
     for (String name : List.of("Sluice auto", "Netflix Gradient2", "Netflix Vegas")) {
       Result r = find(results, name);
@@ -60,7 +62,8 @@ final class Report {
     return format("| %s%s | %,.0f | %,.0f | %.2f | %.2f | %.2f | %s | %.2f %% | %.2f %% | %s |",
         r.name, best ? " (best fixed)" : "",
         r.goodput(OVERLOAD, STEP + 1, false), r.goodput(OVERLOAD, STEP + 1, true),
-        r.quantileNanos(0.5, OVERLOAD, STEP + 1) / 1e6, r.quantileNanos(0.99, OVERLOAD, OVERLOAD + 1) / 1e6,
+        r.quantileNanos(0.5, OVERLOAD, STEP + 1) / 1e6,
+        r.quantileNanos(0.99, OVERLOAD, OVERLOAD + 1) / 1e6,
         r.quantileNanos(0.99, STEP, STEP + 1) / 1e6, settle(r),
         100 * r.refusedShare(LIGHT), 100 * r.refusedShare(MIX),
         r.limitAtSecond(24) == 0 ? "—"

@@ -32,7 +32,8 @@ final class Result {
     timedOut = new long[phases];
     latencies = new long[phases][1024];
     sizes = new int[phases];
-    int bins = (int) (OverloadHarness.PHASES.get(phases - 1).endNanos() / OverloadHarness.BIN_NANOS);
+    long endNanos = OverloadHarness.PHASES.get(phases - 1).endNanos();
+    int bins = (int) (endNanos / OverloadHarness.BIN_NANOS);
     limitByBin = new int[bins + 1];
     binLatencies = new long[bins + 1][64];
     binSizes = new int[bins + 1];
@@ -113,7 +114,7 @@ final class Result {
     return values[Math.min(n - 1, (int) (n * q))];
   }
 
-  /** Statements per second in phases [from, to), counting only those in the bound if {@code slo}. */
+  /** Statements per second in phases [from, to); only those within the bound if {@code slo}. */
   double goodput(int from, int to, boolean slo) {
     long n = 0;
     for (int p = from; p < to; p++) {

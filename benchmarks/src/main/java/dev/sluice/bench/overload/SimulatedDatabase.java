@@ -5,8 +5,8 @@ import java.util.PriorityQueue;
 /**
  * A database in virtual time whose statements slow each other down, and past a knee, thrash.
  *
- * <p>The drill's database ({@code examples/.../drill/SimulatedDatabase}) adds a fixed delay per other
- * statement running; it never stops serving more. This one is a processor-sharing server with
+ * <p>The drill's database ({@code examples/.../drill/SimulatedDatabase}) adds a fixed delay per
+ * other statement running; it never stops serving more. This one is a processor-sharing server with
  * {@code cores} of capacity: every statement in flight gets an equal share, at most one core, so
  * up to {@code cores} statements run at their no-load latency and more stretch each other's
  * latency in proportion (throughput flat, latency up: the queue inside the database). Past
@@ -49,7 +49,7 @@ final class SimulatedDatabase {
     resize(cores, knee);
   }
 
-  /** A step in capacity: from now on the server has {@code cores} and thrashes past {@code knee}. */
+  /** A step in capacity: from now on the server has {@code cores}, thrashing past {@code knee}. */
   void resize(double cores, double knee) {
     this.cores = cores;
     this.knee = knee;

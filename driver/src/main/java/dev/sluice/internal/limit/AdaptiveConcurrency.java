@@ -16,16 +16,16 @@ import java.util.concurrent.atomic.LongAdder;
  * throughput &times; latency); further past it, thrashing makes throughput fall. A statement's
  * latency divided by the latency the <em>same kind of statement</em> has when the database is not
  * crowded is therefore the crowding factor, and the cap is right when that factor is near 1: the
- * database is busy, but nothing waits inside it. Each sample is (shape, latency, overload), where the
- * shape is a hash of the SQL text: latency is only ever compared with the latency of the same shape,
- * so a change of query mix (more range scans, fewer point reads) does not read as overload. This is
- * the failure of mix-blind limiters (Netflix concurrency-limits #171 and go-concurrency-limits
- * #117: a 10&nbsp;ms&ndash;2&nbsp;s mix leaves Vegas stuck at its minimum).
+ * database is busy, but nothing waits inside it. Each sample is (shape, latency, overload), where
+ * the shape is a hash of the SQL text: latency is only ever compared with the latency of the same
+ * shape, so a change of query mix (more range scans, fewer point reads) does not read as overload.
+ * This is the failure of mix-blind limiters (Netflix concurrency-limits #171 and
+ * go-concurrency-limits #117: a 10&nbsp;ms&ndash;2&nbsp;s mix leaves Vegas stuck at its minimum).
  *
- * <p><b>The no-load latency, learned without probing.</b> Vegas re-probes its no-load round trip
- * by adopting whatever sample comes every so often, and Envoy pins the concurrency to 3 for a while
- * to measure it &mdash; bursts of refusals that its users report. Here each shape has a baseline:
- * the lowest <em>batch mean</em> (a batch is {@value #BATCH} consecutive samples of the shape) seen
+ * <p><b>The no-load latency, learned without probing.</b> Vegas re-probes its no-load round trip by
+ * adopting whatever sample comes every so often, and Envoy pins the concurrency to 3 for a while to
+ * measure it &mdash; bursts of refusals that its users report. Here each shape has a baseline: the
+ * lowest <em>batch mean</em> (a batch is {@value #BATCH} consecutive samples of the shape) seen
  * over the current and the previous epoch of {@value #EPOCH_SECONDS}&nbsp;s. A mean over a batch is
  * robust to the single fast outlier that makes a plain minimum (Vegas's) too low; the minimum over
  * batches picks the least crowded moments, which a working cap produces by itself: each cut brings
@@ -36,32 +36,41 @@ import java.util.concurrent.atomic.LongAdder;
  * back, every batch ran at the crowding the cap allows, and letting the baseline age into it would
  * let the cap creep up epoch after epoch (measured: from 1.2&times; to 1.8&times; the database's
  * capacity in a minute of overload); then a baseline may only fall. At the minimum cap the crowding
- * seen is the database's own (Netflix concurrency-limits #171), so there it may rise again. Until it
- * does, the cap errs low, never high. The shapes share a fixed table of {@value #SLOTS} slots indexed by the hash;
- * two shapes that collide share a baseline (the lighter one's), which makes the heavier one look
- * crowded &mdash; a bias towards caution, bounded by the clipping below.
+ * seen is the database's own (Netflix concurrency-limits #171), so there it may rise again. Until
+ * it does, the cap errs low, never high.
  *
- * <p><b>The decision.</b> Samples are pooled into windows of at least {@value #WINDOW_MILLIS}&nbsp;ms
- * and {@value #MIN_WINDOW_SAMPLES} samples. A window's crowding is the sum of its latencies over the
- * sum of their shapes' baselines (each latency clipped at {@value #CLIP}&times; its baseline so one
- * stuck statement cannot move it), so heavy statements weigh by their cost. Then, in order:
+ * <p>A baseline is only as good as the first uncrowded batches: a controller whose first samples
+ * come from a flood takes the flooded latency for normal, and only overload errors then cut (the
+ * overload harness in {@code benchmarks/} measures a p99 of 2.1&times; the no-load p99 that way,
+ * against 1.24&times; with a baseline learned first). Feed it samples before limiting starts.
+ *
+ * <p>The shapes share a fixed table of {@value #SLOTS} slots indexed by the hash; two shapes that
+ * collide share a baseline (the lighter one's), which makes the heavier one look crowded &mdash; a
+ * bias towards caution, bounded by the clipping below.
+ *
+ * <p><b>The decision.</b> Samples are pooled into windows of at least
+ * {@value #WINDOW_MILLIS}&nbsp;ms and {@value #MIN_WINDOW_SAMPLES} samples. A window's crowding is
+ * the sum of its latencies over the sum of their shapes' baselines (each latency clipped at
+ * {@value #CLIP}&times; its baseline so one stuck statement cannot move it), so heavy statements
+ * weigh by their cost. Then, in order:
  *
  * <ol>
  *   <li>any overload error (SQLState class 53, {@code 57014}, a lost connection, the pool's
  *       timeout) is the strongest signal: the cap is multiplied by {@value #OVERLOAD_BACKOFF};
- *   <li>crowding above {@value #HIGH}: the cap is scaled by {@value #TARGET} / crowding, at most
- *       halved (the gradient of Netflix's Gradient2, on a per-shape, not a global, baseline);
- *   <li>crowding below {@value #LOW} while the gate was full: the cap grows by a tenth (at least 1),
- *       so a cap of 1 reaches a hundred in about 33 windows (3.3&nbsp;s when statements are fast);
+ *   <li>crowding above {@value #HIGH}: the cap is scaled by {@value #TARGET} / crowding, at
+ *       most halved (the gradient of Netflix's Gradient2, on a per-shape, not a global, baseline);
+ *   <li>crowding below {@value #LOW} while the gate was full: the cap grows by a tenth (at
+ *       least 1), so a cap of 1 reaches a hundred in about 33 windows (3.3&nbsp;s when statements
+ *       are fast);
  *   <li>otherwise the cap holds.
  * </ol>
  *
- * <p>A cut is only taken when the cap was in use (the gate filled, or half of it is in flight): a cap
- * that nobody reaches protects nothing, and cutting it on the noise of a handful of statements under
- * light load is how limiters end in refusal storms. After a cut, samples of statements admitted
- * before it are ignored by the decision: they ran under the old cap and would cut again for the same
- * cause. Refused calls never give a sample (they did not run), so they cannot drag the estimate
- * down (Netflix concurrency-limits #176).
+ * <p>A cut is only taken when the cap was in use (the gate filled, or half of it is in flight): a
+ * cap that nobody reaches protects nothing, and cutting it on the noise of a handful of statements
+ * under light load is how limiters end in refusal storms. After a cut, samples of statements
+ * admitted before it are ignored by the decision: they ran under the old cap and would cut again
+ * for the same cause. Refused calls never give a sample (they did not run), so they cannot drag the
+ * estimate down (Netflix concurrency-limits #176).
  *
  * <p><b>Cost.</b> {@link #onSample} is O(1) and allocates nothing: a clock read, two
  * {@link AtomicLongArray} reads and one add for the shape, three {@link LongAdder} adds for the
