@@ -18,6 +18,13 @@ class AdaptiveConcurrencyTest {
   private static final int SCAN = AdaptiveConcurrency.shapeOf("SELECT * FROM t WHERE k > ?");
   private static final long POINT_NANOS = 1_000_000;
   private static final long SCAN_NANOS = 20_000_000;
+  private static final int[] MANY_SHAPES = new int[40];
+
+  static {
+    for (int i = 0; i < MANY_SHAPES.length; i++) {
+      MANY_SHAPES[i] = AdaptiveConcurrency.shapeOf("SELECT * FROM t" + i + " WHERE id = ?");
+    }
+  }
 
   private final FakeTicker ticker = new FakeTicker();
   private final Random random = new Random(42);
@@ -32,6 +39,7 @@ class AdaptiveConcurrencyTest {
   private double sigma = 0.25;
   private double slowdown = 1;
   private boolean oneShape;
+  private int manyShapes; // > 0: that many shapes, shape i taking (i + 1) ms alone
   private long refused;
   private int lowestLimit;
   private int highestLimit;
@@ -56,10 +64,16 @@ class AdaptiveConcurrencyTest {
       for (int i = 0; i < admitted; i++) {
         boolean scan = random.nextDouble() < scanShare;
         long base = scan ? SCAN_NANOS : POINT_NANOS;
+        int shape = scan && !oneShape ? SCAN : POINT;
+        if (manyShapes > 0) {
+          int which = random.nextInt(manyShapes);
+          base = (which + 1) * POINT_NANOS;
+          shape = MANY_SHAPES[which];
+        }
         long latency =
             (long) (base * slowdown * crowding * Math.exp(sigma * random.nextGaussian()));
         gate.release();
-        controller.onSample(scan && !oneShape ? SCAN : POINT, latency, false);
+        controller.onSample(shape, latency, false);
       }
       ticker.advance(Duration.ofMillis(1));
       lowestLimit = Math.min(lowestLimit, controller.limit());
@@ -102,6 +116,20 @@ class AdaptiveConcurrencyTest {
     run(Duration.ofSeconds(3 * AdaptiveConcurrency.EPOCH_SECONDS));
     run(Duration.ofSeconds(2));
     assertThat(lowestLimit).isGreaterThanOrEqualTo(18);
+    assertThat(highestLimit).isLessThanOrEqualTo(30);
+  }
+
+  @Test
+  void limit_withFortyShapesSharingTheTable_stillConvergesNearTheCapacity() {
+    // 40 shapes from 1 to 40 ms in 256 slots: two pairs collide (t4/t14, t7/t17), the heavier of
+    // each pair then reads crowded
+    manyShapes = 40;
+    start(100, 1, 256);
+    run(Duration.ofSeconds(20));
+    demand = 200;
+    run(Duration.ofSeconds(20));
+    run(Duration.ofSeconds(5));
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(16);
     assertThat(highestLimit).isLessThanOrEqualTo(30);
   }
 
