@@ -179,16 +179,17 @@ public final class Suite {
       Collection<RunResult> results =
           runJmh(dev.sluice.ConcurrencyGateBenchmark.class, threads, true);
       section("The concurrency cap on the admit path, " + threads + " thread(s): ns per call"
-          + " [CPU ns], added over today's admit path (CPU), B/op");
-      row("path", "ns/op [CPU ns/op]", "added CPU ns", "B/op");
-      rule(4);
+          + " [CPU ns], added over today's admit path (CPU) and CPU time × that path, B/op");
+      row("path", "ns/op [CPU ns/op]", "added CPU ns", "CPU ×", "B/op");
+      rule(5);
       RunResult admit = find(results, "path", "admit");
       for (String path : List.of("admit", "admit+gate", "admit+gate+adaptive", "gate", "sample")) {
         RunResult r = find(results, "path", path);
         if (r != null) {
-          String added =
-              admit == null || !path.startsWith("admit") ? "—" : fmt(cpu(r) - cpu(admit));
-          row(path, fmt(median(r)) + " [" + fmt(cpu(r)) + "]", added, fmt0(allocation(r)));
+          boolean onAdmit = admit != null && path.startsWith("admit");
+          row(path, fmt(median(r)) + " [" + fmt(cpu(r)) + "]",
+              onAdmit ? fmt(cpu(r) - cpu(admit)) : "—",
+              onAdmit ? fmt(cpu(r) / cpu(admit)) + "×" : "—", fmt0(allocation(r)));
         }
       }
       RunResult gated = find(results, "path", "admit+gate");
