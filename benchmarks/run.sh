@@ -4,7 +4,7 @@
 #
 #   benchmarks/run.sh                    quick pass, under 10 minutes on 2 cores
 #   benchmarks/run.sh --full             careful pass: 3 forks, longer iterations
-#   benchmarks/run.sh --only bucket,tail a subset: bucket, tail, limiter, jdbc, stub, reject, accuracy
+#   benchmarks/run.sh --only bucket,tail a subset: bucket, tail, limiter, gate, jdbc, stub, reject, accuracy
 #
 # MAVEN_ARGS (for example -o) is passed to Maven.
 set -euo pipefail

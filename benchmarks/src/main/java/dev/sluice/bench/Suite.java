@@ -29,7 +29,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * <pre>
  * benchmarks/run.sh            # quick pass: 1 fork, short iterations, under 10 minutes on 2 cores
  * benchmarks/run.sh --full     # careful: 3 interleaved forks per cell (about 30 minutes on 2 cores)
- * java -cp benchmarks/target/benchmarks.jar dev.sluice.bench.Suite [--full] [--only bucket,tail,limiter,jdbc,stub,reject,accuracy]
+ * java -cp benchmarks/target/benchmarks.jar dev.sluice.bench.Suite [--full] [--only bucket,tail,limiter,gate,jdbc,stub,reject,accuracy]
  * </pre>
  *
  * <p>The report is also written to {@code benchmarks/target/report.md}.
@@ -40,7 +40,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 public final class Suite {
   private static final List<String> ALL =
-      List.of("bucket", "tail", "limiter", "jdbc", "stub", "reject", "accuracy");
+      List.of("bucket", "tail", "limiter", "gate", "jdbc", "stub", "reject", "accuracy");
 
   private final boolean full;
   private final StringBuilder report = new StringBuilder();
@@ -68,6 +68,7 @@ public final class Suite {
       case "bucket" -> bucket();
       case "tail" -> tail();
       case "limiter" -> limiter();
+      case "gate" -> gate();
       case "jdbc" -> jdbc();
       case "stub" -> stub();
       case "reject" -> reject();
@@ -169,6 +170,34 @@ public final class Suite {
       RunResult r = find(results, "path", path);
       if (r != null) {
         row(path, fmt(median(r)) + " [" + fmt(cpu(r)) + "]", fmt0(allocation(r)));
+      }
+    }
+  }
+
+  private void gate() throws RunnerException {
+    for (int threads : new int[] {1, 2}) {
+      Collection<RunResult> results =
+          runJmh(dev.sluice.ConcurrencyGateBenchmark.class, threads, true);
+      section("The concurrency cap on the admit path, " + threads + " thread(s): ns per call"
+          + " [CPU ns], added over today's admit path (CPU) and CPU time × that path, B/op");
+      row("path", "ns/op [CPU ns/op]", "added CPU ns", "CPU ×", "B/op");
+      rule(5);
+      RunResult admit = find(results, "path", "admit");
+      for (String path : List.of("admit", "admit+gate", "admit+gate+adaptive", "gate", "sample")) {
+        RunResult r = find(results, "path", path);
+        if (r != null) {
+          boolean onAdmit = admit != null && path.startsWith("admit");
+          row(path, fmt(median(r)) + " [" + fmt(cpu(r)) + "]",
+              onAdmit ? fmt(cpu(r) - cpu(admit)) : "—",
+              onAdmit ? fmt(cpu(r) / cpu(admit)) + "×" : "—", fmt0(allocation(r)));
+        }
+      }
+      RunResult gated = find(results, "path", "admit+gate");
+      if (admit != null && gated != null) {
+        double added = cpu(gated) - cpu(admit);
+        verdict("concurrency gate added to the admit path, " + threads + " thread(s)",
+            "CPU " + fmt(added) + " ns, " + fmt0(allocation(gated)) + " B/op",
+            "<= 25 ns, 0 B/op", added <= 25 && allocation(gated) < 1);
       }
     }
   }

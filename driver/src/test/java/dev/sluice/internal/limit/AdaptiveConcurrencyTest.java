@@ -1,0 +1,300 @@
+package dev.sluice.internal.limit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.sluice.FakeTicker;
+import java.time.Duration;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The controller against a synthetic database on a fake clock: each millisecond, up to
+ * {@code demand} statements try the gate; those admitted take their shape's no-load latency times
+ * the crowding {@code max(1, inFlight / capacity)} times a log-normal noise, and are reported.
+ */
+class AdaptiveConcurrencyTest {
+  private static final int POINT = AdaptiveConcurrency.shapeOf("SELECT * FROM t WHERE id = ?");
+  private static final int SCAN = AdaptiveConcurrency.shapeOf("SELECT * FROM t WHERE k > ?");
+  private static final long POINT_NANOS = 1_000_000;
+  private static final long SCAN_NANOS = 20_000_000;
+  private static final int[] MANY_SHAPES = new int[40];
+
+  static {
+    for (int i = 0; i < MANY_SHAPES.length; i++) {
+      MANY_SHAPES[i] = AdaptiveConcurrency.shapeOf("SELECT * FROM t" + i + " WHERE id = ?");
+    }
+  }
+
+  private final FakeTicker ticker = new FakeTicker();
+  private final Random random = new Random(42);
+  private ConcurrencyGate gate;
+  private AdaptiveConcurrency controller;
+
+  // the synthetic database and its traffic
+  private double capacity = 20;
+  private int demand = 10;
+  private int everyMillis = 1;
+  private double scanShare;
+  private double sigma = 0.25;
+  private double slowdown = 1;
+  private boolean oneShape;
+  private int manyShapes; // > 0: that many shapes, shape i taking (i + 1) ms alone
+  private long refused;
+  private int lowestLimit;
+  private int highestLimit;
+
+  private void start(int limit, int min, int max) {
+    gate = new ConcurrencyGate(limit);
+    controller = new AdaptiveConcurrency(gate, min, max, ticker);
+  }
+
+  /** Runs the traffic for {@code duration}, one millisecond at a time. */
+  private void run(Duration duration) {
+    refused = 0;
+    lowestLimit = Integer.MAX_VALUE;
+    highestLimit = 0;
+    for (long ms = 0; ms < duration.toMillis(); ms++) {
+      int admitted = 0;
+      while (ms % everyMillis == 0 && admitted < demand && gate.tryAcquire()) {
+        admitted++;
+      }
+      refused += ms % everyMillis == 0 ? demand - admitted : 0;
+      double crowding = Math.max(1, admitted / capacity);
+      for (int i = 0; i < admitted; i++) {
+        boolean scan = random.nextDouble() < scanShare;
+        long base = scan ? SCAN_NANOS : POINT_NANOS;
+        int shape = scan && !oneShape ? SCAN : POINT;
+        if (manyShapes > 0) {
+          int which = random.nextInt(manyShapes);
+          base = (which + 1) * POINT_NANOS;
+          shape = MANY_SHAPES[which];
+        }
+        long latency =
+            (long) (base * slowdown * crowding * Math.exp(sigma * random.nextGaussian()));
+        gate.release();
+        controller.onSample(shape, latency, false);
+      }
+      ticker.advance(Duration.ofMillis(1));
+      lowestLimit = Math.min(lowestLimit, controller.limit());
+      highestLimit = Math.max(highestLimit, controller.limit());
+    }
+  }
+
+  @Test
+  void limit_underSustainedOverload_convergesToWhereLatencyStaysNearItsNoLoadValue() {
+    start(100, 1, 256);
+    run(Duration.ofSeconds(5)); // light: the baselines are learned
+    demand = 200; // ten times what the database serves without queueing
+    run(Duration.ofSeconds(10));
+    run(Duration.ofSeconds(2));
+    // crowding is limit / capacity: at least 1, below the threshold of a cut (1.5)
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(20);
+    assertThat(highestLimit).isLessThanOrEqualTo(30);
+  }
+
+  @Test
+  void limit_underAMinuteOfOverload_doesNotCreepAsTheBaselinesAgeOut() {
+    start(100, 1, 256);
+    run(Duration.ofSeconds(5));
+    demand = 200;
+    run(Duration.ofSeconds(55));
+    run(Duration.ofSeconds(5));
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(20);
+    assertThat(highestLimit).isLessThanOrEqualTo(30);
+  }
+
+  @Test
+  void limit_whenEveryStatementBecomesSlowerForGoodUnderOverload_recoversFromTheMinimum() {
+    start(100, 1, 256);
+    run(Duration.ofSeconds(5));
+    demand = 200;
+    run(Duration.ofSeconds(5));
+    slowdown = 3; // a new plan, a cold cache: slower whatever the concurrency
+    run(Duration.ofSeconds(5));
+    assertThat(lowestLimit).isLessThanOrEqualTo(2); // first read as crowding: cut to the minimum
+    run(Duration.ofSeconds(3 * AdaptiveConcurrency.EPOCH_SECONDS));
+    run(Duration.ofSeconds(2));
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(18);
+    assertThat(highestLimit).isLessThanOrEqualTo(30);
+  }
+
+  @Test
+  void limit_withFortyShapesSharingTheTable_stillConvergesNearTheCapacity() {
+    // 40 shapes from 1 to 40 ms in 256 slots: two pairs collide (t4/t14, t7/t17), the heavier of
+    // each pair then reads crowded
+    manyShapes = 40;
+    start(100, 1, 256);
+    run(Duration.ofSeconds(20));
+    demand = 200;
+    run(Duration.ofSeconds(20));
+    run(Duration.ofSeconds(5));
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(16);
+    assertThat(highestLimit).isLessThanOrEqualTo(30);
+  }
+
+  @Test
+  void refusals_withoutAnySample_leaveTheCapAlone() {
+    start(10, 1, 256);
+    for (int i = 0; i < 1_000; i++) {
+      for (int j = 0; j < 10; j++) {
+        gate.tryAcquire();
+      }
+      assertThat(gate.tryAcquire()).isFalse();
+      for (int j = 0; j < 10; j++) {
+        gate.release();
+      }
+      ticker.advance(Duration.ofMillis(10));
+    }
+    assertThat(controller.limit()).isEqualTo(10);
+  }
+
+  @Test
+  void limit_whenTheDatabaseLosesHalfItsCapacity_settlesWithinFiveSeconds() {
+    start(100, 1, 256);
+    run(Duration.ofSeconds(5));
+    demand = 200;
+    run(Duration.ofSeconds(10));
+    capacity = 10;
+    run(Duration.ofSeconds(5));
+    run(Duration.ofSeconds(2));
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(10);
+    assertThat(highestLimit).isLessThanOrEqualTo(16);
+  }
+
+  @Test
+  void limit_whenTheDatabaseRecoversItsCapacity_growsBackWithinFiveSeconds() {
+    start(100, 1, 256);
+    run(Duration.ofSeconds(5));
+    demand = 200;
+    capacity = 5;
+    run(Duration.ofSeconds(10));
+    assertThat(controller.limit()).isLessThanOrEqualTo(8);
+    capacity = 50;
+    run(Duration.ofSeconds(5));
+    run(Duration.ofSeconds(1));
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(50);
+  }
+
+  @Test
+  void mixChange_atFullCapWithoutCrowding_neitherCutsNorRefusesMore() {
+    capacity = 40;
+    demand = 30;
+    scanShare = 0.05;
+    start(24, 1, 24); // the cap is full all the time, the database never crowded
+    run(Duration.ofSeconds(10));
+    scanShare = 0.5; // the average latency grows five times over; per shape, nothing changes
+    run(Duration.ofSeconds(20));
+    assertThat(lowestLimit).isEqualTo(24);
+    assertThat(refused).isEqualTo(20_000L * (30 - 24)); // only what the cap of 24 always refused
+  }
+
+  @Test
+  void mixChange_withEveryStatementUnderOneShape_readsAsCrowdingAndCuts() {
+    // the same run with the shapes conflated: what the per-shape baseline prevents
+    oneShape = true;
+    capacity = 40;
+    demand = 30;
+    scanShare = 0.05;
+    start(24, 1, 24);
+    run(Duration.ofSeconds(10));
+    scanShare = 0.5;
+    run(Duration.ofSeconds(20));
+    assertThat(lowestLimit).isLessThan(20);
+  }
+
+  @Test
+  void lightLoad_withNoisyLatency_neverCutsAndRefusesNothing() {
+    sigma = 1.0; // a tenth of the statements take 3.6 times the median, one in a hundred 10 times
+    demand = 2;
+    everyMillis = 10; // 200 statements a second: a window holds the minimum of 16 samples
+    start(32, 1, 256);
+    run(Duration.ofSeconds(120));
+    assertThat(lowestLimit).isEqualTo(32);
+    assertThat(refused).isZero();
+  }
+
+  @Test
+  void overloadErrors_cutAtOnce_andTheSameEpisodeDoesNotCutTwice() {
+    start(100, 1, 256);
+    fill(100);
+    ticker.advance(Duration.ofMillis(100));
+    for (int i = 0; i < 16; i++) {
+      controller.onSample(POINT, 5_000_000, true); // admitted 5 ms ago: statement timeouts
+    }
+    assertThat(controller.limit()).isEqualTo(70);
+
+    fill(70);
+    ticker.advance(Duration.ofMillis(100));
+    for (int i = 0; i < 16; i++) {
+      controller.onSample(POINT, 200_000_000, true); // admitted before the cut: no new evidence
+    }
+    assertThat(controller.limit()).isEqualTo(70);
+
+    ticker.advance(Duration.ofMillis(100));
+    controller.onSample(POINT, 50_000_000, true); // admitted after the cut, and the cap was full
+    assertThat(controller.limit()).isEqualTo(49);
+  }
+
+  @Test
+  void overloadErrors_whileTheCapIsFarFromFull_doNotCut() {
+    start(100, 1, 256);
+    fill(10);
+    ticker.advance(Duration.ofMillis(100));
+    for (int i = 0; i < 16; i++) {
+      controller.onSample(POINT, 5_000_000, true);
+    }
+    assertThat(controller.limit()).isEqualTo(100);
+  }
+
+  @Test
+  void baseline_isTheLowestBatchMean_notTheFastestStatement() {
+    start(10, 1, 256);
+    for (int i = 0; i < 4 * AdaptiveConcurrency.BATCH; i++) {
+      controller.onSample(POINT, i % 40 == 0 ? 10_000 : 1_000_000, false);
+      ticker.advance(Duration.ofMillis(1));
+    }
+    assertThat(controller.baselineNanos(POINT)).isBetween(960_000L, 1_000_000L);
+    assertThat(controller.baselineNanos(SCAN)).isZero();
+  }
+
+  @Test
+  void baseline_afterTheDatabaseBecameSlowerForGood_followsWithinTwoEpochs() {
+    start(10, 1, 256);
+    feed(POINT, 1_000_000, Duration.ofSeconds(5));
+    assertThat(controller.baselineNanos(POINT)).isEqualTo(1_000_000);
+    feed(POINT, 3_000_000, Duration.ofSeconds(2 * AdaptiveConcurrency.EPOCH_SECONDS));
+    assertThat(controller.baselineNanos(POINT)).isEqualTo(3_000_000);
+  }
+
+  @Test
+  void constructor_minAboveMax_namesBoth() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new AdaptiveConcurrency(new ConcurrencyGate(5), 10, 4, ticker));
+    assertThat(e).hasMessage("min must be at least 1 and max at least min, but were 10 and 4");
+  }
+
+  @Test
+  void constructor_gateOutsideTheBounds_isClampedIntoThem() {
+    ConcurrencyGate gate = new ConcurrencyGate(500);
+    new AdaptiveConcurrency(gate, 2, 64, ticker);
+    assertThat(gate.limit()).isEqualTo(64);
+  }
+
+  /** Takes {@code n} slots of the gate and gives them back (marking it full if n reached it). */
+  private void fill(int n) {
+    for (int i = 0; i < n; i++) {
+      gate.tryAcquire();
+    }
+    for (int i = 0; i < n; i++) {
+      gate.release();
+    }
+  }
+
+  private void feed(int shape, long latencyNanos, Duration duration) {
+    for (long ms = 0; ms < duration.toMillis(); ms++) {
+      controller.onSample(shape, latencyNanos, false);
+      ticker.advance(Duration.ofMillis(1));
+    }
+  }
+}
