@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -30,6 +32,7 @@ public final class TestCluster implements AutoCloseable {
 
   private final List<RedisServer> servers = new ArrayList<>();
   private final List<Integer> ports = new ArrayList<>();
+  private final Map<Integer, Long> pids = new ConcurrentHashMap<>();
   private final Path dir;
 
   private TestCluster(Path dir) {
@@ -168,6 +171,27 @@ public final class TestCluster implements AutoCloseable {
     return -1;
   }
 
+  /**
+   * How many live replicas the master on {@code port} has, as a running node sees it.
+   *
+   * @param port a master's port
+   * @return its replicas not marked failing
+   */
+  public long replicasOf(int port) {
+    for (int node : running()) {
+      try (Jedis cli = client(node)) {
+        List<String[]> lines = cli.clusterNodes().lines().map(line -> line.split(" ")).toList();
+        String id = lines.stream().filter(f -> port(f[1]) == port).map(f -> f[0]).findFirst()
+            .orElse("?");
+        return lines.stream().filter(f -> f[2].contains("slave") && !f[2].contains("fail")
+            && f[3].equals(id)).count();
+      } catch (RuntimeException e) {
+        // ask the next node
+      }
+    }
+    return 0;
+  }
+
   private static boolean serves(String[] fields, long slot) {
     for (int i = 8; i < fields.length; i++) {
       String[] range = fields[i].split("-");
@@ -194,6 +218,40 @@ public final class TestCluster implements AutoCloseable {
       servers.get(ports.indexOf(port)).stop();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Freezes the node on {@code port} with {@code SIGSTOP}, as a stalled host would: the kernel
+   * still accepts connections, but nothing answers until {@link #thaw(int)}.
+   */
+  public void freeze(int port) {
+    signal("-STOP", pid(port));
+  }
+
+  /** Resumes a node frozen by {@link #freeze(int)}. */
+  public void thaw(int port) {
+    signal("-CONT", pids.get(port));
+  }
+
+  private long pid(int port) {
+    return pids.computeIfAbsent(port, p -> call(p, cli -> cli.info("server")).lines()
+        .filter(line -> line.startsWith("process_id:"))
+        .mapToLong(line -> Long.parseLong(line.substring("process_id:".length()).trim()))
+        .findFirst().orElseThrow());
+  }
+
+  private static void signal(String which, long pid) {
+    try {
+      int exit = new ProcessBuilder("kill", which, Long.toString(pid)).start().waitFor();
+      if (exit != 0) {
+        throw new IllegalStateException("kill " + which + " " + pid + " exited with " + exit);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
     }
   }
 
@@ -236,6 +294,13 @@ public final class TestCluster implements AutoCloseable {
 
   @Override
   public void close() {
+    for (long pid : pids.values()) {
+      try {
+        signal("-CONT", pid); // a frozen node cannot stop
+      } catch (RuntimeException e) {
+        // stopped already
+      }
+    }
     for (RedisServer server : servers) {
       try {
         if (server.isActive()) {

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -15,6 +16,7 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.SetParams;
+import redis.clients.jedis.providers.ClusterConnectionProvider;
 
 /**
  * {@link RedisLink} over a Redis Cluster, with Jedis' {@link JedisCluster}: the same keys, channel
@@ -41,8 +43,10 @@ import redis.clients.jedis.params.SetParams;
  *
  * While the master holding a key is down, calls on that key fail in bounded time ({@link RedisDown},
  * not an error reply: {@code CLUSTERDOWN} and {@code TRYAGAIN} count as unreachable), and the flag
- * fails safe as for one server. Jedis asks the cluster for its slots again after connection
- * failures and after {@code MOVED}, so once a replica is promoted the next calls reach it.
+ * fails safe as for one server. Jedis asks the cluster for its slots again after {@code MOVED}
+ * and after repeated connection failures within one call; this link also asks before the call
+ * that follows any failed one, because a silent master fails a call in a single attempt. So once a
+ * replica is promoted the next calls reach it.
  *
  * <h2>Bounds</h2>
  *
@@ -64,13 +68,18 @@ final class ClusterLink implements RedisLink {
   private final Duration timeout;
   private final String clientName;
   /** Made on first use; {@code null} until then, or after a failed start. */
-  private volatile JedisCluster cluster;
+  private volatile Client client;
+  /** Whether a call failed without an answer since the slots were last asked for. */
+  private final AtomicBoolean topologyStale = new AtomicBoolean();
   private volatile boolean closed;
   /** Serialises making and closing the cluster client; a lock, so no virtual thread is pinned. */
   private final ReentrantLock lock = new ReentrantLock();
   /** Which known node the next subscription tries; moves on after a failed subscription. */
   private final AtomicInteger subscriberTurn =
       new AtomicInteger(ThreadLocalRandom.current().nextInt(1024));
+
+  /** The cluster client, and the provider of its connections, whose topology is renewed here. */
+  private record Client(JedisCluster cluster, ClusterConnectionProvider provider) {}
 
   private ClusterLink(RedisEndpoint endpoint, Duration timeout, String clientName) {
     this.endpoint = endpoint;
@@ -126,7 +135,7 @@ final class ClusterLink implements RedisLink {
 
   @Override
   public void subscribe(String channel, Duration silence, Listener listener) {
-    HostAndPort node = call("SUBSCRIBE " + channel, cluster -> subscriberNode(cluster));
+    HostAndPort node = call("SUBSCRIBE " + channel, this::subscriberNode);
     try {
       new JedisSubscriber(node, JedisLink.clientConfig(endpoint, timeout, silence, clientName),
           channel, node + " of " + endpoint.address(), listener).run();
@@ -151,9 +160,9 @@ final class ClusterLink implements RedisLink {
     lock.lock();
     try {
       closed = true;
-      if (cluster != null) {
-        cluster.close();
-        cluster = null;
+      if (client != null) {
+        client.cluster().close(); // closes the provider and every node's pool
+        client = null;
       }
     } finally {
       lock.unlock();
@@ -167,14 +176,34 @@ final class ClusterLink implements RedisLink {
 
   private <T> T call(String what, Function<JedisCluster, T> command) {
     try {
-      return command.apply(cluster());
+      Client current = client();
+      if (topologyStale.compareAndSet(true, false)) {
+        renew(current);
+      }
+      return command.apply(current.cluster());
     } catch (JedisException | IllegalStateException e) {
       JedisDataException reply = JedisLink.errorReply(e);
       if (reply != null && !clusterUnavailable(reply)) {
         throw new RedisDown(what + " refused by " + endpoint.address() + ": "
             + reply.getMessage(), e, true);
       }
+      topologyStale.set(true);
       throw new RedisDown(what + " on " + endpoint.address() + " failed: " + reason(e), e);
+    }
+  }
+
+  /**
+   * Asks the cluster for its slots again. Jedis does so itself only after two failed attempts in
+   * one call, but a silent master (a partition, a stalled host) uses up the whole retry deadline
+   * in one attempt: without this, the link would keep asking the old master after its replica
+   * took over. Done at the start of the next call rather than at the end of the failed one, so a
+   * failure is reported within its own bound.
+   */
+  private void renew(Client current) {
+    try {
+      current.provider().renewSlotCache();
+    } catch (JedisException e) {
+      topologyStale.set(true); // no node answered: try again next call
     }
   }
 
@@ -198,9 +227,12 @@ final class ClusterLink implements RedisLink {
     return e.getMessage() + " (" + first.getMessage() + ")";
   }
 
-  /** The cluster client, made first if need be: asks the listed nodes for the slots. */
-  private JedisCluster cluster() {
-    JedisCluster current = cluster;
+  /**
+   * The cluster client, made first if need be: asks the listed nodes for the slots. Made without
+   * Jedis' periodic topology refresh, which would run a thread of its own.
+   */
+  private Client client() {
+    Client current = client;
     if (current != null) {
       return current;
     }
@@ -209,13 +241,15 @@ final class ClusterLink implements RedisLink {
       if (closed) {
         throw new JedisException("the link is closed");
       }
-      if (cluster == null) {
+      if (client == null) {
         Set<HostAndPort> seeds = new HashSet<>();
         endpoint.nodes().forEach(node -> seeds.add(HostAndPort.from(node)));
-        cluster = new JedisCluster(seeds, JedisLink.clientConfig(endpoint, timeout, timeout,
-            clientName), ATTEMPTS, timeout, JedisLink.poolConfig(timeout));
+        ClusterConnectionProvider provider = new ClusterConnectionProvider(seeds,
+            JedisLink.clientConfig(endpoint, timeout, timeout, clientName),
+            JedisLink.poolConfig(timeout));
+        client = new Client(new JedisCluster(provider, ATTEMPTS, timeout), provider);
       }
-      return cluster;
+      return client;
     } finally {
       lock.unlock();
     }

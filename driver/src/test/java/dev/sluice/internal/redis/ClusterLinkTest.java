@@ -79,19 +79,88 @@ class ClusterLinkTest {
       Thread subscriber = subscribeInBackground(link, channel, heard);
       Await.until("subscribed", Duration.ofSeconds(5), () -> subscribedNode(channel) != null);
       Integer on = subscribedNode(channel);
-      for (int port : cluster.ports()) {
+      List<Integer> nodes = cluster.running();
+      for (int port : nodes) {
         try (Jedis cli = cluster.client(port)) {
           cli.publish(channel, "from-" + port);
         }
       }
       Await.until("every node's message heard", Duration.ofSeconds(5),
-          () -> heard.size() >= cluster.ports().size());
+          () -> heard.size() >= nodes.size());
       assertThat(heard).containsExactlyInAnyOrderElementsOf(
-          cluster.ports().stream().map(port -> "from-" + port).toList());
-      assertThat(on).isIn(cluster.ports());
+          nodes.stream().map(port -> "from-" + port).toList());
+      assertThat(nodes).hasSizeGreaterThanOrEqualTo(5).contains(on);
       link.close();
       subscriber.join(5_000);
       assertThat(subscriber.isAlive()).isFalse();
+    }
+  }
+
+  @Test
+  void subscription_nodeDies_movesToAnotherNode() throws Exception {
+    String channel = "sluice:" + name() + ":breaker";
+    List<String> heard = new CopyOnWriteArrayList<>();
+    try (RedisLink link = link()) {
+      Thread subscriber = subscribeInBackground(link, channel, heard);
+      Await.until("subscribed", Duration.ofSeconds(5), () -> subscribedNode(channel) != null);
+      int first = subscribedNode(channel);
+      cluster.stop(first); // a master is replaced by its replica; a replica is just gone
+      Await.until("subscribed on another node", Duration.ofSeconds(10),
+          () -> subscribedNode(channel) != null);
+      cluster.awaitHealthy(Duration.ofSeconds(20));
+      int publisher = cluster.running().get(0);
+      try (Jedis cli = cluster.client(publisher)) {
+        cli.publish(channel, "after");
+      }
+      Await.until("heard on the new node", Duration.ofSeconds(5), () -> heard.contains("after"));
+      assertThat(subscribedNode(channel)).isNotEqualTo(first);
+      link.close();
+      subscriber.join(5_000);
+      assertThat(subscriber.isAlive()).isFalse();
+    }
+  }
+
+  @Test
+  void keysMasterFrozen_callFailsWithinTheTimeoutBound_thenTheReplicaServesIt() {
+    String key = keyOnAMasterWithAReplica(); // another test may have killed a node
+    try (RedisLink link = link()) {
+      link.setAndPublish(key, "open", Duration.ofMinutes(1), key, "open");
+      int master = cluster.masterOf(key);
+      cluster.freeze(master);
+      try {
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> link.get(key)).isInstanceOf(RedisDown.class)
+            .matches(e -> !((RedisDown) e).refused(), "no answer, not an error reply");
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        System.out.println("GET on a frozen master failed after " + took.toMillis() + " ms");
+        // one attempt of at most a timeout; the retry deadline (one timeout) stops the others
+        assertThat(took).isLessThan(TIMEOUT.multipliedBy(3));
+
+        long failover = Await.until("the replica answers for the key", Duration.ofSeconds(20),
+            () -> "open".equals(quietly(link, key)));
+        System.out.printf("frozen master -> replica serves the key: %.1f s%n", failover / 1e9);
+      } finally {
+        cluster.thaw(master);
+      }
+      cluster.awaitHealthy(Duration.ofSeconds(20));
+    }
+  }
+
+  private static String keyOnAMasterWithAReplica() {
+    for (int i = 0; i < 100; i++) {
+      String key = "sluice:" + name() + ":breaker";
+      if (cluster.replicasOf(cluster.masterOf(key)) > 0) {
+        return key;
+      }
+    }
+    throw new IllegalStateException("no master with a replica");
+  }
+
+  private static String quietly(RedisLink link, String key) {
+    try {
+      return link.get(key);
+    } catch (RedisDown e) {
+      return null;
     }
   }
 
