@@ -12,10 +12,10 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.Protocol.Command;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.params.SetParams;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
 
 /**
@@ -108,7 +108,7 @@ final class ClusterLink implements RedisLink {
   public void setAndPublish(String key, String value, Duration ttl, String channel,
       String message) {
     call("SET " + key, cluster -> {
-      cluster.set(key, value, SetParams.setParams().px(Math.max(1, ttl.toMillis())));
+      cluster.sendCommand(key, Command.SET, key, value, "PX", JedisLink.px(ttl));
       return cluster.publish(channel, message);
     });
   }
@@ -182,7 +182,7 @@ final class ClusterLink implements RedisLink {
       }
       return command.apply(current.cluster());
     } catch (JedisException | IllegalStateException e) {
-      JedisDataException reply = JedisLink.errorReply(e);
+      JedisDataException reply = errorReply(e);
       if (reply != null && !clusterUnavailable(reply)) {
         throw new RedisDown(what + " refused by " + endpoint.address() + ": "
             + reply.getMessage(), e, true);
@@ -205,6 +205,19 @@ final class ClusterLink implements RedisLink {
     } catch (JedisException e) {
       topologyStale.set(true); // no node answered: try again next call
     }
+  }
+
+  /**
+   * The error reply behind a failure, if a node answered at all. The cluster client hides it among
+   * the suppressed exceptions when no node would take the login ({@code WRONGPASS}) while it
+   * started: that is "refused", not "unreachable".
+   */
+  private static JedisDataException errorReply(Exception e) {
+    JedisDataException reply = JedisLink.errorReply(e);
+    for (int i = 0; reply == null && i < e.getSuppressed().length; i++) {
+      reply = JedisLink.errorReply(e.getSuppressed()[i]);
+    }
+    return reply;
   }
 
   /**

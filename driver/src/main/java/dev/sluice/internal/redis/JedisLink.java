@@ -10,10 +10,10 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.Protocol.Command;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.params.SetParams;
 
 /**
  * {@link RedisLink} over one Redis server, or over the master that Sentinel names, with Jedis.
@@ -95,7 +95,7 @@ final class JedisLink implements RedisLink {
   public void setAndPublish(String key, String value, Duration ttl, String channel,
       String message) {
     call("SET " + key, jedis -> {
-      jedis.set(key, value, SetParams.setParams().px(Math.max(1, ttl.toMillis())));
+      jedis.sendCommand(Command.SET, key, value, "PX", px(ttl)); // see px()
       return jedis.publish(channel, message);
     });
   }
@@ -284,6 +284,16 @@ final class JedisLink implements RedisLink {
     config.setJmxEnabled(false);
     config.setTimeBetweenEvictionRuns(Duration.ofMillis(-1));
     return config;
+  }
+
+  /**
+   * A {@code SET}'s {@code PX} argument: at least 1 ms. The command is sent as words, not through
+   * {@code SetParams.px()}: that method's return type changed in Jedis 6 (Spring Boot 3.5's), so a
+   * driver compiled against Jedis 5 failed every {@code trip()} there with a
+   * {@code NoSuchMethodError}.
+   */
+  static String px(Duration ttl) {
+    return Long.toString(Math.max(1, ttl.toMillis()));
   }
 
   static int millis(Duration d) {

@@ -72,6 +72,17 @@ class ClusterLinkTest {
   }
 
   @Test
+  void wrongPassword_isRefused_notUnreachable_andNotShown() {
+    String uri = cluster.uri().replace("redis-cluster://", "redis-cluster://:s3cret@");
+    try (RedisLink link = RedisLink.connect(RedisEndpoint.parse(uri), TIMEOUT, "sluice-test")) {
+      assertThatThrownBy(() -> link.get("sluice:" + name() + ":breaker"))
+          .isInstanceOf(RedisDown.class)
+          .matches(e -> ((RedisDown) e).refused(), "refused: the nodes answered")
+          .hasMessageNotContaining("s3cret");
+    }
+  }
+
+  @Test
   void subscription_hearsPublishesOnEveryNode_mastersAndReplicas() throws Exception {
     String channel = "sluice:" + name() + ":breaker";
     List<String> heard = new CopyOnWriteArrayList<>();
