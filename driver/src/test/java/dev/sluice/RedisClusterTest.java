@@ -18,9 +18,9 @@ import redis.clients.jedis.Jedis;
 
 /**
  * The flag and the registry on a real Redis Cluster of three masters, through
- * {@code sluice.redis=redis-cluster://...}: a trip on one instance reaches another by pub/sub across
- * nodes, the registry counts the instances, and nothing is left running after close. The failover
- * of a key's master is {@link RedisClusterFailoverTest}.
+ * {@code sluice.redis=redis-cluster://...}: a trip on one instance reaches another by pub/sub
+ * across nodes, the registry counts the instances, and nothing is left running after close. The
+ * failover of a key's master is {@link RedisClusterFailoverTest}.
  */
 @SuppressWarnings("try") // RateLimitedDataSource.close() declares Exception, as DataSource must
 class RedisClusterTest {

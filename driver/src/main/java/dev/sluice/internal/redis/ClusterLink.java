@@ -41,20 +41,22 @@ import redis.clients.jedis.providers.ClusterConnectionProvider;
  *
  * <h2>Failover</h2>
  *
- * While the master holding a key is down, calls on that key fail in bounded time ({@link RedisDown},
- * not an error reply: {@code CLUSTERDOWN} and {@code TRYAGAIN} count as unreachable), and the flag
- * fails safe as for one server. Jedis asks the cluster for its slots again after {@code MOVED}
- * and after repeated connection failures within one call; this link also asks before the call
- * that follows any failed one, because a silent master fails a call in a single attempt. So once a
- * replica is promoted the next calls reach it.
+ * While the master holding a key is down, calls on that key fail in bounded time
+ * ({@link RedisDown}, not an error reply: {@code CLUSTERDOWN} and {@code TRYAGAIN} count as
+ * unreachable), and the flag fails safe as for one server. Jedis asks the cluster for its slots
+ * again after {@code MOVED} and after repeated connection failures within one call; this link also
+ * asks before the call that follows any failed one, because a silent master fails a call in a
+ * single attempt. So once a replica is promoted the next calls reach it.
  *
  * <h2>Bounds</h2>
  *
  * Each connect, read and pool wait takes at most the timeout, as in {@link JedisLink}; a call
  * makes at most {@value #ATTEMPTS} attempts (one redirection of each kind, or a retry after a
- * topology refresh) and starts none after the timeout has passed since the call began. The topology
- * is refreshed only on demand: Jedis' periodic refresh would run a thread of its own. The cluster
- * client is made on first use, so an unreachable cluster never fails a build, and
+ * topology refresh) and starts none after the timeout has passed since the call began. The first
+ * call, and the first after a failed one, first asks nodes for the slots, one after the other,
+ * each within the timeout, until one answers. The topology is refreshed only on demand: Jedis'
+ * periodic refresh would run a thread of its own. The cluster client is made on first use, so an
+ * unreachable cluster never fails a build, and
  * {@link #close()} closes every pool; no thread is left behind.
  *
  * <p>This class is threadsafe.

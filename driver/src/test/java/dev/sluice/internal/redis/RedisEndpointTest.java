@@ -96,7 +96,8 @@ class RedisEndpointTest {
         () -> RedisEndpoint.parse("redis-cluster://:s3cret@n1:7000,n2:7001/2"));
     assertThat(e.getMessage()).isEqualTo("sluice.redis must be a URI"
         + " `redis-cluster://[user:password@]host:port[,host:port...]` and have no database index"
-        + " (a Redis Cluster has only database 0), but was \"redis-cluster://:****@n1:7000,n2:7001/2\"");
+        + " (a Redis Cluster has only database 0), but was"
+        + " \"redis-cluster://:****@n1:7000,n2:7001/2\"");
   }
 
   @Test
@@ -106,7 +107,8 @@ class RedisEndpointTest {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> RedisEndpoint.parse(uri));
       assertThat(e.getMessage()).as(port)
-          .contains("give each cluster node a port from 1 to 65535, but was \"redis-cluster://u:****@n1:7000,n2:" + port + "\"")
+          .contains("give each cluster node a port from 1 to 65535, but was"
+              + " \"redis-cluster://u:****@n1:7000,n2:" + port + "\"")
           .doesNotContain("s3cret");
     }
   }
