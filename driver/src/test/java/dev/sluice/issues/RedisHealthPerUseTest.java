@@ -50,6 +50,7 @@ class RedisHealthPerUseTest {
     p.setProperty("sluice.redis", uri);
     p.setProperty("sluice.redis.refresh", "100ms");
     p.setProperty("sluice.redis.timeout", "200ms");
+    p.setProperty("sluice.recovery.settle", "0"); // limiting() follows the flag itself here
     if (registry) {
       p.setProperty("sluice.instances", "redis");
       p.setProperty("sluice.redis.heartbeat", "100ms");
