@@ -38,8 +38,13 @@ class RateLimitedDataSourceBuilderTest {
           + " `250ms`, `10s`, `1m` or `PT10S`, but was \"-1s\"",
       "sluice.redis|http://cache:6379|sluice.redis must be a URI"
           + " `redis://[user:password@]host:port[/db]` or `rediss://...` or"
-          + " `redis-sentinel://[user:password@]host:port[,host:port...]/master[/db]`,"
+          + " `redis-sentinel://[user:password@]host:port[,host:port...]/master[/db]` or"
+          + " `redis-cluster://[user:password@]host:port[,host:port...]`,"
           + " but was \"http://cache:6379\"",
+      "sluice.redis|redis-cluster://:pw@n1:7000/1|sluice.redis must be a URI"
+          + " `redis-cluster://[user:password@]host:port[,host:port...]` and have no database"
+          + " index (a Redis Cluster has only database 0), but was"
+          + " \"redis-cluster://:****@n1:7000/1\"",
   })
   void properties_badValue_namesTheKeyAndTheValue(String key, String value, String message) {
     Properties props = new Properties();

@@ -112,6 +112,9 @@ public final class Key<T> {
     try {
       value = parser.apply(text);
     } catch (IllegalArgumentException e) {
+      if (String.valueOf(e.getMessage()).startsWith(name + " must ")) {
+        throw e; // the parser said more precisely what is wrong, in the same shape
+      }
       value = null;
     }
     if (value == null) {

@@ -62,11 +62,13 @@ public final class Keys {
 
   public static final Key<String> REDIS = Key.named("sluice.redis", String.class,
           RedisUri::check, "be a URI `redis://[user:password@]host:port[/db]` or `rediss://...`"
-              + " or `redis-sentinel://[user:password@]host:port[,host:port...]/master[/db]`")
+              + " or `redis-sentinel://[user:password@]host:port[,host:port...]/master[/db]`"
+              + " or `redis-cluster://[user:password@]host:port[,host:port...]`")
       .computedDefault("none")
       .secret(RedisUri::mask)
-      .doc("The Redis that holds the breaker flag and the instance registry: one server, or the"
-          + " master named in a `redis-sentinel://` URI, found through its Sentinels.")
+      .doc("The Redis that holds the breaker flag and the instance registry: one server, the"
+          + " master named in a `redis-sentinel://` URI, found through its Sentinels, or a Redis"
+          + " Cluster (`redis-cluster://`), found through any of its listed nodes.")
       .group(Group.ESSENTIALS).build();
 
   public static final Key<String> REDIS_PASSWORD = Key.named("sluice.redis.password",

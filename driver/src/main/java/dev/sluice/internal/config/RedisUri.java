@@ -4,7 +4,8 @@ import dev.sluice.internal.redis.RedisEndpoint;
 import java.util.function.UnaryOperator;
 
 /**
- * Checks and masks {@code redis://}, {@code rediss://} and {@code redis-sentinel://} URIs, and
+ * Checks and masks {@code redis://}, {@code rediss://}, {@code redis-sentinel://} and
+ * {@code redis-cluster://} URIs, and
  * makes the endpoint of {@code sluice.redis} with its password from wherever it was given.
  */
 public final class RedisUri {
@@ -41,13 +42,12 @@ public final class RedisUri {
     if (password == null || password.isEmpty() || parsed.password() != null) {
       return parsed;
     }
-    return new RedisEndpoint(parsed.host(), parsed.port(), parsed.user(), password,
-        parsed.database(), parsed.tls(), parsed.master(), parsed.sentinels());
+    return parsed.withPassword(password);
   }
 
   /**
-   * Returns {@code text} if it is a usable Redis URI: {@code redis://}, {@code rediss://} or
-   * {@code redis-sentinel://}.
+   * Returns {@code text} if it is a usable Redis URI: {@code redis://}, {@code rediss://},
+   * {@code redis-sentinel://} or {@code redis-cluster://}.
    *
    * @throws IllegalArgumentException if it is not
    */

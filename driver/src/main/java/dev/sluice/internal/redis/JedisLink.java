@@ -10,14 +10,15 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
-import redis.clients.jedis.JedisPubSub;
+import redis.clients.jedis.Protocol.Command;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * {@link RedisLink} over one Redis server, or over the master that Sentinel names, with Jedis.
- * This is the only class in Sluice that imports Jedis.
+ * {@link ClusterLink} does the same over a Redis Cluster; these two and {@link JedisSubscriber}
+ * are the only classes in Sluice that import Jedis.
  *
  * <p>Jedis' defaults do not suit a flag reader, so each is set here on purpose:
  *
@@ -45,7 +46,7 @@ final class JedisLink implements RedisLink {
    * One atomic step, timed by Redis' own clock so that host clocks never matter. The call to
    * replicate_commands lets Redis before 5.0 replicate the writes after a TIME (a no-op since).
    */
-  private static final String HEARTBEAT = String.join("\n",
+  static final String HEARTBEAT = String.join("\n",
       "if redis.replicate_commands then redis.replicate_commands() end",
       "local t = redis.call('TIME')",
       "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)",
@@ -94,9 +95,7 @@ final class JedisLink implements RedisLink {
   public void setAndPublish(String key, String value, Duration ttl, String channel,
       String message) {
     call("SET " + key, jedis -> {
-      // PSETEX, not SET with SetParams.px: px changed its return type in Jedis 6 (the one Spring
-      // Boot 3.5 brings), so a call compiled against 5 fails there with NoSuchMethodError
-      jedis.psetex(key, Math.max(1, ttl.toMillis()), value);
+      jedis.sendCommand(Command.SET, key, value, "PX", px(ttl)); // see px()
       return jedis.publish(channel, message);
     });
   }
@@ -130,7 +129,8 @@ final class JedisLink implements RedisLink {
       throw new RedisDown("SUBSCRIBE " + channel + " on " + endpoint.address() + " failed: "
           + e.getMessage(), e);
     }
-    new Subscriber(address, channel, silence, listener).run();
+    new JedisSubscriber(address, clientConfig(silence), channel, endpoint.address(), listener)
+        .run();
   }
 
   @Override
@@ -176,7 +176,7 @@ final class JedisLink implements RedisLink {
    * The error reply Redis sent, if it answered at all: {@code NOPERM} is not "unreachable". The
    * pool wraps a failed login ({@code WRONGPASS}) in an exception of its own, hence the chain.
    */
-  private static JedisDataException errorReply(Throwable e) {
+  static JedisDataException errorReply(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof JedisDataException reply) {
         return reply;
@@ -250,6 +250,15 @@ final class JedisLink implements RedisLink {
   }
 
   private DefaultJedisClientConfig clientConfig(Duration readTimeout) {
+    return clientConfig(endpoint, timeout, readTimeout, clientName);
+  }
+
+  /**
+   * The client settings of a connection to {@code endpoint}'s server (or one of its cluster
+   * nodes): every timeout {@code timeout} but the blocking read's, {@code readTimeout}.
+   */
+  static DefaultJedisClientConfig clientConfig(RedisEndpoint endpoint, Duration timeout,
+      Duration readTimeout, String clientName) {
     int millis = millis(timeout);
     return DefaultJedisClientConfig.builder()
         .connectionTimeoutMillis(millis)
@@ -264,8 +273,9 @@ final class JedisLink implements RedisLink {
         .build();
   }
 
-  private static GenericObjectPoolConfig<Jedis> poolConfig(Duration timeout) {
-    GenericObjectPoolConfig<Jedis> config = new GenericObjectPoolConfig<>();
+  /** A pool that waits at most {@code timeout} and leaves no thread or JMX bean behind. */
+  static <T> GenericObjectPoolConfig<T> poolConfig(Duration timeout) {
+    GenericObjectPoolConfig<T> config = new GenericObjectPoolConfig<>();
     config.setMaxTotal(8);
     config.setMaxIdle(8);
     config.setMinIdle(0);
@@ -276,82 +286,17 @@ final class JedisLink implements RedisLink {
     return config;
   }
 
-  private static int millis(Duration d) {
-    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, d.toMillis()));
+  /**
+   * A {@code SET}'s {@code PX} argument: at least 1 ms. The command is sent as words, not through
+   * {@code SetParams.px()}: that method's return type changed in Jedis 6 (Spring Boot 3.5's), so a
+   * driver compiled against Jedis 5 failed every {@code trip()} there with a
+   * {@code NoSuchMethodError}.
+   */
+  static String px(Duration ttl) {
+    return Long.toString(Math.max(1, ttl.toMillis()));
   }
 
-  /** One subscription on a connection of its own, run on the calling thread. */
-  private final class Subscriber implements Subscription {
-    private final HostAndPort address;
-    private final String channel;
-    private final Duration silence;
-    private final Listener listener;
-    private final JedisPubSub pubSub = new JedisPubSub() {
-      @Override
-      public void onSubscribe(String subscribed, int count) {
-        listener.subscribed(Subscriber.this);
-      }
-
-      @Override
-      public void onMessage(String from, String message) {
-        listener.message(message);
-      }
-
-      @Override
-      public void onPong(String pattern) {
-        listener.pong();
-      }
-    };
-    private volatile Jedis jedis;
-    private volatile boolean cancelled;
-
-    Subscriber(HostAndPort address, String channel, Duration silence, Listener listener) {
-      this.address = address;
-      this.channel = channel;
-      this.silence = silence;
-      this.listener = listener;
-    }
-
-    void run() {
-      try {
-        // Jedis connects in its constructor: the connect and read timeouts bound it.
-        Jedis connected = new Jedis(address, clientConfig(silence));
-        jedis = connected;
-        if (cancelled) { // cancel() ran before the connection was published
-          return;
-        }
-        connected.subscribe(pubSub, channel);
-      } catch (JedisException e) {
-        if (!cancelled) {
-          throw new RedisDown("SUBSCRIBE " + channel + " on " + endpoint.address()
-              + " failed: " + e.getMessage(), e);
-        }
-      } finally {
-        Jedis connected = jedis;
-        if (connected != null) {
-          connected.close();
-        }
-      }
-    }
-
-    @Override
-    public void ping() {
-      try {
-        if (pubSub.isSubscribed()) {
-          pubSub.ping();
-        }
-      } catch (JedisException | IllegalStateException e) {
-        // the subscribing thread sees the broken connection and reports it
-      }
-    }
-
-    @Override
-    public void cancel() {
-      cancelled = true;
-      Jedis connected = jedis;
-      if (connected != null) {
-        connected.disconnect(); // closes the socket: a blocked read ends at once
-      }
-    }
+  static int millis(Duration d) {
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, d.toMillis()));
   }
 }

@@ -16,6 +16,9 @@ import java.util.Locale;
  *   <li>{@code redis-sentinel://[[user:]password@]host[:port][,host[:port]...]/master[/db]} — the
  *       master named {@code master}, found through the listed Sentinels (port 26379 by default).
  *       The login is the master's; the Sentinels are asked without one.
+ *   <li>{@code redis-cluster://[[user:]password@]host[:port][,host[:port]...]} — a Redis Cluster,
+ *       found through any of the listed nodes (port 6379 by default). No database index: a cluster
+ *       has only database 0.
  * </ul>
  *
  * <p>As in {@code redis-cli -u}, a user-info without a colon is a password. {@link #toString()}
@@ -29,18 +32,30 @@ import java.util.Locale;
  * @param tls whether to connect with TLS ({@code rediss://})
  * @param master the Sentinel master name, or {@code null} for one server
  * @param sentinels the Sentinels as {@code host:port}, empty for one server
+ * @param nodes the cluster nodes to start from as {@code host:port}, empty unless a cluster
  */
 public record RedisEndpoint(String host, int port, String user, String password, int database,
-    boolean tls, String master, List<String> sentinels) {
+    boolean tls, String master, List<String> sentinels, List<String> nodes) {
 
   /** Redis' well-known port. */
   public static final int DEFAULT_PORT = 6379;
   /** Sentinel's well-known port. */
   public static final int DEFAULT_SENTINEL_PORT = 26379;
 
-  /** Copies the list of Sentinels. */
+  private static final String CLUSTER_SCHEME = "redis-cluster://";
+  private static final String CLUSTER_FORM =
+      "`redis-cluster://[user:password@]host:port[,host:port...]`";
+
+  /** Copies the lists of Sentinels and nodes. */
   public RedisEndpoint {
     sentinels = List.copyOf(sentinels);
+    nodes = List.copyOf(nodes);
+  }
+
+  /** One server, or a master found through Sentinel. */
+  public RedisEndpoint(String host, int port, String user, String password, int database,
+      boolean tls, String master, List<String> sentinels) {
+    this(host, port, user, password, database, tls, master, sentinels, List.of());
   }
 
   /** One server, no Sentinel. */
@@ -62,9 +77,14 @@ public record RedisEndpoint(String host, int port, String user, String password,
       if (lower.startsWith("redis-sentinel://")) {
         return sentinel(text);
       }
+      if (lower.startsWith(CLUSTER_SCHEME)) {
+        return cluster(text);
+      }
       if (lower.startsWith("redis://") || lower.startsWith("rediss://")) {
         return server(text);
       }
+    } catch (ClusterUriException e) {
+      throw e;
     } catch (IllegalArgumentException e) {
       throw bad(text);
     }
@@ -112,6 +132,85 @@ public record RedisEndpoint(String host, int port, String user, String password,
         database(path.length == 2 ? path[1] : ""), false, path[0], sentinels);
   }
 
+  /**
+   * {@code redis-cluster://login@h1:p1,h2:p2}. Its own messages say what is wrong: a cluster URI
+   * is new to most users, and "no database index" is not something they would guess.
+   */
+  private static RedisEndpoint cluster(String text) {
+    String rest = text.substring(CLUSTER_SCHEME.length());
+    int at = rest.lastIndexOf('@');
+    String[] login = login(at < 0 ? null
+        : URI.create("x://" + rest.substring(0, at + 1) + "h").getUserInfo());
+    String hosts = rest.substring(at + 1);
+    int slash = hosts.indexOf('/');
+    if (slash >= 0) {
+      if (slash < hosts.length() - 1) {
+        throw clusterBad(text, "have no database index (a Redis Cluster has only database 0)");
+      }
+      hosts = hosts.substring(0, slash);
+    }
+    if (hosts.isEmpty()) {
+      throw clusterBad(text, "name at least one cluster node");
+    }
+    List<String> nodes = new ArrayList<>();
+    for (String hostPort : hosts.split(",", -1)) {
+      nodes.add(clusterNode(text, hostPort));
+    }
+    URI first = URI.create("x://" + nodes.get(0));
+    return new RedisEndpoint(first.getHost(), first.getPort(), login[0], login[1], 0, false,
+        null, List.of(), nodes);
+  }
+
+  /** One {@code host[:port]} of a cluster URI, as {@code host:port}. */
+  private static String clusterNode(String text, String hostPort) {
+    int colon = hostPort.lastIndexOf(':');
+    boolean hasPort = colon > hostPort.lastIndexOf(']');
+    String host = hasPort ? hostPort.substring(0, colon) : hostPort;
+    if (host.isEmpty()) {
+      throw clusterBad(text, "name each cluster node as host:port");
+    }
+    int port = hasPort ? clusterPort(text, hostPort.substring(colon + 1)) : DEFAULT_PORT;
+    URI one = URI.create("x://" + host + ":" + port);
+    if (one.getHost() == null || one.getRawPath().length() > 0) {
+      throw clusterBad(text, "name each cluster node as host:port");
+    }
+    return one.getHost() + ":" + port;
+  }
+
+  private static int clusterPort(String text, String port) {
+    if (port.isEmpty() || port.length() > 5 || !port.chars().allMatch(Character::isDigit)
+        || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65535) {
+      throw clusterBad(text, "give each cluster node a port from 1 to 65535");
+    }
+    return Integer.parseInt(port);
+  }
+
+  /** {@code sluice.redis must be a URI redis-cluster://... and <what>, but was "..."}. */
+  private static IllegalArgumentException clusterBad(String text, String what) {
+    return new ClusterUriException(Keys.REDIS.name() + " must be a URI " + CLUSTER_FORM
+        + " and " + what + ", but was \"" + RedisUri.mask(text) + "\"");
+  }
+
+  /** A bad cluster URI whose message says exactly what is wrong; {@link #parse} keeps it. */
+  private static final class ClusterUriException extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    ClusterUriException(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * Returns this endpoint with {@code newPassword}.
+   *
+   * @param newPassword the password
+   * @return a copy with that password
+   */
+  public RedisEndpoint withPassword(String newPassword) {
+    return new RedisEndpoint(host, port, user, newPassword, database, tls, master, sentinels,
+        nodes);
+  }
+
   /** {@code {user, password}} from a decoded user-info; either may be null. */
   private static String[] login(String info) {
     if (info == null) {
@@ -142,8 +241,16 @@ public record RedisEndpoint(String host, int port, String user, String password,
     return master != null;
   }
 
-  /** The server (or the Sentinels and master) without the login, safe to log. */
+  /** Whether this is a Redis Cluster. */
+  public boolean cluster() {
+    return !nodes.isEmpty();
+  }
+
+  /** The server (or the Sentinels and master, or the cluster nodes) without the login. */
   public String address() {
+    if (cluster()) {
+      return "cluster " + String.join(",", nodes);
+    }
     return viaSentinel() ? master + " via " + String.join(",", sentinels) : hostPort(host, port);
   }
 
@@ -158,6 +265,9 @@ public record RedisEndpoint(String host, int port, String user, String password,
       login += ":****@";
     } else if (user != null) {
       login += "@";
+    }
+    if (cluster()) {
+      return CLUSTER_SCHEME + login + String.join(",", nodes);
     }
     if (viaSentinel()) {
       return "redis-sentinel://" + login + String.join(",", sentinels) + "/" + master + "/"

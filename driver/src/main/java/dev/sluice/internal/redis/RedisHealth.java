@@ -90,7 +90,8 @@ public final class RedisHealth {
   private String advice(String message) {
     if (message.contains("NOPERM")) {
       return "; give the Redis user the commands GET, SET, DEL, PUBLISH, SUBSCRIBE, PING, EVAL"
-          + " and ZREM on the keys and channel sluice:" + name + ":*";
+          + " and ZREM on the keys and channel sluice:" + name + ":* (and CLUSTER SLOTS on a Redis"
+          + " Cluster)";
     }
     if (message.contains("WRONGTYPE")) {
       return "; the key holds the wrong type: sluice:" + name + ":breaker must be a string"

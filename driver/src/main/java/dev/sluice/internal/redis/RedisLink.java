@@ -4,8 +4,8 @@ import java.time.Duration;
 
 /**
  * The one seam between Sluice and a Redis client: the few commands the flag and the registry
- * need, nothing else. {@link JedisLink} implements it over a single Redis server; Sentinel or
- * Cluster deployments would be further implementations, leaving the flag logic untouched.
+ * need, nothing else. {@link JedisLink} implements it over a single Redis server (or the master
+ * Sentinel names), {@link ClusterLink} over a Redis Cluster; the flag logic is the same on both.
  *
  * <p>Every call either answers or throws {@link RedisDown}, in bounded time: each of its steps — a
  * wait for a pooled connection, a connect (after asking each Sentinel, with the same timeouts),
@@ -16,17 +16,18 @@ import java.time.Duration;
 public interface RedisLink extends AutoCloseable {
 
   /**
-   * Makes a link to one Redis server. It connects lazily: an unreachable Redis does not fail
-   * here, only the calls made later.
+   * Makes a link to one Redis server, or to a Redis Cluster. It connects lazily: an unreachable
+   * Redis does not fail here, only the calls made later.
    *
-   * @param endpoint the server and its login
+   * @param endpoint the server (or cluster) and its login
    * @param timeout the connect timeout, the read timeout and the longest wait for a pooled
    *     connection
    * @param clientName the name {@code CLIENT LIST} shows for its connections
    * @return the link
    */
   static RedisLink connect(RedisEndpoint endpoint, Duration timeout, String clientName) {
-    return JedisLink.open(endpoint, timeout, clientName);
+    return endpoint.cluster() ? ClusterLink.open(endpoint, timeout, clientName)
+        : JedisLink.open(endpoint, timeout, clientName);
   }
 
   /**

@@ -49,4 +49,26 @@ class RedisUriTest {
   void endpoint_nothingGiven_hasNoPassword() {
     assertThat(password("sluice.redis", "redis://cache:6379")).isNull();
   }
+
+  @Test
+  void endpoint_clusterWithThePasswordKey_keepsItsNodes() {
+    Map<String, String> text = Map.of("sluice.redis", "redis-cluster://n1:7000,n2:7001",
+        "sluice.redis.password", "k");
+    var endpoint = RedisUri.endpoint(Settings.parse(text), environment::get);
+    assertThat(endpoint.password()).isEqualTo("k");
+    assertThat(endpoint.nodes()).containsExactly("n1:7000", "n2:7001");
+    assertThat(endpoint.cluster()).isTrue();
+  }
+
+  @Test
+  void settings_badClusterUri_keepTheExactReason_masked() {
+    assertThatThrownBy(() -> Settings.parse(Map.of("sluice.redis",
+        "redis-cluster://app:s3cret@n1:7000/0")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("have no database index")
+        .hasMessageEndingWith("but was \"redis-cluster://app:****@n1:7000/0\"")
+        .hasMessageNotContaining("s3cret");
+    assertThatThrownBy(() -> Settings.parse(Map.of("sluice.redis", "redis://h:99999")))
+        .hasMessageStartingWith("sluice.redis must be a URI `redis://[user:password@]host:port");
+  }
 }

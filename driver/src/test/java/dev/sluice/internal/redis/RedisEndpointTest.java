@@ -63,4 +63,62 @@ class RedisEndpointTest {
     assertThrows(IllegalArgumentException.class, () -> RedisEndpoint.parse("http://h:1"));
     assertThrows(IllegalArgumentException.class, () -> RedisEndpoint.parse("redis://h:99999"));
   }
+
+  @Test
+  void parse_cluster_takesEveryNodeAndTheLogin() {
+    RedisEndpoint e = RedisEndpoint.parse("redis-cluster://app:s3cret@n1:7000,n2,[::1]:7002");
+    assertThat(e.cluster()).isTrue();
+    assertThat(e.viaSentinel()).isFalse();
+    assertThat(e.nodes()).containsExactly("n1:7000", "n2:6379", "[::1]:7002");
+    assertThat(e.user()).isEqualTo("app");
+    assertThat(e.password()).isEqualTo("s3cret");
+    assertThat(e.database()).isZero();
+    assertThat(e.toString()).isEqualTo("redis-cluster://app:****@n1:7000,n2:6379,[::1]:7002");
+    assertThat(RedisEndpoint.parse("redis-cluster://n1:7000/").nodes()).containsExactly("n1:7000");
+  }
+
+  @Test
+  void parse_clusterWithoutHosts_saysSoWithoutThePassword() {
+    for (String uri : new String[] {"redis-cluster://", "redis-cluster://app:s3cret@",
+        "redis-cluster://app:s3cret@/"}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> RedisEndpoint.parse(uri));
+      assertThat(e.getMessage())
+          .startsWith("sluice.redis must be a URI `redis-cluster://[user:password@]host:port"
+              + "[,host:port...]` and name at least one cluster node, but was \"redis-cluster://")
+          .doesNotContain("s3cret");
+    }
+  }
+
+  @Test
+  void parse_clusterWithADatabase_saysClustersHaveNone() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> RedisEndpoint.parse("redis-cluster://:s3cret@n1:7000,n2:7001/2"));
+    assertThat(e.getMessage()).isEqualTo("sluice.redis must be a URI"
+        + " `redis-cluster://[user:password@]host:port[,host:port...]` and have no database index"
+        + " (a Redis Cluster has only database 0), but was"
+        + " \"redis-cluster://:****@n1:7000,n2:7001/2\"");
+  }
+
+  @Test
+  void parse_clusterWithBadPorts_namesTheRange() {
+    for (String port : new String[] {"0", "65536", "99999999", "x1", "", "-1"}) {
+      String uri = "redis-cluster://u:s3cret@n1:7000,n2:" + port;
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> RedisEndpoint.parse(uri));
+      assertThat(e.getMessage()).as(port)
+          .contains("give each cluster node a port from 1 to 65535, but was"
+              + " \"redis-cluster://u:****@n1:7000,n2:" + port + "\"")
+          .doesNotContain("s3cret");
+    }
+  }
+
+  @Test
+  void parse_clusterWithAnEmptyNode_failsNamingIt() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> RedisEndpoint.parse("redis-cluster://n1:7000,,n2:7001"));
+    assertThat(e.getMessage()).contains("name each cluster node as host:port");
+    assertThrows(IllegalArgumentException.class,
+        () -> RedisEndpoint.parse("redis-cluster://n1:7000,:7001"));
+  }
 }

@@ -1,0 +1,272 @@
+package dev.sluice.internal.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.Protocol.Command;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.providers.ClusterConnectionProvider;
+
+/**
+ * {@link RedisLink} over a Redis Cluster, with Jedis' {@link JedisCluster}: the same keys, channel
+ * and script as {@link JedisLink}, so instances on a cluster and tools such as {@code redis-cli -c}
+ * see the protocol unchanged.
+ *
+ * <h2>Why it works on a cluster without hash tags</h2>
+ *
+ * Every command and script here touches one key: {@code GET}/{@code SET}/{@code DEL} of the
+ * breaker key, the registry's script ({@code EVAL} with one key), {@code ZREM}. Jedis routes each
+ * to the master of its key's slot, following {@code MOVED} and {@code ASK} redirections. The
+ * breaker key and the registry key may live on different masters; nothing needs them together,
+ * so the protocol's key names stay as they are.
+ *
+ * <h2>Pub/sub</h2>
+ *
+ * A classic {@code PUBLISH} on a cluster is sent to every node over the cluster bus, so a
+ * subscription on any node hears messages published on any other. The subscriber connects to one
+ * node of the topology Jedis knows; when that connection fails (the node died) the next
+ * subscription goes to the next node. A message published while no subscription is live is lost,
+ * as on one server; polling reads the key anyway.
+ *
+ * <h2>Failover</h2>
+ *
+ * While the master holding a key is down, calls on that key fail in bounded time
+ * ({@link RedisDown}, not an error reply: {@code CLUSTERDOWN} and {@code TRYAGAIN} count as
+ * unreachable), and the flag fails safe as for one server. Jedis asks the cluster for its slots
+ * again after {@code MOVED} and after repeated connection failures within one call; this link also
+ * asks before the call that follows any failed one, because a silent master fails a call in a
+ * single attempt. So once a replica is promoted the next calls reach it.
+ *
+ * <h2>Bounds</h2>
+ *
+ * Each connect, read and pool wait takes at most the timeout, as in {@link JedisLink}; a call
+ * makes at most {@value #ATTEMPTS} attempts (one redirection of each kind, or a retry after a
+ * topology refresh) and starts none after the timeout has passed since the call began. The first
+ * call, and the first after a failed one, first asks nodes for the slots, one after the other,
+ * each within the timeout, until one answers. The topology is refreshed only on demand: Jedis'
+ * periodic refresh would run a thread of its own. The cluster client is made on first use, so an
+ * unreachable cluster never fails a build, and
+ * {@link #close()} closes every pool; no thread is left behind.
+ *
+ * <p>This class is threadsafe.
+ */
+final class ClusterLink implements RedisLink {
+
+  /** Attempts per call: a {@code MOVED} then an {@code ASK}, or two failed connects then one. */
+  static final int ATTEMPTS = 3;
+
+  private final RedisEndpoint endpoint;
+  private final Duration timeout;
+  private final String clientName;
+  /** Made on first use; {@code null} until then, or after a failed start. */
+  private volatile Client client;
+  /** Whether a call failed without an answer since the slots were last asked for. */
+  private final AtomicBoolean topologyStale = new AtomicBoolean();
+  private volatile boolean closed;
+  /** Serialises making and closing the cluster client; a lock, so no virtual thread is pinned. */
+  private final ReentrantLock lock = new ReentrantLock();
+  /** Which known node the next subscription tries; moves on after a failed subscription. */
+  private final AtomicInteger subscriberTurn =
+      new AtomicInteger(ThreadLocalRandom.current().nextInt(1024));
+
+  /** The cluster client, and the provider of its connections, whose topology is renewed here. */
+  private record Client(JedisCluster cluster, ClusterConnectionProvider provider) {}
+
+  private ClusterLink(RedisEndpoint endpoint, Duration timeout, String clientName) {
+    this.endpoint = endpoint;
+    this.timeout = timeout;
+    this.clientName = clientName;
+  }
+
+  /**
+   * Makes a link; connects lazily, so an unreachable cluster does not fail here.
+   *
+   * @param endpoint the cluster: its nodes and login
+   * @param timeout connect, read and borrow timeout, and the longest time a call starts attempts
+   * @param clientName shown by {@code CLIENT LIST}
+   * @return the link
+   */
+  static RedisLink open(RedisEndpoint endpoint, Duration timeout, String clientName) {
+    return new ClusterLink(endpoint, timeout, clientName);
+  }
+
+  @Override
+  public String get(String key) {
+    return call("GET " + key, cluster -> cluster.get(key));
+  }
+
+  @Override
+  public void setAndPublish(String key, String value, Duration ttl, String channel,
+      String message) {
+    call("SET " + key, cluster -> {
+      cluster.sendCommand(key, Command.SET, key, value, "PX", JedisLink.px(ttl));
+      return cluster.publish(channel, message);
+    });
+  }
+
+  @Override
+  public void deleteAndPublish(String key, String channel, String message) {
+    call("DEL " + key, cluster -> {
+      cluster.del(key);
+      return cluster.publish(channel, message);
+    });
+  }
+
+  @Override
+  public long heartbeat(String key, String member, Duration expiry) {
+    Object count = call("heartbeat " + key, cluster -> cluster.eval(JedisLink.HEARTBEAT, 1, key,
+        member, Long.toString(Math.max(1, expiry.toMillis()))));
+    return (Long) count;
+  }
+
+  @Override
+  public void leave(String key, String member) {
+    call("ZREM " + key, cluster -> cluster.zrem(key, member));
+  }
+
+  @Override
+  public void subscribe(String channel, Duration silence, Listener listener) {
+    HostAndPort node = call("SUBSCRIBE " + channel, this::subscriberNode);
+    try {
+      new JedisSubscriber(node, JedisLink.clientConfig(endpoint, timeout, silence, clientName),
+          channel, node + " of " + endpoint.address(), listener).run();
+    } catch (RedisDown e) {
+      subscriberTurn.incrementAndGet(); // that node may be dead: the next try goes elsewhere
+      throw e;
+    }
+  }
+
+  /** The node whose turn it is, among those the cluster client knows, masters and replicas. */
+  private HostAndPort subscriberNode(JedisCluster cluster) {
+    List<String> known = new ArrayList<>(cluster.getClusterNodes().keySet());
+    if (known.isEmpty()) {
+      throw new JedisConnectionException("no node of the cluster is known");
+    }
+    known.sort(null); // the same order at each turn
+    return HostAndPort.from(known.get(Math.floorMod(subscriberTurn.get(), known.size())));
+  }
+
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      closed = true;
+      if (client != null) {
+        client.cluster().close(); // closes the provider and every node's pool
+        client = null;
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Redis " + endpoint;
+  }
+
+  private <T> T call(String what, Function<JedisCluster, T> command) {
+    try {
+      Client current = client();
+      if (topologyStale.compareAndSet(true, false)) {
+        renew(current);
+      }
+      return command.apply(current.cluster());
+    } catch (JedisException | IllegalStateException e) {
+      JedisDataException reply = errorReply(e);
+      if (reply != null && !clusterUnavailable(reply)) {
+        throw new RedisDown(what + " refused by " + endpoint.address() + ": "
+            + reply.getMessage(), e, true);
+      }
+      topologyStale.set(true);
+      throw new RedisDown(what + " on " + endpoint.address() + " failed: " + reason(e), e);
+    }
+  }
+
+  /**
+   * Asks the cluster for its slots again. Jedis does so itself only after two failed attempts in
+   * one call, but a silent master (a partition, a stalled host) uses up the whole retry deadline
+   * in one attempt: without this, the link would keep asking the old master after its replica
+   * took over. Done at the start of the next call rather than at the end of the failed one, so a
+   * failure is reported within its own bound.
+   */
+  private void renew(Client current) {
+    try {
+      current.provider().renewSlotCache();
+    } catch (JedisException e) {
+      topologyStale.set(true); // no node answered: try again next call
+    }
+  }
+
+  /**
+   * The error reply behind a failure, if a node answered at all. The cluster client hides it among
+   * the suppressed exceptions when no node would take the login ({@code WRONGPASS}) while it
+   * started: that is "refused", not "unreachable".
+   */
+  private static JedisDataException errorReply(Exception e) {
+    JedisDataException reply = JedisLink.errorReply(e);
+    for (int i = 0; reply == null && i < e.getSuppressed().length; i++) {
+      reply = JedisLink.errorReply(e.getSuppressed()[i]);
+    }
+    return reply;
+  }
+
+  /**
+   * The cluster answered, but cannot serve the slot now (a master down and not yet replaced, a
+   * slot migrating, a node loading): as good as no answer, for the log and for the flag.
+   */
+  private static boolean clusterUnavailable(JedisDataException reply) {
+    String message = String.valueOf(reply.getMessage());
+    return message.startsWith("CLUSTERDOWN") || message.startsWith("TRYAGAIN")
+        || message.startsWith("MASTERDOWN") || message.startsWith("LOADING");
+  }
+
+  /** Jedis' message, and the first failure behind "no more attempts", which says why. */
+  private static String reason(Exception e) {
+    Throwable[] behind = e.getSuppressed();
+    if (behind.length == 0 || behind[0] == null) {
+      return e.getMessage();
+    }
+    Throwable first = behind[0].getCause() != null ? behind[0].getCause() : behind[0];
+    return e.getMessage() + " (" + first.getMessage() + ")";
+  }
+
+  /**
+   * The cluster client, made first if need be: asks the listed nodes for the slots. Made without
+   * Jedis' periodic topology refresh, which would run a thread of its own.
+   */
+  private Client client() {
+    Client current = client;
+    if (current != null) {
+      return current;
+    }
+    lock.lock();
+    try {
+      if (closed) {
+        throw new JedisException("the link is closed");
+      }
+      if (client == null) {
+        Set<HostAndPort> seeds = new HashSet<>();
+        endpoint.nodes().forEach(node -> seeds.add(HostAndPort.from(node)));
+        ClusterConnectionProvider provider = new ClusterConnectionProvider(seeds,
+            JedisLink.clientConfig(endpoint, timeout, timeout, clientName),
+            JedisLink.poolConfig(timeout));
+        client = new Client(new JedisCluster(provider, ATTEMPTS, timeout), provider);
+      }
+      return client;
+    } finally {
+      lock.unlock();
+    }
+  }
+}

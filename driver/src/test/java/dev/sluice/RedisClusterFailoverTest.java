@@ -1,0 +1,72 @@
+package dev.sluice;
+
+import static dev.sluice.RedisFlagTest.uniqueName;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.sluice.testing.Await;
+import dev.sluice.testing.TestCluster;
+import dev.sluice.testing.TestRedis;
+import java.time.Duration;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+/**
+ * Issue 15, part 2: the master holding the breaker key dies. Meanwhile the flag fails safe (as
+ * for one server: unreachable, so open) and a {@code trip()} returns within the timeout; once the
+ * cluster has promoted the replica, the trip made during the outage is written there, the readers
+ * read it, and a reset closes the flag again.
+ */
+class RedisClusterFailoverTest {
+  private static final Duration REFRESH = Duration.ofMillis(200);
+  private static final Duration TIMEOUT = Duration.ofMillis(200);
+  /** Room for a loaded two-core machine. */
+  private static final Duration SLACK = Duration.ofMillis(800);
+
+  @Test
+  void keysMasterDies_flagFailsSafe_thenFollowsThePromotedReplica() throws Exception {
+    assumeTrue(System.getenv(TestRedis.ENV) == null, "needs embedded Redis servers");
+    Set<Thread> before = Thread.getAllStackTraces().keySet();
+    try (TestCluster cluster = TestCluster.start(3, true)) {
+      String name = uniqueName();
+      String key = "sluice:" + name + ":breaker";
+      try (RedisBreakerFlag a = flag(cluster, name); RedisBreakerFlag b = flag(cluster, name)) {
+        assertThat(b.state()).isEqualTo(FlagState.CLOSED);
+        int master = cluster.masterOf(key);
+
+        cluster.stop(master);
+        long nanos = Await.until("b fails safe", REFRESH.plus(TIMEOUT.multipliedBy(3)).plus(SLACK),
+            () -> b.state() == FlagState.UNREACHABLE && b.isOpen());
+        System.out.printf("key's master killed -> flag unreachable: %.0f ms%n", nanos / 1e6);
+
+        long started = System.nanoTime();
+        a.trip(Duration.ofMinutes(1));
+        Duration tripTook = Duration.ofNanos(System.nanoTime() - started);
+        assertThat(tripTook).as("a trip() caller waits at most the timeout")
+            .isLessThan(TIMEOUT.plus(SLACK));
+        assertThat(a.isOpen()).isTrue();
+
+        long promoted = Await.until("a replica promoted for the key", Duration.ofSeconds(20),
+            () -> cluster.masterOf(key) > 0 && cluster.masterOf(key) != master);
+        System.out.printf("replica promoted after a further %.1f s%n", promoted / 1e9);
+        Await.until("the trip written to the new master, and read", Duration.ofSeconds(10),
+            () -> b.state() == FlagState.OPEN);
+        try (Jedis owner = cluster.client(cluster.masterOf(key))) {
+          assertThat(owner.get(key)).isEqualTo("open");
+        }
+
+        assertThat(a.reset()).as("writes reach the new master").isTrue();
+        Await.until("b closed again", Duration.ofSeconds(5),
+            () -> !b.isOpen() && b.state() == FlagState.CLOSED);
+      }
+    }
+    assertThat(RedisFlagTest.sluiceThreadsBesides(before)).isEmpty();
+    assertThat(RedisClusterTest.jedisThreadsBesides(before)).isEmpty();
+  }
+
+  private static RedisBreakerFlag flag(TestCluster cluster, String name) {
+    return RedisBreakerFlag.builder(cluster.uri(), name).refresh(REFRESH).timeout(TIMEOUT)
+        .settle(Duration.ofMillis(300)).ping(Duration.ofMillis(300)).build();
+  }
+}
