@@ -155,7 +155,7 @@ final class Limiter implements Gate {
       state = read(state, connection);
     }
     if ((state & AUTO_COMMIT) != 0) {
-      return limiting ? door(state, connection) : state;
+      return limiting ? door(state, connection) & ~UNCHARGED : state;
     }
     if ((state & IN_TRANSACTION) == 0) {
       // the transaction's first statement is its door, at the priority in force there
@@ -164,7 +164,7 @@ final class Limiter implements Gate {
     if ((state & PREPAID) != 0) {
       return state & ~PREPAID;
     }
-    if (limiting) {
+    if (limiting && (state & UNCHARGED) == 0) {
       force();
     }
     return state;
@@ -196,7 +196,7 @@ final class Limiter implements Gate {
   public int beforeAutoCommit(int state, boolean autoCommit, Connection connection)
       throws SQLException {
     if (autoCommit) {
-      return (state | AUTO_COMMIT) & ~(IN_TRANSACTION | PREPAID | UNREAD | RAN); // it commits
+      return (state | AUTO_COMMIT) & ~(IN_TRANSACTION | PREPAID | UNREAD | RAN | UNCHARGED);
     }
     boolean limiting = isLimiting();
     if ((state & UNREAD) != 0) {
@@ -216,7 +216,7 @@ final class Limiter implements Gate {
 
   @Override
   public int afterEnd(int state) {
-    return state & ~(IN_TRANSACTION | PREPAID | RAN);
+    return state & ~(IN_TRANSACTION | PREPAID | RAN | UNCHARGED);
   }
 
   /**
@@ -255,7 +255,8 @@ final class Limiter implements Gate {
    * A door on a connection, while limiting: takes a permit at the priority the code set, else
    * the connection's ({@code SHEDDABLE} when read-only), or throws.
    *
-   * @return the state, its read-only bit read from the driver if a decision needed it
+   * @return the state, its read-only bit read from the driver if a decision needed it, and
+   *     {@link #UNCHARGED} if only shadow mode let the call pass
    */
   private int door(int state, Connection connection) throws SQLException {
     Priority priority = Priority.explicit();
@@ -265,24 +266,25 @@ final class Limiter implements Gate {
       }
       priority = (state & READ_ONLY) != 0 ? Priority.SHEDDABLE : Priority.NORMAL;
     }
-    take(priority);
-    return state;
+    return take(priority) ? state : state | UNCHARGED;
   }
 
   /*
-   * Takes a permit, or throws: the caller is limiting. This is the seam where a concurrency cap
+   * Takes a permit, or throws: the caller is limiting. Returns whether it was charged: false
+   * when only shadow mode let it pass. This is the seam where a concurrency cap
    * (Limit.CONCURRENCY) joins the rate: a call must pass both, each deciding at the same
    * priority, and a refusal names the limit that refused it.
    */
-  private void take(Priority priority) throws RateLimitExceededException {
+  private boolean take(Priority priority) throws RateLimitExceededException {
     if (mode == RECOVERING) { // a door: demand, whether admitted or not
       recovery.count(ticker.read(), bucket.permitsPerSecond());
     }
     if (bucket.tryAcquire(priority)) {
       admitted[priority.ordinal()].increment();
-      return;
+      return true;
     }
     refuse(priority);
+    return false; // shadow mode let it pass, uncharged
   }
 
   /**

@@ -139,6 +139,26 @@ class LimiterPriorityTest {
   }
 
   @Test
+  void shadowMode_transactionEnforceWouldRefuse_itsStatementsAreNotChargedEither()
+      throws Exception {
+    Limiter limiter = limiter(Mode.SHADOW);
+    flag.trip();
+    Connection c = driver(false);
+    statements(limiter, Gate.initialState(true), c); // NORMAL's 8 taken, the rest shadow-passed
+    int tx = limiter.beforeAutoCommit(Gate.initialState(true), false, c); // would be refused
+    for (int i = 0; i < 20; i++) {
+      tx = limiter.beforeStatement(tx, c);
+    }
+    assertThat(limiter.forced()).as("statements that would never have run").isZero();
+    tx = limiter.afterEnd(tx);
+    assertThat(tx & Gate.UNCHARGED).isZero();
+    int critical = Priority.CRITICAL.call(
+        () -> limiter.beforeAutoCommit(Gate.initialState(true), false, c)); // admitted
+    limiter.beforeStatement(limiter.beforeStatement(critical, c), c);
+    assertThat(limiter.forced()).as("an admitted transaction is charged as ever").isEqualTo(1);
+  }
+
+  @Test
   void setShadow_atRuntime_switchesBothWays() {
     Limiter limiter = limiter(Mode.ENFORCE);
     flag.trip();

@@ -35,6 +35,11 @@ public interface Gate {
    * {@link #UNREAD}, only a decision while limiting ever asks.
    */
   int READ_ONLY_UNREAD = 1 << 6;
+  /**
+   * The open transaction passed its door in shadow mode only: enforce mode would have refused it,
+   * so its statements are not charged either (they would never have run).
+   */
+  int UNCHARGED = 1 << 7;
   /** The bits that say whether the connection is read-only. */
   int READ_ONLY_BITS = READ_ONLY | READ_ONLY_UNREAD;
 
