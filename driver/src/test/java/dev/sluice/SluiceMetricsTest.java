@@ -45,6 +45,8 @@ class SluiceMetricsTest {
       assertThat(counter("sluice.calls.admitted", "metrics-all")).isZero();
       assertThat(counter("sluice.calls.rejected", "metrics-all")).isZero();
       assertThat(counter("sluice.calls.forced", "metrics-all")).isZero();
+      assertThat(counter("sluice.calls.shadow.rejected", "metrics-all")).isZero();
+      assertThat(gauge("sluice.shadow", "metrics-all")).isZero();
       assertThat(gauge("sluice.limiting", "metrics-all")).isEqualTo(1); // always open
       assertThat(gauge("sluice.recovering", "metrics-all")).isZero();
       assertThat(gauge("sluice.share", "metrics-all")).isEqualTo(25);
@@ -56,7 +58,7 @@ class SluiceMetricsTest {
       assertThat(flagState("metrics-all", "open")).isEqualTo(1);
       assertThat(flagState("metrics-all", "closed")).isZero();
       assertThat(flagState("metrics-all", "unreachable")).isZero();
-      assertThat(registry.getMeters()).hasSize(14);
+      assertThat(registry.getMeters()).hasSize(25);
     }
   }
 
@@ -87,6 +89,44 @@ class SluiceMetricsTest {
       assertThat(gauge("sluice.limiting", "metrics-follow")).isZero();
       assertThat(gauge("sluice.recovering", "metrics-follow")).isZero();
     }
+  }
+
+  @Test
+  void priorityMeters_eachPriorityCountedUnderItsTag() throws Exception {
+    BreakerFlag.Manual flag = BreakerFlag.manual();
+    try (RateLimitedDataSource ds = ObservabilityFixtures.oneCheckout("metrics-prio", flag)) {
+      SluiceMetrics.of(ds).bindTo(registry);
+      flag.trip();
+      Priority.CRITICAL.call(() -> {
+        ds.getConnection().close();
+        return null;
+      });
+      assertThrows(RateLimitExceededException.class, ds::getConnection);
+      assertThrows(RateLimitExceededException.class, ds::getConnection);
+
+      assertThat(byPriority("sluice.priority.calls.admitted", "critical")).isEqualTo(1);
+      assertThat(byPriority("sluice.priority.calls.admitted", "normal")).isZero();
+      assertThat(byPriority("sluice.priority.calls.rejected", "normal")).isEqualTo(2);
+      assertThat(byPriority("sluice.priority.calls.rejected", "sheddable")).isZero();
+      assertThat(counter("sluice.calls.admitted", "metrics-prio")).as("0.1 total").isEqualTo(1);
+      assertThat(counter("sluice.calls.rejected", "metrics-prio")).isEqualTo(2);
+
+      ds.limiter().setShadow(true, "a test");
+      Priority.SHEDDABLE.call(() -> {
+        ds.getConnection().close();
+        return null;
+      });
+      assertThat(byPriority("sluice.priority.calls.shadow.rejected", "sheddable")).isEqualTo(1);
+      assertThat(counter("sluice.calls.shadow.rejected", "metrics-prio")).isEqualTo(1);
+      assertThat(gauge("sluice.shadow", "metrics-prio")).isEqualTo(1);
+    }
+  }
+
+  private double byPriority(String name, String priority) {
+    FunctionCounter counter = registry.find(name).tag("name", "metrics-prio")
+        .tag("priority", priority).functionCounter();
+    assertThat(counter).as(name + " " + priority).isNotNull();
+    return counter.count();
   }
 
   @Test
@@ -135,7 +175,7 @@ class SluiceMetricsTest {
 
       SluiceMetrics.of(ds).withTags(Tags.of("region", "eu")).bindTo(registry);
 
-      assertThat(registry.getMeters()).hasSize(14).allSatisfy(meter -> {
+      assertThat(registry.getMeters()).hasSize(25).allSatisfy(meter -> {
         assertThat(meter.getId().getTag("name")).isEqualTo("metrics-tags");
         assertThat(meter.getId().getTag("region")).isEqualTo("eu");
       });
