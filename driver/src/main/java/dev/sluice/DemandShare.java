@@ -61,11 +61,9 @@ final class DemandShare implements Registry.Demand {
   @Override
   public String published() {
     measure();
-    if (raiseTo > 0) { // decided a heartbeat ago; published now, with the share it makes
-      limiter.setShare(limiter.instances(), raiseTo / limiter.budget());
-      raiseTo = 0;
-    }
-    return Share.plain(demand) + " " + exact(limiter.bucket().permitsPerSecond());
+    // a raise decided a heartbeat ago is published first, and applied once Redis has it
+    double share = raiseTo > 0 ? raiseTo : limiter.bucket().permitsPerSecond();
+    return Share.plain(demand) + " " + exact(share);
   }
 
   /** A share as published: 12 digits, so that rounding never makes room that is not there. */
@@ -89,8 +87,18 @@ final class DemandShare implements Registry.Demand {
     lastReadNanos = now;
   }
 
+  /** The publication failed: the raise it carried is dropped, as nobody has seen it. */
+  @Override
+  public void missed() {
+    raiseTo = 0;
+  }
+
   @Override
   public void heard(Registry.Snapshot snapshot) {
+    if (raiseTo > 0) { // the others can see it now
+      limiter.setShare(limiter.instances(), raiseTo / limiter.budget());
+      raiseTo = 0;
+    }
     Map<String, Registry.Published> members = snapshot.members();
     if (!members.containsKey(snapshot.self())) {
       return; // cannot happen after our own write; never divide without ourselves

@@ -138,6 +138,7 @@ public final class Registry implements AutoCloseable {
     try {
       values = link.publish(demandKey, member, demand.published(), expiry);
     } catch (RuntimeException e) {
+      demand.missed();
       if (!closing) {
         health.failed(e instanceof RedisDown down ? down : new RedisDown(e.toString(), e));
       }
@@ -248,6 +249,9 @@ public final class Registry implements AutoCloseable {
      * @return {@code "<demand> <share>"}, permits per second
      */
     String published();
+
+    /** The publication failed (Redis did not answer): nothing was published, nothing heard. */
+    void missed();
 
     /**
      * Hears one heartbeat's snapshot, on the heartbeat thread.
