@@ -349,7 +349,7 @@ final class Limiter implements Gate {
 
   /**
    * Changes the budget at runtime (an operator's JMX call): the share becomes
-   * {@code budget / instances} at once, and the burst follows it unless {@code sluice.burst} was
+   * {@code budget / instances} (under demand division, the same part of the new budget) at once, and the burst follows it unless {@code sluice.burst} was
    * set. The bucket keeps the permits it has, never more than the new burst.
    *
    * @param permitsPerSecond the new budget, all instances together

@@ -21,6 +21,13 @@ import java.util.function.IntConsumer;
  * next heartbeat rather than after the expiry. No exception ends the heartbeat: a member that
  * stopped beating would be counted out by the others while this instance kept its larger share.
  *
+ * <p>With a {@link Demand} (division by demand), each heartbeat also runs a second script, on the
+ * hash {@code sluice:<name>:demand}: it writes this member's demand and share stamped with Redis'
+ * clock, prunes the fields older than the expiry (so a stale member's demand goes with it) and
+ * returns the rest, which the {@link Demand} hears. Two calls rather than one script over both
+ * keys: every command touches one key, as a Redis Cluster requires (the keys of one budget may
+ * sit on different nodes).
+ *
  * <p>This class is threadsafe.
  */
 public final class Registry implements AutoCloseable {
