@@ -119,6 +119,9 @@ public final class Registry implements AutoCloseable {
     try {
       count = link.heartbeat(key, member, expiry);
     } catch (RuntimeException e) { // RedisDown, or a bug: neither may kill the heartbeat
+      if (demand != null) {
+        demand.missed();
+      }
       if (!closing) { // a heartbeat cut short by close() is no outage
         health.failed(e instanceof RedisDown down ? down : new RedisDown(e.toString(), e));
       }
