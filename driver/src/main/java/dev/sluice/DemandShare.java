@@ -23,17 +23,29 @@ import java.util.Map;
  * <p><b>Shares</b>: every instance runs {@link FairShares} on the same snapshot. Members that
  * count in the registry without publishing a demand (an instance with {@code equal}, or an older
  * version) are taken to hold budget / live count each, and the rest of the budget is divided by
- * demand. Changes follow Doorman's rule: a cut applies at once, a raise only at the next
- * heartbeat, when every other instance has had a heartbeat to make the matching cut: no higher than
- * the last target, and only into what the others' published shares leave free (each member
- * taking its part of that slack, in proportion to how far it is below its target, so that
- * members raising from one snapshot never take the same slack twice). A newcomer starts at
- * budget / {@code sluice.instances.assumed} and grows only into slack.
+ * demand. Changes follow Doorman's rule, cut at once and raise a heartbeat later, with the
+ * published shares as the ledger:
  *
- * <p>When Redis does not answer, no snapshot arrives and the share stays as it was.
+ * <ul>
+ *   <li>a cut applies at once: to the target, and further down into the room the others'
+ *       published shares leave (never below the floor), so that an instance whose view is a
+ *       heartbeat old never holds what the others still hold;
+ *   <li>a raise is decided on one snapshot and published with the next heartbeat, and applied
+ *       only once Redis has taken that publication: the others see a share before it is used. It
+ *       takes only what the others' published shares leave free, each raiser its part of that
+ *       slack in proportion to how far it is below its target, so that members raising from
+ *       one snapshot never take the same slack twice.
+ * </ul>
  *
- * <p>This class is threadsafe: the registry calls it on its one heartbeat thread; the figures it
- * exposes are volatile.
+ * <p>A published share is therefore never below the share in force. A newcomer starts at budget /
+ * {@code sluice.instances.assumed}, counted by itself before the others have seen it: the one
+ * overshoot by design, at most that much for at most a heartbeat.
+ *
+ * <p>When Redis does not answer, no snapshot arrives and the share stays as it was; a raise
+ * waiting for that publication is dropped.
+ *
+ * <p>This class is not threadsafe on its own: the registry calls it on its one heartbeat thread
+ * only; the limiter it sets is threadsafe.
  */
 final class DemandShare implements Registry.Demand {
   /** The demand's smoothing time constant: a step in load shows 63 % after this long. */
@@ -43,7 +55,7 @@ final class DemandShare implements Registry.Demand {
   private final Ticker ticker;
   private long lastDoors;
   private long lastReadNanos;
-  private volatile double demand;
+  private double demand;
   /** A raise decided at the last heartbeat, applied at the next one; {@code 0}: none. */
   private double raiseTo;
 
@@ -190,10 +202,5 @@ final class DemandShare implements Registry.Demand {
       double mine = Math.max(0, targets[self] - holding[self]);
       return shortfalls > 0 ? mine / shortfalls : 0;
     }
-  }
-
-  /** This instance's smoothed demand, calls at a door per second. */
-  double demand() {
-    return demand;
   }
 }

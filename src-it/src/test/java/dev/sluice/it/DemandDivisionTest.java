@@ -45,7 +45,7 @@ class DemandDivisionTest {
       double equal = steadyRate(pg, redis, "equal");
       double demand = steadyRate(pg, redis, "demand");
       System.out.printf(Locale.ROOT, "[figures] loads 6:3:1 at 1.2 x a budget of %.0f/s:"
-          + " equal division %.1f/s reach the database (%.0f %%), demand division %.1f/s"
+          + " median second once converged: equal division %.1f/s reach the database (%.0f %%), demand division %.1f/s"
           + " (%.0f %%)%n", BUDGET, equal, 100 * equal / BUDGET, demand, 100 * demand / BUDGET);
       assertThat(demand).as("rows/s with demand division, the busiest refusing")
           .isGreaterThanOrEqualTo(0.9 * BUDGET);
@@ -65,13 +65,24 @@ class DemandDivisionTest {
       long go = System.currentTimeMillis();
       workers.forEach(w -> w.send("GO"));
       List<String> results = results(workers, 8_000);
-      long from = go + CONVERGE_MILLIS;
-      long to = go + 7_500;
       assertPerSecondWithin(pg, run, BUDGET + BURSTS + LAG, division + " " + results);
-      return Hits.between(pg, run, from, to) * 1000.0 / (to - from);
+      return medianSecond(pg, run, go + CONVERGE_MILLIS, 4);
     } finally {
       workers.forEach(Jvm::close);
     }
+  }
+
+  /**
+   * The median of {@code seconds} whole seconds from {@code from}: a second lost to the loaded
+   * build machine (a pause of every JVM at once) does not count against either division.
+   */
+  private static double medianSecond(Postgres pg, int run, long from, int seconds) {
+    long[] rows = new long[seconds];
+    for (int i = 0; i < seconds; i++) {
+      rows[i] = Hits.between(pg, run, from + i * 1000L, from + (i + 1) * 1000L);
+    }
+    java.util.Arrays.sort(rows);
+    return (rows[(seconds - 1) / 2] + rows[seconds / 2]) / 2.0;
   }
 
   @Test
