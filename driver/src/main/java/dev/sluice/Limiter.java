@@ -349,8 +349,9 @@ final class Limiter implements Gate {
 
   /**
    * Changes the budget at runtime (an operator's JMX call): the share becomes
-   * {@code budget / instances} (under demand division, the same part of the new budget) at once, and the burst follows it unless {@code sluice.burst} was
-   * set. The bucket keeps the permits it has, never more than the new burst.
+   * {@code budget / instances} (under demand division, the same part of the new budget) at once,
+   * and the burst follows it unless {@code sluice.burst} was set. The bucket keeps the permits it
+   * has, never more than the new burst.
    *
    * @param permitsPerSecond the new budget, all instances together
    * @param by who asked, for the log line
@@ -392,11 +393,6 @@ final class Limiter implements Gate {
 
   double instances() {
     return instances;
-  }
-
-  /** This instance's part of the budget now, under demand division; {@code NaN} otherwise. */
-  double part() {
-    return part;
   }
 
   String name() {

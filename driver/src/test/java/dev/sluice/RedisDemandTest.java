@@ -10,6 +10,7 @@ import dev.sluice.testing.Await;
 import dev.sluice.testing.TcpProxy;
 import dev.sluice.testing.TestRedis;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
@@ -96,16 +97,18 @@ class RedisDemandTest {
   void memberStopsBeating_itsDemandExpiresWithIt() throws Exception {
     String name = uniqueName();
     String key = "sluice:" + name + ":demand";
-    try (Jedis cli = redis.client();
-        RateLimitedDataSource ds = dataSource(demand(redis.uri(), name))) {
+    Properties p = demand(redis.uri(), name);
+    p.setProperty("sluice.instances.expiry", "2s");
+    try (Jedis cli = redis.client(); RateLimitedDataSource ds = dataSource(p)) {
       Await.until("alone", CONVERGE, () -> ds.stats().permitsPerSecond() == BUDGET);
-      long now = Long.parseLong(cli.time().get(0)) * 1000;
+      List<String> time = cli.time();
+      long now = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
       cli.zadd("sluice:" + name + ":instances", now, "silent");
       cli.hset(key, "silent", now + " 1000 0"); // a busy member that will never beat again
 
       Await.until("the silent member's demand counts", CONVERGE,
           () -> ds.stats().permitsPerSecond() < BUDGET / 2);
-      Await.until("pruned after the expiry: the whole budget again", CONVERGE,
+      Await.until("pruned after the expiry: the whole budget again", Duration.ofSeconds(5),
           () -> ds.stats().permitsPerSecond() == BUDGET);
       assertThat(cli.hexists(key, "silent")).isFalse();
     }
