@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import dev.sluice.internal.config.Division;
 import dev.sluice.internal.config.FlagSource;
 import dev.sluice.internal.config.Instances;
 import dev.sluice.internal.config.Key;
@@ -100,10 +101,14 @@ final class Budget implements AutoCloseable {
     Limiter limiter = new Limiter(name, settings, bucket, flag, count, driverMode, ticker);
     Registry registry = null;
     if (instances.fromRedis()) {
-      registry = new Registry(name, link, health.forUse("the instance registry",
-          "the budget stays divided by the last live instance count"),
-          settings.get(Keys.REDIS_HEARTBEAT),
-          settings.get(Keys.INSTANCES_EXPIRY), limiter::setInstances);
+      RedisHealth registryHealth = health.forUse("the instance registry",
+          "the budget stays divided as it was last");
+      Duration heartbeat = settings.get(Keys.REDIS_HEARTBEAT);
+      Duration expiry = settings.get(Keys.INSTANCES_EXPIRY);
+      registry = settings.get(Keys.INSTANCES_DIVISION) == Division.DEMAND
+          ? new Registry(name, link, registryHealth, heartbeat, expiry,
+              new DemandShare(limiter, ticker))
+          : new Registry(name, link, registryHealth, heartbeat, expiry, limiter::setInstances);
       owned.add(0, registry); // leaves before the flag and the link close
       registry.start();
     }
@@ -172,6 +177,12 @@ final class Budget implements AutoCloseable {
         throw new IllegalArgumentException(key.name() + " is set, but sluice.redis is not: it"
             + " only applies to a Redis flag or registry; set sluice.redis or remove it");
       }
+    }
+    if (settings.get(Keys.INSTANCES_DIVISION) == Division.DEMAND && !registry) {
+      throw new IllegalArgumentException("sluice.instances.division=demand needs"
+          + " sluice.instances=redis (the demand travels with the registry's heartbeats), but"
+          + " sluice.instances was \"" + settings.given(Keys.INSTANCES) + "\"; set"
+          + " sluice.instances=redis or remove sluice.instances.division");
     }
     for (Key<?> key : Keys.REGISTRY_ONLY) {
       if (settings.isSet(key) && !registry) {

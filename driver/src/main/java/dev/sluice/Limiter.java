@@ -106,6 +106,8 @@ final class Limiter implements Gate {
   private final AtomicLong nextSummaryNanos = new AtomicLong();
   private final AtomicLong rejectedAtLastSummary = new AtomicLong();
   private volatile double instances;
+  /** Under demand division, this instance's share / budget; {@code NaN}: budget / instances. */
+  private volatile double part = Double.NaN;
   /** {@code sluice.burst} if it was set; {@code 0}: the burst follows the share. */
   private final int explicitBurst;
   /** Guarded by {@link #shareLock}: whether the share is below what a bucket holds. */
@@ -332,22 +334,44 @@ final class Limiter implements Gate {
    * it has, never more than the new burst: no change hands out a fresh burst.
    */
   void setInstances(double count) {
-    shareLock.lock(); // with setBudget: the share is always budget / instances of one moment
+    setShare(count, Double.NaN);
+  }
+
+  /**
+   * Sets this instance's part of the budget under demand division, as {@link #setInstances}
+   * does the count: all or nothing, never a fresh burst. A budget changed later keeps the part.
+   *
+   * @param count the live count, for the figures
+   * @param part this instance's share / budget, from 0 to 1; {@code NaN}: budget / count
+   */
+  void setShare(double count, double part) {
+    shareLock.lock(); // with setBudget: the share is always budget / divisor of one moment
     try {
-      if (count != instances) {
-        Share share = Share.of(budget, count, explicitBurst);
+      if (count != instances || Double.compare(part, this.part) != 0) {
+        Share share = Share.of(budget, divisor(count, part), explicitBurst);
         share.applyTo(bucket);
+        boolean recount = count != instances;
         instances = count;
-        logShare(share);
+        this.part = part;
+        logShare(share, recount);
       }
     } finally {
       shareLock.unlock();
     }
   }
 
-  private void logShare(Share share) {
+  /** What the budget is divided by: the count, or {@code 1 / part} under demand division. */
+  private static double divisor(double count, double part) {
+    return Double.isNaN(part) ? count : 1 / part;
+  }
+
+  private void logShare(Share share, boolean recount) {
     String count = RateLimitExceededException.formatRate(instances);
-    if (share.admitsNothing() && !admitsNothing) {
+    if (!recount && !Double.isNaN(part)) { // demand moves the share at every heartbeat: quietly
+      LOG.debug("{} - demand division: this instance admits {}/s of the budget of {}/s, burst {}",
+          name, RateLimitExceededException.formatRate(share.permitsPerSecond),
+          RateLimitExceededException.formatRate(budget), share.burst);
+    } else if (share.admitsNothing() && !admitsNothing) {
       LOG.warn("{} - {} instances share the budget of {} permits/s: each share ({}/s) is below"
           + " the slowest rate a bucket holds ({}/s), so this instance admits nothing new until"
           + " at most {} instances share it; to give each a share, raise sluice.budget to at"
@@ -365,8 +389,9 @@ final class Limiter implements Gate {
 
   /**
    * Changes the budget at runtime (an operator's JMX call): the share becomes
-   * {@code budget / instances} at once, and the burst follows it unless {@code sluice.burst} was
-   * set. The bucket keeps the permits it has, never more than the new burst.
+   * {@code budget / instances} (under demand division, the same part of the new budget) at once,
+   * and the burst follows it unless {@code sluice.burst} was set. The bucket keeps the permits it
+   * has, never more than the new burst.
    *
    * @param permitsPerSecond the new budget, all instances together
    * @param by who asked, for the log line
@@ -386,11 +411,12 @@ final class Limiter implements Gate {
   }
 
   private void changeBudget(double permitsPerSecond, String by) {
-    if (!Share.fits(permitsPerSecond / instances)) {
-      throw Share.budgetOutOfRange(Share.plain(permitsPerSecond), instances,
+    double divisor = divisor(instances, part);
+    if (!Share.fits(permitsPerSecond / divisor)) {
+      throw Share.budgetOutOfRange(Share.plain(permitsPerSecond), divisor,
           "the " + RateLimitExceededException.formatRate(instances) + " instances sharing it now");
     }
-    Share share = Share.of(permitsPerSecond, instances, explicitBurst);
+    Share share = Share.of(permitsPerSecond, divisor, explicitBurst);
     share.applyTo(bucket);
     double before = budget;
     budget = permitsPerSecond;

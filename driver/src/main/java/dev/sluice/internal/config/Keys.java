@@ -189,6 +189,18 @@ public final class Keys {
           + " it to your usual fleet size; `1` gives this instance the whole budget.")
       .group(Group.FREQUENTLY_USED).build();
 
+  public static final Key<Division> INSTANCES_DIVISION = Key.named("sluice.instances.division",
+          Division.class, Key.oneOf(Division.class), "be `equal` or `demand`")
+      .defaultValue(Division.EQUAL, "`equal`")
+      .doc("With `sluice.instances=redis`: how the live instances split the budget. `equal`: each"
+          + " takes budget / live count. `demand`: each publishes its demand (calls at a door per"
+          + " second, admitted plus rejected, smoothed) with its heartbeat in"
+          + " `sluice:<name>:demand`, and takes its max-min fair share of the budget by demand;"
+          + " shares sum to at most the budget. Turn it on for the whole fleet at once: an"
+          + " instance that only counts (`equal`, or an older version) is assumed to take"
+          + " budget / live count.")
+      .group(Group.FREQUENTLY_USED).build();
+
   public static final Key<Duration> RECOVERY_SETTLE = Key.named("sluice.recovery.settle",
           Duration.class, Key::nonNegativeDuration,
           "be 0 or a positive duration such as `250ms`, `30s`, `1m` or `PT30S`")
@@ -271,9 +283,9 @@ public final class Keys {
   /** Every key, in the order the README lists them. */
   public static final List<Key<?>> ALL = List.of(
       NAME, BUDGET, INSTANCES, REDIS, REDIS_PASSWORD, BURST, SCOPE, FLAG, REDIS_REFRESH,
-      REDIS_TIMEOUT, INSTANCES_ASSUMED, RECOVERY_SETTLE, RESERVE, MODE, STACK_TRACES,
-      SUMMARY_INTERVAL, REDIS_SETTLE, REDIS_UNREACHABLE, REDIS_PING, REDIS_HEARTBEAT,
-      INSTANCES_EXPIRY, POOL_AUTO_COMMIT, JMX, RECOVERY_THRESHOLD,
+      REDIS_TIMEOUT, INSTANCES_ASSUMED, RECOVERY_SETTLE, RESERVE, MODE, INSTANCES_DIVISION,
+      STACK_TRACES, SUMMARY_INTERVAL, REDIS_SETTLE, REDIS_UNREACHABLE, REDIS_PING,
+      REDIS_HEARTBEAT, INSTANCES_EXPIRY, POOL_AUTO_COMMIT, JMX, RECOVERY_THRESHOLD,
       ENABLED, DATASOURCES, CIRCUIT_BREAKER, CIRCUIT_BREAKER_PUBLISH, WEB);
 
   /** The keys that only mean something with {@code sluice.redis}. */
@@ -282,7 +294,7 @@ public final class Keys {
 
   /** The keys that only mean something with {@code sluice.instances=redis}. */
   public static final List<Key<?>> REGISTRY_ONLY = List.of(
-      REDIS_HEARTBEAT, INSTANCES_EXPIRY, INSTANCES_ASSUMED);
+      REDIS_HEARTBEAT, INSTANCES_EXPIRY, INSTANCES_ASSUMED, INSTANCES_DIVISION);
 
   private Keys() {}
 }

@@ -9,6 +9,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.Map;
 import java.util.function.Function;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisCluster;
@@ -133,6 +134,17 @@ final class ClusterLink implements RedisLink {
   @Override
   public void leave(String key, String member) {
     call("ZREM " + key, cluster -> cluster.zrem(key, member));
+  }
+
+  @Override
+  public Map<String, String> publish(String key, String member, String value, Duration expiry) {
+    return JedisLink.fields(call("publish " + key, cluster -> cluster.eval(JedisLink.PUBLISH, 1,
+        key, member, value, Long.toString(Math.max(1, expiry.toMillis())))));
+  }
+
+  @Override
+  public void forget(String key, String member) {
+    call("HDEL " + key, cluster -> cluster.hdel(key, member));
   }
 
   @Override

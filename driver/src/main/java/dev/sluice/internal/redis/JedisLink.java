@@ -1,7 +1,9 @@
 package dev.sluice.internal.redis;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
@@ -55,6 +57,32 @@ final class JedisLink implements RedisLink {
       "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - expiry)",
       "redis.call('PEXPIRE', KEYS[1], expiry * 2)",
       "return redis.call('ZCARD', KEYS[1])");
+
+  /*
+   * The demand hash: one atomic step on one key (a Redis Cluster runs it on the key's node). Each
+   * field's value begins with the Redis time of its last write, so stale fields are pruned by the
+   * same clock and expiry as the members of the instances set; a value without a readable time
+   * is pruned too.
+   */
+  static final String PUBLISH = String.join("\n",
+      "if redis.replicate_commands then redis.replicate_commands() end",
+      "local t = redis.call('TIME')",
+      "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)",
+      "local expiry = tonumber(ARGV[3])",
+      "redis.call('HSET', KEYS[1], ARGV[1], now .. ' ' .. ARGV[2])",
+      "local all = redis.call('HGETALL', KEYS[1])",
+      "local live = {}",
+      "for i = 1, #all, 2 do",
+      "  local at, rest = string.match(all[i + 1], '^(%d+) (.*)$')",
+      "  if at == nil or tonumber(at) <= now - expiry then",
+      "    redis.call('HDEL', KEYS[1], all[i])",
+      "  else",
+      "    live[#live + 1] = all[i]",
+      "    live[#live + 1] = rest",
+      "  end",
+      "end",
+      "redis.call('PEXPIRE', KEYS[1], expiry * 2)",
+      "return live");
 
   private final RedisEndpoint endpoint;
   private final Duration timeout;
@@ -118,6 +146,27 @@ final class JedisLink implements RedisLink {
   @Override
   public void leave(String key, String member) {
     call("ZREM " + key, jedis -> jedis.zrem(key, member));
+  }
+
+  @Override
+  public Map<String, String> publish(String key, String member, String value, Duration expiry) {
+    return fields(call("publish " + key, jedis -> jedis.eval(PUBLISH, 1, key, member, value,
+        Long.toString(Math.max(1, expiry.toMillis())))));
+  }
+
+  /** The reply of {@link #PUBLISH}, a flat list of fields and values, as a map. */
+  static Map<String, String> fields(Object reply) {
+    List<?> flat = (List<?>) reply;
+    Map<String, String> live = new HashMap<>();
+    for (int i = 0; i + 1 < flat.size(); i += 2) {
+      live.put((String) flat.get(i), (String) flat.get(i + 1));
+    }
+    return live;
+  }
+
+  @Override
+  public void forget(String key, String member) {
+    call("HDEL " + key, jedis -> jedis.hdel(key, member));
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.sluice.internal.redis;
 
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * The one seam between Sluice and a Redis client: the few commands the flag and the registry
@@ -68,6 +69,23 @@ public interface RedisLink extends AutoCloseable {
    * @throws RedisDown if Redis did not answer in time
    */
   void leave(String key, String member);
+
+  /**
+   * Sets the field {@code member} of the hash {@code key} to Redis' own clock (ms), a space and
+   * {@code value}; removes the fields older than {@code expiry}; and returns the rest, all in one
+   * atomic step that touches {@code key} alone (so it runs on a Redis Cluster too).
+   *
+   * @return each live field and its value (without the time), {@code member} included
+   * @throws RedisDown if Redis did not answer in time
+   */
+  Map<String, String> publish(String key, String member, String value, Duration expiry);
+
+  /**
+   * Removes the field {@code member} from the hash {@code key}.
+   *
+   * @throws RedisDown if Redis did not answer in time
+   */
+  void forget(String key, String member);
 
   /**
    * Subscribes to {@code channel} on a connection of its own and delivers to {@code listener}

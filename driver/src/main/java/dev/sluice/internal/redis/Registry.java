@@ -2,7 +2,9 @@ package dev.sluice.internal.redis;
 
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
@@ -19,6 +21,13 @@ import java.util.function.IntConsumer;
  * next heartbeat rather than after the expiry. No exception ends the heartbeat: a member that
  * stopped beating would be counted out by the others while this instance kept its larger share.
  *
+ * <p>With a {@link Demand} (division by demand), each heartbeat also runs a second script, on the
+ * hash {@code sluice:<name>:demand}: it writes this member's demand and share stamped with Redis'
+ * clock, prunes the fields older than the expiry (so a stale member's demand goes with it) and
+ * returns the rest, which the {@link Demand} hears. Two calls rather than one script over both
+ * keys: every command touches one key, as a Redis Cluster requires (the keys of one budget may
+ * sit on different nodes).
+ *
  * <p>This class is threadsafe.
  */
 public final class Registry implements AutoCloseable {
@@ -31,6 +40,9 @@ public final class Registry implements AutoCloseable {
   private final Duration heartbeat;
   private final Duration expiry;
   private final IntConsumer onCount;
+  /** With demand division: {@code sluice:<name>:demand} and its hook; else {@code null}. */
+  private final String demandKey;
+  private final Demand demand;
   private volatile int liveCount;
   private volatile boolean closing;
   private final DaemonThreads threads;
@@ -48,6 +60,29 @@ public final class Registry implements AutoCloseable {
    */
   public Registry(String name, RedisLink link, RedisHealth health, Duration heartbeat,
       Duration expiry, IntConsumer onCount) {
+    this(name, link, health, heartbeat, expiry, onCount, null);
+  }
+
+  /**
+   * Makes a member that also publishes its demand with each heartbeat, in the hash
+   * {@code sluice:<name>:demand}, and hands each beat's snapshot to {@code demand}.
+   *
+   * @param name the budget's name
+   * @param link the Redis
+   * @param health where failures and recoveries are reported
+   * @param heartbeat how often the member is renewed
+   * @param expiry when a member not renewed is pruned, from the set and from the hash
+   * @param demand what is published, and who hears the snapshots
+   */
+  public Registry(String name, RedisLink link, RedisHealth health, Duration heartbeat,
+      Duration expiry, Demand demand) {
+    this(name, link, health, heartbeat, expiry, count -> {}, demand);
+  }
+
+  private Registry(String name, RedisLink link, RedisHealth health, Duration heartbeat,
+      Duration expiry, IntConsumer onCount, Demand demand) {
+    this.demandKey = demand == null ? null : "sluice:" + name + ":demand";
+    this.demand = demand;
     this.key = "sluice:" + name + ":instances";
     this.member = memberId();
     this.link = link;
@@ -84,13 +119,19 @@ public final class Registry implements AutoCloseable {
     try {
       count = link.heartbeat(key, member, expiry);
     } catch (RuntimeException e) { // RedisDown, or a bug: neither may kill the heartbeat
+      if (demand != null) {
+        demand.missed();
+      }
       if (!closing) { // a heartbeat cut short by close() is no outage
         health.failed(e instanceof RedisDown down ? down : new RedisDown(e.toString(), e));
       }
       return;
     }
-    health.answered();
     int live = (int) Math.max(1, Math.min(Integer.MAX_VALUE, count));
+    if (demand != null && !publishDemand(live)) {
+      return;
+    }
+    health.answered();
     int before = liveCount;
     if (live != before) {
       liveCount = live; // before the share follows, so that stats never show a stale count
@@ -101,6 +142,28 @@ public final class Registry implements AutoCloseable {
         throw e;
       }
     }
+  }
+
+  /**
+   * Publishes this instance's demand and hands the snapshot on; on failure nothing changes, so
+   * the shares stay as they were (never back to the whole budget). A second call rather than one
+   * script over both keys: every command touches one key, as a Redis Cluster requires.
+   */
+  private boolean publishDemand(int live) {
+    Map<String, String> values;
+    try {
+      values = link.publish(demandKey, member, demand.published(), expiry);
+    } catch (RuntimeException e) {
+      demand.missed();
+      if (!closing) {
+        health.failed(e instanceof RedisDown down ? down : new RedisDown(e.toString(), e));
+      }
+      return false;
+    }
+    Map<String, Published> members = new HashMap<>();
+    values.forEach((id, value) -> members.put(id, Published.parse(value)));
+    demand.heard(new Snapshot(member, live, members));
+    return true;
   }
 
   /** How many beats have failed on an exception other than Redis being down: for tests. */
@@ -141,6 +204,9 @@ public final class Registry implements AutoCloseable {
     }
     try {
       link.leave(key, member);
+      if (demandKey != null) {
+        link.forget(demandKey, member);
+      }
     } catch (RedisDown e) {
       // the member expires on its own after sluice.instances.expiry
     }
@@ -149,5 +215,65 @@ public final class Registry implements AutoCloseable {
   @Override
   public String toString() {
     return key + " member " + member;
+  }
+
+  /**
+   * One heartbeat's view of the registry.
+   *
+   * @param self this instance's member id
+   * @param live the live count of {@code sluice:<name>:instances}
+   * @param members what each member published in {@code sluice:<name>:demand}, this one
+   *     included; members that count without publishing (equal division, older versions) are
+   *     missing from it
+   */
+  public record Snapshot(String self, int live, Map<String, Published> members) {}
+
+  /**
+   * What one member published: {@code "<demand> <share>"} in its field of the hash.
+   *
+   * @param demand its smoothed demand, calls at a door per second; {@code NaN} if unreadable
+   * @param share the share it held when it published, permits per second; {@code NaN} if
+   *     unreadable
+   */
+  public record Published(double demand, double share) {
+    /**
+     * Reads a published value.
+     *
+     * @param value {@code "<demand> <share>"}, as {@link Demand#published()} makes it
+     * @return its numbers, {@code NaN} for each one unreadable
+     */
+    public static Published parse(String value) {
+      int space = value.indexOf(' ');
+      return space < 0 ? new Published(number(value), Double.NaN)
+          : new Published(number(value.substring(0, space)), number(value.substring(space + 1)));
+    }
+
+    private static double number(String text) {
+      try {
+        return Double.parseDouble(text);
+      } catch (NumberFormatException e) {
+        return Double.NaN; // garbage written by someone else: counted as nothing said
+      }
+    }
+  }
+
+  /** What a member with demand division publishes, and who hears its snapshots. */
+  public interface Demand {
+    /**
+     * What to publish for this instance, called once per heartbeat on the heartbeat thread.
+     *
+     * @return {@code "<demand> <share>"}, permits per second
+     */
+    String published();
+
+    /** The publication failed (Redis did not answer): nothing was published, nothing heard. */
+    void missed();
+
+    /**
+     * Hears one heartbeat's snapshot, on the heartbeat thread.
+     *
+     * @param snapshot the live count and the demands
+     */
+    void heard(Snapshot snapshot);
   }
 }

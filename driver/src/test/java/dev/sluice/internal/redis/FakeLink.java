@@ -10,6 +10,7 @@ final class FakeLink implements RedisLink {
   final Map<String, String> strings = new HashMap<>();
   final Map<String, Map<String, Long>> sets = new HashMap<>();
   final Map<String, Duration> ttls = new HashMap<>();
+  final Map<String, Map<String, String>> hashes = new HashMap<>();
   volatile boolean down;
   /** Refuses only the writes: an ACL without SET and DEL, say. */
   volatile boolean writesDown;
@@ -85,6 +86,21 @@ final class FakeLink implements RedisLink {
   public synchronized void leave(String key, String member) {
     check();
     sets.getOrDefault(key, new HashMap<>()).remove(member);
+  }
+
+  @Override
+  public synchronized Map<String, String> publish(String key, String member, String value,
+      Duration expiry) {
+    check();
+    Map<String, String> hash = hashes.computeIfAbsent(key, k -> new HashMap<>());
+    hash.put(member, value);
+    return new HashMap<>(hash);
+  }
+
+  @Override
+  public synchronized void forget(String key, String member) {
+    check();
+    hashes.getOrDefault(key, new HashMap<>()).remove(member);
   }
 
   @Override

@@ -7,6 +7,7 @@ import dev.sluice.internal.limit.Ticker;
 import dev.sluice.testing.Await;
 import dev.sluice.testing.TestRedis;
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -89,6 +90,17 @@ class FlagReaderRedisTest {
     @Override
     public void leave(String key, String member) {
       real.leave(key, member);
+    }
+
+    @Override
+    public Map<String, String> publish(String key, String member, String value,
+        Duration expiry) {
+      return real.publish(key, member, value, expiry);
+    }
+
+    @Override
+    public void forget(String key, String member) {
+      real.forget(key, member);
     }
 
     @Override

@@ -104,4 +104,65 @@ class RegistryTest {
   void member_ids_differ() {
     assertThat(member().member()).isNotEqualTo(member().member());
   }
+
+  /** A demand hook that records what it heard and what it missed. */
+  private static final class Heard implements Registry.Demand {
+    final List<Registry.Snapshot> snapshots = new ArrayList<>();
+    int missed;
+
+    @Override
+    public String published() {
+      return "12.5 100";
+    }
+
+    @Override
+    public void missed() {
+      missed++;
+    }
+
+    @Override
+    public void heard(Registry.Snapshot snapshot) {
+      snapshots.add(snapshot);
+    }
+  }
+
+  @Test
+  void beat_withDemand_publishesInTheHashAndHearsEveryMember() {
+    Heard heard = new Heard();
+    Registry first = new Registry("t", link, health, Duration.ofSeconds(1), Duration.ofSeconds(5),
+        heard);
+    link.hashes.computeIfAbsent("sluice:t:demand", k -> new java.util.HashMap<>())
+        .put("other", "40 60");
+    first.beat();
+
+    assertThat(link.hashes.get("sluice:t:demand")).containsEntry(first.member(), "12.5 100");
+    Registry.Snapshot snapshot = heard.snapshots.get(0);
+    assertThat(snapshot.self()).isEqualTo(first.member());
+    assertThat(snapshot.live()).isEqualTo(1);
+    assertThat(snapshot.members()).containsEntry("other", new Registry.Published(40, 60))
+        .containsEntry(first.member(), new Registry.Published(12.5, 100));
+  }
+
+  @Test
+  void beat_withDemand_redisDown_missedNotHeard_andCloseForgetsTheField() {
+    Heard heard = new Heard();
+    Registry first = new Registry("t", link, health, Duration.ofSeconds(1), Duration.ofSeconds(5),
+        heard).start();
+    assertThat(heard.snapshots).hasSize(1);
+    link.down = true;
+    first.beat();
+    assertThat(heard.missed).isEqualTo(1);
+    assertThat(heard.snapshots).hasSize(1);
+    assertThat(health.isDown()).isTrue();
+
+    link.down = false;
+    first.close();
+    assertThat(link.hashes.get("sluice:t:demand")).doesNotContainKey(first.member());
+  }
+
+  @Test
+  void published_unreadableNumbers_areNaN() {
+    assertThat(Registry.Published.parse("x 5")).isEqualTo(new Registry.Published(Double.NaN, 5));
+    assertThat(Registry.Published.parse("7").share()).isNaN();
+  }
 }
