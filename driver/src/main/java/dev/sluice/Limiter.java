@@ -99,6 +99,8 @@ final class Limiter implements Gate {
   private final int explicitBurst;
   /** Guarded by {@link #shareLock}: whether the share is below what a bucket holds. */
   private boolean admitsNothing;
+  /** The cap on statements in flight ({@code sluice.concurrency}); {@code null}: none. */
+  private final Concurrency concurrency;
 
   Limiter(String name, Settings settings, TokenBucket bucket, BreakerFlag flag, double instances,
       boolean driverMode, Ticker ticker) {
@@ -115,6 +117,7 @@ final class Limiter implements Gate {
     this.ticker = ticker;
     this.recovery = new Recovery(settings.get(Keys.RECOVERY_SETTLE),
         settings.get(Keys.RECOVERY_THRESHOLD));
+    this.concurrency = Concurrency.of(name, settings, instances, ticker);
     this.rejectionReason = flag == BreakerFlag.alwaysOpen()
         ? "this instance's share of the budget is spent"
         : "the cache breaker is open and this instance's share of the budget is spent";
@@ -123,10 +126,11 @@ final class Limiter implements Gate {
   // --- the door rules ---
 
   @Override
-  public void beforeCheckout() throws SQLException {
+  public int beforeCheckout() throws SQLException {
     if (scope == Scope.CONNECTION && isLimiting()) {
-      take();
+      return admitHeld(0);
     }
+    return 0;
   }
 
   /** Reads the flag once; an unread auto-commit is asked of the driver only while limiting. */
@@ -143,22 +147,18 @@ final class Limiter implements Gate {
       state = read(state, connection);
     }
     if ((state & AUTO_COMMIT) != 0) {
-      if (limiting) {
-        take();
-      }
-      return state;
+      return limiting ? admitHeld(state) : state;
     }
     if ((state & IN_TRANSACTION) == 0) {
-      if (limiting) {
-        take(); // the transaction's first statement is its door
-      }
-      return state | IN_TRANSACTION;
+      // the transaction's first statement is its door
+      return (limiting ? admitHeld(state) : state) | IN_TRANSACTION;
     }
     if ((state & PREPAID) != 0) {
-      return state & ~PREPAID;
+      return (state & ~PREPAID) | (limiting ? counted() : 0);
     }
     if (limiting) {
       force();
+      return state | counted();
     }
     return state;
   }
@@ -205,7 +205,7 @@ final class Limiter implements Gate {
       return manual;
     }
     if (limiting) {
-      take();
+      takeTransaction();
     }
     return manual | IN_TRANSACTION | PREPAID;
   }
@@ -236,6 +236,93 @@ final class Limiter implements Gate {
     flag = STOPPED;
     mode = OFF; // ends a recovery too: with the flag closed for good, nothing moves it again
     LOG.info("{} - closed: no longer limiting; connections still open pass uncharged", name);
+  }
+
+  // --- the concurrency cap: a place in flight, taken beside the permit ---
+
+  /**
+   * Admits a call at a door through both limits: a place in flight first (a refusal there spends
+   * no permit), then a permit (a refusal there gives the place back).
+   *
+   * @return {@code state}, with {@link #HELD} when a place was taken
+   */
+  private int admitHeld(int state) throws RateLimitExceededException {
+    if (concurrency == null) {
+      take();
+      return state;
+    }
+    if (!concurrency.tryAcquire()) {
+      throw refuseConcurrency();
+    }
+    boolean permitted = false;
+    try {
+      take();
+      permitted = true;
+    } finally {
+      if (!permitted) {
+        concurrency.releaseUnused();
+      }
+    }
+    return state | HELD;
+  }
+
+  /**
+   * A transaction's door made by the switch to manual commit: no statement runs yet, so no place
+   * is taken, but a transaction is not begun while the cap is reached: its statements, counted
+   * and never refused, would go beyond it.
+   */
+  private void takeTransaction() throws RateLimitExceededException {
+    if (concurrency != null && !concurrency.hasRoom()) {
+      throw refuseConcurrency();
+    }
+    take();
+  }
+
+  /** Counts a statement of an admitted transaction in flight, never refusing it. */
+  private int counted() {
+    if (concurrency == null) {
+      return 0;
+    }
+    concurrency.force();
+    return HELD;
+  }
+
+  private RateLimitExceededException refuseConcurrency() {
+    if (mode == RECOVERING) { // a door: demand, whether admitted or not
+      recovery.count(ticker.read(), bucket.permitsPerSecond());
+    }
+    rejected.increment();
+    maybeSummarise();
+    return new RateLimitExceededException(name, bucket.permitsPerSecond(),
+        "this instance's cap on statements in flight is reached", 0, stackTraces,
+        Limit.CONCURRENCY, concurrency.limit());
+  }
+
+  @Override
+  public void afterCheckout(int held, SQLException failure) {
+    if (concurrency != null) {
+      if (held != 0) {
+        concurrency.releaseUnused();
+      }
+      if (failure != null) {
+        concurrency.checkoutFailed(failure);
+      }
+    }
+  }
+
+  @Override
+  public long startNanos() {
+    return concurrency.startNanos(); // only asked for a call that was HELD: there is a cap
+  }
+
+  @Override
+  public void afterStatement(long startNanos, String sql, SQLException failure) {
+    concurrency.release(startNanos, sql, failure);
+  }
+
+  /** This instance's cap on statements in flight; {@code null} when there is none. */
+  Concurrency concurrency() {
+    return concurrency;
   }
 
   // --- permits ---
@@ -297,6 +384,9 @@ final class Limiter implements Gate {
       if (count != instances) {
         Share share = Share.of(budget, count, explicitBurst);
         share.applyTo(bucket);
+        if (concurrency != null) {
+          concurrency.divide(count);
+        }
         instances = count;
         logShare(share);
       }

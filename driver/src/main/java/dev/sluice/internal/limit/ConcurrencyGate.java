@@ -62,6 +62,26 @@ public final class ConcurrencyGate {
   }
 
   /**
+   * Counts one statement in flight whatever the cap: a statement of a transaction already
+   * admitted, which is never refused. It may take the count above the cap; admission resumes
+   * once the count is back below it.
+   */
+  public void forceAcquire() {
+    inFlight.incrementAndGet();
+  }
+
+  /**
+   * Returns whether a statement would be admitted now: fewer than the cap are in flight. A hint
+   * for a door that admits no statement itself (a transaction's start); another thread may take
+   * the room first.
+   *
+   * @return whether the count is below the cap
+   */
+  public boolean hasRoom() {
+    return inFlight.get() < limit;
+  }
+
+  /**
    * Ends one admitted statement.
    *
    * @throws IllegalStateException if nothing is in flight: a release without an acquire, or a
