@@ -152,6 +152,71 @@ class LimiterConcurrencyTest {
     assertThat(limiter.concurrency().inFlight()).isZero();
   }
 
+  // --- auto: the controller is fed by the statements the gate admitted ---
+
+  private Limiter auto(int min, int max) {
+    Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 1e6)
+        .with(Keys.CONCURRENCY, ConcurrencyCap.AUTO).with(Keys.CONCURRENCY_MIN, min)
+        .with(Keys.CONCURRENCY_MAX, max);
+    return new Limiter("users-db", settings, TokenBucket.of(1e6, 1_000_000, ticker), flag, 1,
+        false, ticker);
+  }
+
+  @Test
+  void auto_overloadErrorsOfAdmittedStatements_cutTheCapTowardsMin() throws SQLException {
+    Limiter limiter = auto(2, 40);
+    flag.trip();
+    assertThat(limiter.concurrency().limit()).isEqualTo(40);
+    int autoCommit = Gate.initialState(true);
+    for (int window = 0; window < 20; window++) {
+      for (int i = 0; i < 30; i++) { // the gate in use: 30 of 40 in flight
+        limiter.beforeStatement(autoCommit, DRIVER);
+      }
+      long start = limiter.startNanos();
+      ticker.advanceNanos(150_000_000L);
+      for (int i = 0; i < 30; i++) {
+        limiter.afterStatement(start, "select * from t",
+            new SQLException("too many connections", "53300"));
+      }
+      if (limiter.concurrency().limit() <= 30) {
+        break;
+      }
+    }
+    assertThat(limiter.concurrency().limit()).isLessThan(40).isGreaterThanOrEqualTo(2);
+    assertThat(limiter.concurrency().inFlight()).isZero();
+  }
+
+  @Test
+  void auto_refusedCalls_giveNoSampleAndMoveNothing() throws SQLException {
+    Limiter limiter = auto(1, 3);
+    flag.trip();
+    int autoCommit = Gate.initialState(true);
+    for (int i = 0; i < 3; i++) {
+      limiter.beforeStatement(autoCommit, DRIVER);
+    }
+    for (int i = 0; i < 1_000; i++) {
+      ticker.advanceNanos(1_000_000L);
+      assertThatThrownBy(() -> limiter.beforeStatement(autoCommit, DRIVER))
+          .isInstanceOf(RateLimitExceededException.class);
+    }
+    assertThat(limiter.concurrency().limit()).isEqualTo(3); // no sample, no decision
+    assertThat(limiter.rejected()).isEqualTo(1_000);
+  }
+
+  @Test
+  void isOverload_theSignalsTheIssueNames_andNeverARefusalOrASyntaxError() {
+    assertThat(Concurrency.isOverload(new SQLException("x", "53300"))).isTrue();
+    assertThat(Concurrency.isOverload(new SQLException("x", "57014"))).isTrue();
+    assertThat(Concurrency.isOverload(new SQLException("x", "08006"))).isTrue();
+    assertThat(Concurrency.isOverload(new java.sql.SQLTransientConnectionException(
+        "Connection is not available, request timed out after 30000ms."))).isTrue();
+    assertThat(Concurrency.isOverload(new SQLException("x", "42601"))).isFalse();
+    assertThat(Concurrency.isOverload(new SQLException("x"))).isFalse();
+    assertThat(Concurrency.isOverload(null)).isFalse();
+    assertThat(Concurrency.isOverload(new RateLimitExceededException("n", 1, "r", 0, false)))
+        .isFalse();
+  }
+
   // --- through the wrappers: every way out gives the place back ---
 
   @Test
