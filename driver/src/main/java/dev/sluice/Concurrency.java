@@ -113,21 +113,26 @@ final class Concurrency {
   }
 
   /**
-   * Ends an admitted statement, and with {@code auto} reports its sample: a statement that
-   * failed of anything but overload says nothing about the database's crowding (a syntax error
-   * returns at once) and gives none.
+   * Ends an admitted statement (or one sampled while not limiting, which held no place), and
+   * with {@code auto} reports its sample: a statement that failed of anything but overload says
+   * nothing about the database's crowding (a syntax error returns at once) and gives none; nor
+   * does a batch ({@code sql} null) that succeeded: its latency grows with its size, which no
+   * shape tells.
    *
+   * @param held whether it holds a place in flight
    * @param startNanos what {@link #startNanos()} returned at its admission
    * @param sql its text, the shape of its sample; {@code null} for a batch of texts
    * @param failure what it threw, or {@code null}
    */
-  void release(long startNanos, String sql, SQLException failure) {
-    gate.release();
+  void release(boolean held, long startNanos, String sql, SQLException failure) {
+    if (held) {
+      gate.release();
+    }
     if (adaptive == null) {
       return;
     }
     boolean overload = isOverload(failure);
-    if (failure == null || overload) {
+    if (overload || failure == null && sql != null) {
       adaptive.onSample(sql == null ? 0 : AdaptiveConcurrency.shapeOf(sql),
           ticker.read() - startNanos, overload);
       logMove();

@@ -101,6 +101,8 @@ final class Limiter implements Gate {
   private boolean admitsNothing;
   /** The cap on statements in flight ({@code sluice.concurrency}); {@code null}: none. */
   private final Concurrency concurrency;
+  /** Whether an adaptive cap learns from statements while not limiting (1 in SAMPLE_EVERY). */
+  private final boolean sampleWhileClosed;
 
   Limiter(String name, Settings settings, TokenBucket bucket, BreakerFlag flag, double instances,
       boolean driverMode, Ticker ticker) {
@@ -118,6 +120,8 @@ final class Limiter implements Gate {
     this.recovery = new Recovery(settings.get(Keys.RECOVERY_SETTLE),
         settings.get(Keys.RECOVERY_THRESHOLD));
     this.concurrency = Concurrency.of(name, settings, instances, ticker);
+    this.sampleWhileClosed = concurrency != null && concurrency.adaptive()
+        && scope == Scope.STATEMENT;
     this.rejectionReason = flag == BreakerFlag.alwaysOpen()
         ? "this instance's share of the budget is spent"
         : "the cache breaker is open and this instance's share of the budget is spent";
@@ -140,6 +144,9 @@ final class Limiter implements Gate {
       return state;
     }
     boolean limiting = isLimiting();
+    if (!limiting && sampleWhileClosed) {
+      state = countTowardsSample(state);
+    }
     if ((state & UNREAD) != 0) {
       if (!limiting) {
         return state | RAN; // nothing to charge; remember that a transaction may have begun
@@ -278,6 +285,18 @@ final class Limiter implements Gate {
     take();
   }
 
+  /**
+   * The flag-closed path of an adaptive cap: counts the connection's statements in the state's
+   * own bits (no shared counter, no write outside the connection) and marks one in
+   * {@link #SAMPLE_EVERY} {@link #SAMPLED}, so that the no-load latency of each statement shape is
+   * known before an outage starts; a baseline learned from a flood would take crowding for normal.
+   */
+  private static int countTowardsSample(int state) {
+    int count = (state + (1 << 23)) & SAMPLE_COUNT;
+    int next = (state & ~SAMPLE_COUNT) | count;
+    return count == 0 ? next | SAMPLED : next;
+  }
+
   /** Counts a statement of an admitted transaction in flight, never refusing it. */
   private int counted() {
     if (concurrency == null) {
@@ -316,8 +335,8 @@ final class Limiter implements Gate {
   }
 
   @Override
-  public void afterStatement(long startNanos, String sql, SQLException failure) {
-    concurrency.release(startNanos, sql, failure);
+  public void afterStatement(int held, long startNanos, String sql, SQLException failure) {
+    concurrency.release((held & HELD) != 0, startNanos, sql, failure);
   }
 
   /** This instance's cap on statements in flight; {@code null} when there is none. */

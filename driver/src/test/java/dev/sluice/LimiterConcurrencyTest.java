@@ -57,7 +57,7 @@ class LimiterConcurrencyTest {
     assertThat(limiter.admitted()).isEqualTo(2); // the refused call spent no permit
     assertThat(new Stats(limiter).inFlight()).isEqualTo(2);
 
-    limiter.afterStatement(0, "select 1", null);
+    limiter.afterStatement(Gate.HELD, 0, "select 1", null);
     assertThat(limiter.beforeStatement(autoCommit, DRIVER) & Gate.HELD).isNotZero();
     assertThat(new Stats(limiter).concurrencyLimit()).isEqualTo(2);
   }
@@ -109,7 +109,7 @@ class LimiterConcurrencyTest {
     assertThatThrownBy(() -> limiter.beforeAutoCommit(Gate.initialState(true), false, DRIVER))
         .isInstanceOfSatisfying(RateLimitExceededException.class,
             e -> assertThat(e.limit()).isEqualTo(Limit.CONCURRENCY));
-    limiter.afterStatement(0, null, null);
+    limiter.afterStatement(Gate.HELD, 0, null, null);
     int state = limiter.beforeAutoCommit(Gate.initialState(true), false, DRIVER);
     assertThat(state & Gate.IN_TRANSACTION).isNotZero();
     assertThat(limiter.concurrency().inFlight()).isZero(); // the switch runs no statement
@@ -175,7 +175,7 @@ class LimiterConcurrencyTest {
       long start = limiter.startNanos();
       ticker.advanceNanos(150_000_000L);
       for (int i = 0; i < 30; i++) {
-        limiter.afterStatement(start, "select * from t",
+        limiter.afterStatement(Gate.HELD, start, "select * from t",
             new SQLException("too many connections", "53300"));
       }
       if (limiter.concurrency().limit() <= 30) {
@@ -201,6 +201,54 @@ class LimiterConcurrencyTest {
     }
     assertThat(limiter.concurrency().limit()).isEqualTo(3); // no sample, no decision
     assertThat(limiter.rejected()).isEqualTo(1_000);
+  }
+
+  @Test
+  void auto_flagClosed_samplesOneStatementInSampleEveryPerConnectionAndHoldsNothing()
+      throws SQLException {
+    Limiter limiter = auto(1, 10);
+    int state = Gate.initialState();
+    int sampled = 0;
+    for (int i = 1; i <= 10 * Gate.SAMPLE_EVERY; i++) {
+      int next = limiter.beforeStatement(state, DRIVER);
+      assertThat(next & Gate.HELD).isZero();
+      if ((next & Gate.SAMPLED) != 0) {
+        sampled++;
+        assertThat(i % Gate.SAMPLE_EVERY).isZero();
+        limiter.afterStatement(Gate.SAMPLED, limiter.startNanos(), "select 1", null);
+      }
+      state = next & ~Gate.SAMPLED;
+    }
+    assertThat(sampled).isEqualTo(10);
+    assertThat(limiter.concurrency().inFlight()).isZero(); // nothing was released either
+    assertThat(state & ~Gate.SAMPLE_COUNT).isEqualTo(Gate.UNREAD | Gate.RAN);
+  }
+
+  @Test
+  void fixedCap_flagClosed_samplesNothing() throws SQLException {
+    Limiter limiter = limiter(Scope.STATEMENT, 4, 100, 1);
+    int state = Gate.initialState(true);
+    for (int i = 0; i < 2 * Gate.SAMPLE_EVERY; i++) {
+      assertThat(limiter.beforeStatement(state, DRIVER)).isEqualTo(state);
+    }
+  }
+
+  @Test
+  void auto_flagClosed_throughTheWrappers_theStoredStateNeverHoldsTheSampleBit()
+      throws SQLException {
+    Limiter limiter = auto(1, 10);
+    Connection connection = ConnectionWrapper.wrap(driverConnection(() -> {
+      ticker.advanceNanos(1_000_000L);
+      return null;
+    }), limiter);
+    PreparedStatement statement = connection.prepareStatement("select 1");
+    for (int i = 0; i < 3 * Gate.SAMPLE_EVERY; i++) {
+      statement.execute();
+    }
+    flag.trip();
+    statement.execute(); // limiting: held and released
+    assertThat(limiter.concurrency().inFlight()).isZero();
+    assertThat(limiter.admitted()).isEqualTo(1);
   }
 
   @Test

@@ -110,8 +110,8 @@ public final class ConnectionWrapper implements Connection {
   /**
    * Reports that one of this connection's statements is about to execute.
    *
-   * @return {@link Gate#HELD} when it took a place in flight, to pass to
-   *     {@link #afterStatement}, else {@code 0}
+   * @return {@link Gate#HELD} when it took a place in flight, {@link Gate#SAMPLED} when its
+   *     latency is learned from, to pass to {@link #afterStatement}; else {@code 0}
    * @throws SQLException a {@code RateLimitExceededException} when the gate refuses it
    */
   int beforeStatement() throws SQLException {
@@ -131,8 +131,8 @@ public final class ConnectionWrapper implements Connection {
 
   /** Keeps the state; the place in flight is the caller's, never part of it. */
   private int held(int next) {
-    state = next & ~Gate.HELD;
-    int held = next & Gate.HELD;
+    state = next & ~(Gate.HELD | Gate.SAMPLED);
+    int held = next & (Gate.HELD | Gate.SAMPLED);
     if (held != 0) {
       startNanos = gate.startNanos();
     }
@@ -152,7 +152,7 @@ public final class ConnectionWrapper implements Connection {
    */
   int afterStatement(int held, String sql, SQLException failure) {
     if (held != 0) {
-      gate.afterStatement(startNanos, sql, failure);
+      gate.afterStatement(held, startNanos, sql, failure);
     }
     return 0;
   }

@@ -38,6 +38,20 @@ public interface Gate {
   int HELD = 1 << 30;
 
   /**
+   * Never part of a connection's state either: returned by {@link #beforeStatement} while not
+   * limiting for the one statement in {@link #SAMPLE_EVERY} of a connection whose latency an
+   * adaptive cap learns from ({@code sluice.concurrency=auto}), so that it knows the database's
+   * no-load latency before an outage. Nothing is held: {@link #afterStatement} only reports it.
+   */
+  int SAMPLED = 1 << 29;
+
+  /** One statement in this many is {@link #SAMPLED} on the flag-closed path, per connection. */
+  int SAMPLE_EVERY = 64;
+
+  /** The state's bits that count a connection's statements towards the next sample (23-28). */
+  int SAMPLE_COUNT = (SAMPLE_EVERY - 1) << 23;
+
+  /**
    * The state of a connection just handed out: its auto-commit is read when first needed.
    *
    * @return the state bits
@@ -77,22 +91,25 @@ public interface Gate {
 
   /**
    * The time an admitted statement starts, to pass to {@link #afterStatement}: read only when
-   * a statement was {@link #HELD}, and only when its latency is measured (else {@code 0}).
+   * a statement was {@link #HELD} or {@link #SAMPLED}, and only when its latency is measured
+   * (else {@code 0}).
    *
    * @return a {@link Ticker} reading, or {@code 0}
    */
   long startNanos();
 
   /**
-   * Called when a statement that was {@link #HELD} has returned or thrown: gives its place back,
-   * and reports its latency and outcome where the cap adapts.
+   * Called when a statement that was {@link #HELD} or {@link #SAMPLED} has returned or thrown:
+   * gives its place back if it held one, and reports its latency and outcome where the cap
+   * adapts.
    *
+   * @param held the bits {@link #beforeStatement} returned of {@link #HELD} and {@link #SAMPLED}
    * @param startNanos what {@link #startNanos()} returned when it was admitted
    * @param sql its text, or {@code null} (a batch)
    * @param failure what it threw, or {@code null}: a {@code RuntimeException} or an {@code Error}
    *     is reported as {@code null}, never as overload
    */
-  void afterStatement(long startNanos, String sql, SQLException failure);
+  void afterStatement(int held, long startNanos, String sql, SQLException failure);
 
   /**
    * Called before a statement executes, with the connection's state.
