@@ -101,6 +101,8 @@ final class Limiter implements Gate {
   private boolean admitsNothing;
   /** The cap on statements in flight ({@code sluice.concurrency}); {@code null}: none. */
   private final Concurrency concurrency;
+  /** One statement in the state's sample count. */
+  private static final int SAMPLE_STEP = Integer.lowestOneBit(SAMPLE_COUNT);
   /** Whether an adaptive cap learns from statements while not limiting (1 in SAMPLE_EVERY). */
   private final boolean sampleWhileClosed;
 
@@ -292,7 +294,7 @@ final class Limiter implements Gate {
    * known before an outage starts; a baseline learned from a flood would take crowding for normal.
    */
   private static int countTowardsSample(int state) {
-    int count = (state + (1 << 23)) & SAMPLE_COUNT;
+    int count = (state + SAMPLE_STEP) & SAMPLE_COUNT;
     int next = (state & ~SAMPLE_COUNT) | count;
     return count == 0 ? next | SAMPLED : next;
   }

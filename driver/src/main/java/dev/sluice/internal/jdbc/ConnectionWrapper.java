@@ -41,6 +41,13 @@ import java.util.concurrent.Executor;
  * return or throw: a failed one ends the transaction too. Nothing else is gated: preparing,
  * setters, {@code setReadOnly}, {@code isValid}, metadata, {@code close}.
  *
+ * <p>With a concurrency cap, the gate's answer to a statement may carry {@link Gate#HELD} (a
+ * place in flight) or {@link Gate#SAMPLED} (its latency is learned from): the wrapper keeps them
+ * out of the state and hands them to the statement as an {@code int}, which reports them back
+ * through {@link #afterStatement} when its {@code execute*} returns or throws. Without a cap,
+ * and while not limiting, that {@code int} is {@code 0} and the report is one compare. A checkout
+ * that took a place (in {@code connection} scope) gives it back on the first {@link #close()}.
+ *
  * <p>Identity: {@code equals} and {@code hashCode} are {@link Object}'s, so a wrapper equals only
  * itself and never the driver's connection. That is enough because nothing leaks: the
  * back-references ({@code Statement.getConnection()}, {@code DatabaseMetaData.getConnection()},
