@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import dev.sluice.internal.config.ConcurrencyCap;
 import dev.sluice.internal.config.Division;
 import dev.sluice.internal.config.FlagSource;
 import dev.sluice.internal.config.Instances;
@@ -192,12 +193,31 @@ final class Budget implements AutoCloseable {
       }
     }
     checkShare(settings);
+    checkConcurrency(settings);
     Duration expiry = settings.get(Keys.INSTANCES_EXPIRY);
     Duration needed = settings.get(Keys.REDIS_HEARTBEAT).plus(settings.get(Keys.REDIS_TIMEOUT));
     if (registry && expiry.compareTo(needed) <= 0) {
       throw new IllegalArgumentException("sluice.instances.expiry must be longer than"
           + " sluice.redis.heartbeat plus sluice.redis.timeout (" + needed.toMillis() + " ms), but"
           + " was \"" + expiry.toMillis() + "ms\"; otherwise live instances would be pruned");
+    }
+  }
+
+  private static void checkConcurrency(Settings settings) {
+    ConcurrencyCap cap = settings.get(Keys.CONCURRENCY);
+    boolean auto = cap != null && cap.auto();
+    for (Key<?> key : List.of(Keys.CONCURRENCY_MIN, Keys.CONCURRENCY_MAX)) {
+      if (settings.isSet(key) && !auto) {
+        throw new IllegalArgumentException(key.name() + " is set, but sluice.concurrency is "
+            + (cap == null ? "not" : "\"" + cap + "\"") + ": it only applies to"
+            + " sluice.concurrency=auto; set that or remove it");
+      }
+    }
+    int min = settings.get(Keys.CONCURRENCY_MIN);
+    int max = settings.get(Keys.CONCURRENCY_MAX);
+    if (auto && min > max) {
+      throw new IllegalArgumentException("sluice.concurrency.min must be at most"
+          + " sluice.concurrency.max (" + max + "), but was \"" + min + "\"");
     }
   }
 

@@ -160,6 +160,16 @@ final class BudgetMXBean implements RateLimitedDataSourceMXBean {
   }
 
   @Override
+  public int getInFlight() {
+    return stats.get().inFlight();
+  }
+
+  @Override
+  public int getConcurrencyLimit() {
+    return stats.get().concurrencyLimit();
+  }
+
+  @Override
   public boolean isFlagManual() {
     return limiter.flag() instanceof BreakerFlag.Manual;
   }

@@ -112,6 +112,12 @@ final class Limiter implements Gate {
   private final int explicitBurst;
   /** Guarded by {@link #shareLock}: whether the share is below what a bucket holds. */
   private boolean admitsNothing;
+  /** The cap on statements in flight ({@code sluice.concurrency}); {@code null}: none. */
+  private final Concurrency concurrency;
+  /** One statement in the state's sample count. */
+  private static final int SAMPLE_STEP = Integer.lowestOneBit(SAMPLE_COUNT);
+  /** Whether an adaptive cap learns from statements while not limiting (1 in SAMPLE_EVERY). */
+  private final boolean sampleWhileClosed;
 
   Limiter(String name, Settings settings, TokenBucket bucket, BreakerFlag flag, double instances,
       boolean driverMode, Ticker ticker) {
@@ -129,6 +135,9 @@ final class Limiter implements Gate {
     this.recovery = new Recovery(settings.get(Keys.RECOVERY_SETTLE),
         settings.get(Keys.RECOVERY_THRESHOLD));
     this.shadow = settings.get(Keys.MODE) == Mode.SHADOW;
+    this.concurrency = Concurrency.of(name, settings, instances, ticker);
+    this.sampleWhileClosed = concurrency != null && concurrency.adaptive()
+        && scope == Scope.STATEMENT;
     this.rejectionReason = flag == BreakerFlag.alwaysOpen()
         ? "this instance's share of the budget is spent"
         : "the cache breaker is open and this instance's share of the budget is spent";
@@ -137,10 +146,12 @@ final class Limiter implements Gate {
   // --- the door rules ---
 
   @Override
-  public void beforeCheckout() throws SQLException {
+  public int beforeCheckout() throws SQLException {
     if (scope == Scope.CONNECTION && isLimiting()) {
-      take(Priority.current()); // no connection yet: only the code can say
+      // no connection yet: only the code can say the priority; the place is held until close
+      return admit(0, Priority.current(), true) & HELD;
     }
+    return 0;
   }
 
   /** Reads the flag once; an unread auto-commit is asked of the driver only while limiting. */
@@ -150,6 +161,9 @@ final class Limiter implements Gate {
       return state;
     }
     boolean limiting = isLimiting();
+    if (!limiting && sampleWhileClosed) {
+      state = countTowardsSample(state);
+    }
     if ((state & UNREAD) != 0) {
       if (!limiting) {
         return state | RAN; // nothing to charge; remember that a transaction may have begun
@@ -157,17 +171,18 @@ final class Limiter implements Gate {
       state = read(state, connection);
     }
     if ((state & AUTO_COMMIT) != 0) {
-      return limiting ? door(state, connection) & ~UNCHARGED : state;
+      return limiting ? door(state, connection, true) & ~UNCHARGED : state;
     }
     if ((state & IN_TRANSACTION) == 0) {
       // the transaction's first statement is its door, at the priority in force there
-      return (limiting ? door(state, connection) : state) | IN_TRANSACTION;
+      return (limiting ? door(state, connection, true) : state) | IN_TRANSACTION;
     }
     if ((state & PREPAID) != 0) {
-      return state & ~PREPAID;
+      return (state & ~PREPAID) | (limiting ? counted() : 0);
     }
     if (limiting && (state & UNCHARGED) == 0) {
       force();
+      return state | counted();
     }
     return state;
   }
@@ -213,7 +228,8 @@ final class Limiter implements Gate {
     if (scope != Scope.STATEMENT || !switchIsDoor) {
       return manual;
     }
-    return (limiting ? door(manual, connection) : manual) | IN_TRANSACTION | PREPAID;
+    // no statement runs yet, so no place is held; but the cap must have room (see admit)
+    return (limiting ? door(manual, connection, false) : manual) | IN_TRANSACTION | PREPAID;
   }
 
   @Override
@@ -244,6 +260,104 @@ final class Limiter implements Gate {
     LOG.info("{} - closed: no longer limiting; connections still open pass uncharged", name);
   }
 
+  // --- the concurrency cap: a place in flight, taken beside the permit ---
+
+  /**
+   * Admits a call at a door through both limits, at {@code priority}: a place in flight first (a
+   * refusal there spends no permit), then a permit (a refusal there gives the place back). A
+   * transaction's door made by the switch to manual commit ({@code hold} false) takes no place,
+   * since no statement runs yet, but is not begun while the cap is reached: its statements,
+   * counted and never refused, would go beyond it. In shadow mode a cap that would refuse lets
+   * the call pass, holding nothing, uncharged and counted as shadow-rejected.
+   *
+   * @return {@code state}, with {@link #HELD} when a place was taken and {@link #UNCHARGED} when
+   *     only shadow mode let the call pass
+   */
+  private int admit(int state, Priority priority, boolean hold)
+      throws RateLimitExceededException {
+    if (concurrency == null) {
+      return take(priority) ? state : state | UNCHARGED;
+    }
+    if (!(hold ? concurrency.tryAcquire() : concurrency.hasRoom())) {
+      if (shadow) {
+        countDemand();
+        shadowPass(priority);
+        return state | UNCHARGED;
+      }
+      throw refuseConcurrency(priority);
+    }
+    if (!hold) {
+      return take(priority) ? state : state | UNCHARGED;
+    }
+    boolean permitted = false;
+    try {
+      int admitted = take(priority) ? state | HELD : state | HELD | UNCHARGED;
+      permitted = true;
+      return admitted;
+    } finally {
+      if (!permitted) {
+        concurrency.releaseUnused();
+      }
+    }
+  }
+
+  /**
+   * The flag-closed path of an adaptive cap: counts the connection's statements in the state's
+   * own bits (no shared counter, no write outside the connection) and marks one in
+   * {@link #SAMPLE_EVERY} {@link #SAMPLED}, so that the no-load latency of each statement shape is
+   * known before an outage starts; a baseline learned from a flood would take crowding for normal.
+   */
+  private static int countTowardsSample(int state) {
+    int count = (state + SAMPLE_STEP) & SAMPLE_COUNT;
+    int next = (state & ~SAMPLE_COUNT) | count;
+    return count == 0 ? next | SAMPLED : next;
+  }
+
+  /** Counts a statement of an admitted transaction in flight, never refusing it. */
+  private int counted() {
+    if (concurrency == null) {
+      return 0;
+    }
+    concurrency.force();
+    return HELD;
+  }
+
+  private RateLimitExceededException refuseConcurrency(Priority priority) {
+    countDemand();
+    rejected[priority.ordinal()].increment();
+    maybeSummarise();
+    return new RateLimitExceededException(name, bucket.permitsPerSecond(),
+        "this instance's cap on statements in flight is reached", 0, stackTraces,
+        Limit.CONCURRENCY, concurrency.limit());
+  }
+
+  @Override
+  public void afterCheckout(int held, SQLException failure) {
+    if (concurrency != null) {
+      if (held != 0) {
+        concurrency.releaseUnused();
+      }
+      if (failure != null) {
+        concurrency.checkoutFailed(failure);
+      }
+    }
+  }
+
+  @Override
+  public long startNanos() {
+    return concurrency.startNanos(); // only asked for a call that was HELD: there is a cap
+  }
+
+  @Override
+  public void afterStatement(int held, long startNanos, String sql, SQLException failure) {
+    concurrency.release((held & HELD) != 0, startNanos, sql, failure);
+  }
+
+  /** This instance's cap on statements in flight; {@code null} when there is none. */
+  Concurrency concurrency() {
+    return concurrency;
+  }
+
   // --- permits ---
 
   /** Takes a permit while limiting, or throws. */
@@ -260,7 +374,7 @@ final class Limiter implements Gate {
    * @return the state, its read-only bit read from the driver if a decision needed it, and
    *     {@link #UNCHARGED} if only shadow mode let the call pass
    */
-  private int door(int state, Connection connection) throws SQLException {
+  private int door(int state, Connection connection, boolean hold) throws SQLException {
     Priority priority = Priority.explicit();
     if (priority == null) {
       if ((state & READ_ONLY_UNREAD) != 0) {
@@ -268,19 +382,15 @@ final class Limiter implements Gate {
       }
       priority = (state & READ_ONLY) != 0 ? Priority.SHEDDABLE : Priority.NORMAL;
     }
-    return take(priority) ? state : state | UNCHARGED;
+    return admit(state, priority, hold);
   }
 
   /*
    * Takes a permit, or throws: the caller is limiting. Returns whether it was charged: false
-   * when only shadow mode let it pass. This is the seam where a concurrency cap
-   * (Limit.CONCURRENCY) joins the rate: a call must pass both, each deciding at the same
-   * priority, and a refusal names the limit that refused it.
+   * when only shadow mode let it pass. The concurrency cap is decided before it, in admit().
    */
   private boolean take(Priority priority) throws RateLimitExceededException {
-    if (mode == RECOVERING) { // a door: demand, whether admitted or not
-      recovery.count(ticker.read(), bucket.permitsPerSecond());
-    }
+    countDemand();
     if (bucket.tryAcquire(priority)) {
       admitted[priority.ordinal()].increment();
       return true;
@@ -296,6 +406,13 @@ final class Limiter implements Gate {
    * A call enforce mode would refuse, in shadow mode: it passes, uncharged (a refusal writes
    * nothing to the bucket), and is counted.
    */
+  /** Counts a call that reached a door, admitted or not, while recovering: the demand. */
+  private void countDemand() {
+    if (mode == RECOVERING) {
+      recovery.count(ticker.read(), bucket.permitsPerSecond());
+    }
+  }
+
   private boolean shadowPass(Priority priority) {
     shadowRejected[priority.ordinal()].increment();
     maybeSummarise();
@@ -350,6 +467,9 @@ final class Limiter implements Gate {
       if (count != instances || Double.compare(part, this.part) != 0) {
         Share share = Share.of(budget, divisor(count, part), explicitBurst);
         share.applyTo(bucket);
+        if (concurrency != null && count != instances) {
+          concurrency.divide(count);
+        }
         boolean recount = count != instances;
         instances = count;
         this.part = part;

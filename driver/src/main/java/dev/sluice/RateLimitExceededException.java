@@ -6,7 +6,9 @@ import java.util.Locale;
 
 /**
  * Thrown, at once and without waiting, when a gated JDBC call finds no permit while the breaker
- * flag is open. Retrying later may succeed; {@link #retryAfter()} says when a permit is likely.
+ * flag is open, or finds this instance's cap on statements in flight reached
+ * ({@code sluice.concurrency}); {@link #limit()} says which. Retrying later may succeed;
+ * {@link #retryAfter()} says when a permit is likely.
  *
  * <p>Its type makes the frameworks read it as a transient resource error: Spring JDBC translates
  * it to {@code TransientDataAccessResourceException}, Hibernate to {@code JDBCConnectionException}.
@@ -29,11 +31,23 @@ public final class RateLimitExceededException extends SQLTransientConnectionExce
   private final String reason;
   /** How long until a permit is likely to be free, in nanoseconds. */
   private final long retryAfterNanos;
+  /** Which limit refused the call. */
+  private final Limit limit;
+  /** With {@link Limit#CONCURRENCY}: this instance's cap on statements in flight. */
+  private final int concurrencyLimit;
 
   RateLimitExceededException(
       String budgetName, double permitsPerSecond, String reason, long retryAfterNanos,
       boolean withStackTrace) {
+    this(budgetName, permitsPerSecond, reason, retryAfterNanos, withStackTrace, Limit.RATE, 0);
+  }
+
+  RateLimitExceededException(
+      String budgetName, double permitsPerSecond, String reason, long retryAfterNanos,
+      boolean withStackTrace, Limit limit, int concurrencyLimit) {
     super(null, null, 0);
+    this.limit = limit;
+    this.concurrencyLimit = concurrencyLimit;
     this.budgetName = budgetName;
     this.permitsPerSecond = permitsPerSecond;
     this.reason = reason;
@@ -81,8 +95,23 @@ public final class RateLimitExceededException extends SQLTransientConnectionExce
     return Math.max(1, (retryAfterNanos + 999_999) / 1_000_000);
   }
 
+  /**
+   * Returns which limit refused the call: the rate (this instance's share of
+   * {@code sluice.budget}) or the cap on what is in flight at once ({@code sluice.concurrency}).
+   *
+   * @return {@link Limit#RATE} or {@link Limit#CONCURRENCY}
+   */
+  public Limit limit() {
+    return limit;
+  }
+
   @Override
   public String getMessage() {
+    if (limit == Limit.CONCURRENCY) {
+      return String.format(Locale.ROOT,
+          "%s - concurrency limit exceeded: %s (cap %d in flight at once); retry in %d ms",
+          budgetName, reason, concurrencyLimit, retryAfterMillis());
+    }
     return String.format(Locale.ROOT,
         "%s - rate limit exceeded: %s (share %s permits/s); retry in %d ms",
         budgetName, reason, formatRate(permitsPerSecond), retryAfterMillis());

@@ -77,8 +77,18 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
    */
   @Override
   public Connection getConnection() throws SQLException {
-    beforeCheckout();
-    return ConnectionWrapper.wrap(delegate.getConnection(), limiter);
+    int held = beforeCheckout();
+    Connection raw;
+    try {
+      raw = delegate.getConnection();
+    } catch (SQLException e) {
+      limiter.afterCheckout(held, e); // the pool's timeout tells an adaptive cap of overload
+      throw e;
+    } catch (RuntimeException | Error e) {
+      limiter.afterCheckout(held, null);
+      throw e;
+    }
+    return ConnectionWrapper.wrap(raw, limiter, held);
   }
 
   /**
@@ -90,18 +100,26 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
    */
   @Override
   public Connection getConnection(String username, String password) throws SQLException {
-    beforeCheckout();
-    return ConnectionWrapper.wrap(delegate.getConnection(username, password), limiter);
+    int held = beforeCheckout();
+    Connection raw;
+    try {
+      raw = delegate.getConnection(username, password);
+    } catch (SQLException e) {
+      limiter.afterCheckout(held, e);
+      throw e;
+    } catch (RuntimeException | Error e) {
+      limiter.afterCheckout(held, null);
+      throw e;
+    }
+    return ConnectionWrapper.wrap(raw, limiter, held);
   }
 
-  private void beforeCheckout() throws SQLException {
+  private int beforeCheckout() throws SQLException {
     if (closed) {
       throw new SQLNonTransientConnectionException("RateLimitedDataSource \"" + limiter.name()
           + "\" is closed: it hands out no more connections; build a new one");
     }
-    if (checkoutGated) {
-      limiter.beforeCheckout();
-    }
+    return checkoutGated ? limiter.beforeCheckout() : 0;
   }
 
   /**

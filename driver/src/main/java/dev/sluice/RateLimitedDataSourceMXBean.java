@@ -124,6 +124,22 @@ public interface RateLimitedDataSourceMXBean {
   int getLiveInstances();
 
   /**
+   * Returns how many statements (in {@code connection} scope, connections) this instance has in
+   * flight under its concurrency cap ({@code sluice.concurrency}).
+   *
+   * @return the count; {@code 0} without a cap
+   */
+  int getInFlight();
+
+  /**
+   * Returns this instance's cap on statements in flight: its share of a fixed
+   * {@code sluice.concurrency}, or where {@code auto} has brought it.
+   *
+   * @return the cap; {@code 0} without one
+   */
+  int getConcurrencyLimit();
+
+  /**
    * Returns whether the flag is a {@link BreakerFlag#manual() manual} flag of this JVM, which
    * {@link #tripFlag()} and {@link #resetFlag()} can open and close.
    *

@@ -57,6 +57,11 @@ import java.util.function.ToDoubleFunction;
  *       <td>the live count the Redis registry last reported; 0 without one</td></tr>
  *   <tr><td>{@code sluice.burst}</td><td>gauge</td>
  *       <td>the depth of this instance's bucket, permits</td></tr>
+ *   <tr><td>{@code sluice.concurrency.inflight}</td><td>gauge</td>
+ *       <td>statements in flight under the concurrency cap; 0 without one</td></tr>
+ *   <tr><td>{@code sluice.concurrency.limit}</td><td>gauge</td>
+ *       <td>this instance's cap on statements in flight (fixed share or adaptive); 0 without
+ *       one</td></tr>
  *   <tr><td>{@code sluice.flag.state}</td><td>gauge, tag {@code state}</td>
  *       <td>1 for the flag source's state ({@code open}, {@code closed} or
  *       {@code unreachable}), 0 for the other two</td></tr>
@@ -168,6 +173,10 @@ public final class SluiceMetrics implements MeterBinder {
         "The live instance count the Redis registry last reported; 0 without one");
     gauge(registry, "sluice.burst", Tags.empty(), Stats::burst, "permits",
         "The depth of this instance's bucket");
+    gauge(registry, "sluice.concurrency.inflight", Tags.empty(), Stats::inFlight, "statements",
+        "Statements in flight under the concurrency cap; 0 without one");
+    gauge(registry, "sluice.concurrency.limit", Tags.empty(), Stats::concurrencyLimit,
+        "statements", "This instance's cap on statements in flight; 0 without one");
     for (FlagState state : FlagState.values()) {
       gauge(registry, "sluice.flag.state", Tags.of("state", state.name().toLowerCase(Locale.ROOT)),
           s -> s.flagState() == state ? 1 : 0, null,

@@ -30,6 +30,8 @@ public final class Stats {
   private final FlagState flagState;
   private final Duration sinceFlagRead;
   private final int liveInstances;
+  private final int inFlight;
+  private final int concurrencyLimit;
 
   Stats(Limiter limiter) {
     this(limiter, 0);
@@ -67,6 +69,9 @@ public final class Stats {
       this.sinceFlagRead = Duration.ZERO;
     }
     this.liveInstances = liveInstances;
+    Concurrency concurrency = limiter.concurrency();
+    this.inFlight = concurrency == null ? 0 : concurrency.inFlight();
+    this.concurrencyLimit = concurrency == null ? 0 : concurrency.limit();
   }
 
   /**
@@ -251,14 +256,36 @@ public final class Stats {
     return liveInstances;
   }
 
+  /**
+   * Returns how many statements (in {@code connection} scope, connections checked out) this
+   * instance has in flight under its concurrency cap: admitted while limiting and not yet
+   * returned. Statements admitted while not limiting are not counted.
+   *
+   * @return the count; {@code 0} when there is no cap ({@code sluice.concurrency} not set)
+   */
+  public int inFlight() {
+    return inFlight;
+  }
+
+  /**
+   * Returns this instance's cap on statements in flight: its share of a fixed
+   * {@code sluice.concurrency}, or where {@code auto} has brought it.
+   *
+   * @return the cap; {@code 0} when there is none
+   */
+  public int concurrencyLimit() {
+    return concurrencyLimit;
+  }
+
   @Override
   public String toString() {
     return String.format(Locale.ROOT,
         "Stats[%s: limiting=%s, recovering=%s, mode=%s, admitted=%d, rejected=%d,"
-            + " shadowRejected=%d, forced=%d, share=%s/s,"
-            + " burst=%d, instances=%s, flag=%s, flagReadAgo=%dms, liveInstances=%d]", name,
+            + " shadowRejected=%d, forced=%d, share=%s/s, burst=%d, instances=%s, flag=%s,"
+            + " flagReadAgo=%dms, liveInstances=%d, inFlight=%d, concurrencyLimit=%d]", name,
         limiting, recovering, Limiter.modeName(shadow), admitted, rejected, shadowRejected, forced,
-        RateLimitExceededException.formatRate(permitsPerSecond), burst, RateLimitExceededException.formatRate(instances), flagState,
-        sinceFlagRead.toMillis(), liveInstances);
+        RateLimitExceededException.formatRate(permitsPerSecond), burst,
+        RateLimitExceededException.formatRate(instances), flagState, sinceFlagRead.toMillis(),
+        liveInstances, inFlight, concurrencyLimit);
   }
 }

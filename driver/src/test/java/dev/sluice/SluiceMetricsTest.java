@@ -58,7 +58,30 @@ class SluiceMetricsTest {
       assertThat(flagState("metrics-all", "open")).isEqualTo(1);
       assertThat(flagState("metrics-all", "closed")).isZero();
       assertThat(flagState("metrics-all", "unreachable")).isZero();
-      assertThat(registry.getMeters()).hasSize(25);
+      assertThat(gauge("sluice.concurrency.inflight", "metrics-all")).isZero(); // no cap
+      assertThat(gauge("sluice.concurrency.limit", "metrics-all")).isZero();
+      assertThat(registry.getMeters()).hasSize(27);
+    }
+  }
+
+  @Test
+  void concurrencyGauges_withACap_showTheShareAndWhatIsInFlight() throws Exception {
+    java.util.Properties p = new java.util.Properties();
+    p.setProperty("sluice.budget", "100");
+    p.setProperty("sluice.concurrency", "8");
+    p.setProperty("sluice.instances", "2");
+    javax.sql.DataSource statements = (javax.sql.DataSource) java.lang.reflect.Proxy
+        .newProxyInstance(getClass().getClassLoader(), new Class<?>[] {javax.sql.DataSource.class},
+            (proxy, method, args) -> LimiterConcurrencyTest.driverConnection(() -> null));
+    try (RateLimitedDataSource ds = RateLimitedDataSource.builder(statements)
+        .name("metrics-cc").properties(p).build()) {
+      SluiceMetrics.of(ds).bindTo(registry);
+      java.sql.Connection connection = ds.getConnection();
+      connection.createStatement().execute("select 1"); // released when it returns
+      assertThat(gauge("sluice.concurrency.limit", "metrics-cc")).isEqualTo(4);
+      assertThat(gauge("sluice.concurrency.inflight", "metrics-cc")).isZero();
+      assertThat(ds.management().getConcurrencyLimit()).isEqualTo(4);
+      assertThat(ds.stats().admitted()).isEqualTo(1);
     }
   }
 
@@ -175,7 +198,7 @@ class SluiceMetricsTest {
 
       SluiceMetrics.of(ds).withTags(Tags.of("region", "eu")).bindTo(registry);
 
-      assertThat(registry.getMeters()).hasSize(25).allSatisfy(meter -> {
+      assertThat(registry.getMeters()).hasSize(27).allSatisfy(meter -> {
         assertThat(meter.getId().getTag("name")).isEqualTo("metrics-tags");
         assertThat(meter.getId().getTag("region")).isEqualTo("eu");
       });

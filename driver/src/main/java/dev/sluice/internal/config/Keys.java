@@ -239,6 +239,32 @@ public final class Keys {
           + " runtime over JMX (the MXBean's `Mode` attribute).")
       .group(Group.FREQUENTLY_USED).build();
 
+  public static final Key<ConcurrencyCap> CONCURRENCY = Key.named("sluice.concurrency",
+          ConcurrencyCap.class, ConcurrencyCap::parse, "be a positive integer or `auto`")
+      .computedDefault("none: no cap on concurrency")
+      .unit("statements in flight")
+      .doc("While limiting, the most statements of all instances together in flight at once (in"
+          + " `connection` scope: connections checked out), divided among the instances as the"
+          + " budget is (each at least 1); a call must pass both this and the rate. `auto`: each"
+          + " instance adapts its own cap from the latency and overload errors of the statements"
+          + " it admits, within `sluice.concurrency.min` and `sluice.concurrency.max`.")
+      .group(Group.FREQUENTLY_USED).build();
+
+  public static final Key<Integer> CONCURRENCY_MIN = Key.named("sluice.concurrency.min",
+          Integer.class, Key::positiveInt, "be a positive integer")
+      .defaultValue(1, "`1`")
+      .unit("statements in flight")
+      .doc("With `sluice.concurrency=auto`: the lowest cap this instance adapts down to.")
+      .group(Group.RARELY_USED).build();
+
+  public static final Key<Integer> CONCURRENCY_MAX = Key.named("sluice.concurrency.max",
+          Integer.class, Key::positiveInt, "be a positive integer")
+      .defaultValue(100, "`100`")
+      .unit("statements in flight")
+      .doc("With `sluice.concurrency=auto`: the highest cap, and the first one (the cap comes"
+          + " down from here as the database crowds). At least `sluice.concurrency.min`.")
+      .group(Group.RARELY_USED).build();
+
   // --- read only by the Spring Boot starter (sluice-spring-boot-starter); elsewhere ignored ---
 
   public static final Key<Boolean> ENABLED = Key.named("sluice.enabled", Boolean.class,
@@ -284,8 +310,9 @@ public final class Keys {
   public static final List<Key<?>> ALL = List.of(
       NAME, BUDGET, INSTANCES, REDIS, REDIS_PASSWORD, BURST, SCOPE, FLAG, REDIS_REFRESH,
       REDIS_TIMEOUT, INSTANCES_ASSUMED, RECOVERY_SETTLE, RESERVE, MODE, INSTANCES_DIVISION,
-      STACK_TRACES, SUMMARY_INTERVAL, REDIS_SETTLE, REDIS_UNREACHABLE, REDIS_PING,
+      CONCURRENCY, STACK_TRACES, SUMMARY_INTERVAL, REDIS_SETTLE, REDIS_UNREACHABLE, REDIS_PING,
       REDIS_HEARTBEAT, INSTANCES_EXPIRY, POOL_AUTO_COMMIT, JMX, RECOVERY_THRESHOLD,
+      CONCURRENCY_MIN, CONCURRENCY_MAX,
       ENABLED, DATASOURCES, CIRCUIT_BREAKER, CIRCUIT_BREAKER_PUBLISH, WEB);
 
   /** The keys that only mean something with {@code sluice.redis}. */

@@ -35,12 +35,18 @@ import java.util.Map;
  * {@code PreparedStatement} methods are inherited from the wrappers of those interfaces.
  */
 final class CallableStatementWrapper extends PreparedStatementWrapper implements CallableStatement {
-  private CallableStatementWrapper(ConnectionWrapper connection, CallableStatement delegate) {
-    super(connection, delegate);
+  private CallableStatementWrapper(ConnectionWrapper connection, String sql,
+      CallableStatement delegate) {
+    super(connection, sql, delegate);
   }
 
   static CallableStatementWrapper of(ConnectionWrapper connection, CallableStatement raw) {
-    return raw == null ? null : new CallableStatementWrapper(connection, raw);
+    return of(connection, null, raw);
+  }
+
+  static CallableStatementWrapper of(ConnectionWrapper connection, String sql,
+      CallableStatement raw) {
+    return raw == null ? null : new CallableStatementWrapper(connection, sql, raw);
   }
 
   /** The driver's statement, as the type this wrapper was made for. */

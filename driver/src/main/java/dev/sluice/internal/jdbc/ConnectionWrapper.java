@@ -41,6 +41,13 @@ import java.util.concurrent.Executor;
  * return or throw: a failed one ends the transaction too. Nothing else is gated: preparing,
  * setters, {@code setReadOnly}, {@code isValid}, metadata, {@code close}.
  *
+ * <p>With a concurrency cap, the gate's answer to a statement may carry {@link Gate#HELD} (a
+ * place in flight) or {@link Gate#SAMPLED} (its latency is learned from): the wrapper keeps them
+ * out of the state and hands them to the statement as an {@code int}, which reports them back
+ * through {@link #afterStatement} when its {@code execute*} returns or throws. Without a cap,
+ * and while not limiting, that {@code int} is {@code 0} and the report is one compare. A checkout
+ * that took a place (in {@code connection} scope) gives it back on the first {@link #close()}.
+ *
  * <p>Identity: {@code equals} and {@code hashCode} are {@link Object}'s, so a wrapper equals only
  * itself and never the driver's connection. That is enough because nothing leaks: the
  * back-references ({@code Statement.getConnection()}, {@code DatabaseMetaData.getConnection()},
@@ -62,11 +69,19 @@ public final class ConnectionWrapper implements Connection {
   private boolean closed;
   /** The metadata last handed out, so asking twice gives the same wrapper. */
   private DatabaseMetaDataWrapper metaData;
+  /** {@link Gate#HELD} while this connection's checkout holds a place in flight; 0 once given. */
+  private int checkoutHeld;
+  /**
+   * When the statement now running was admitted, if it holds a place in flight. One field, not
+   * one per statement: a connection runs one statement at a time.
+   */
+  private long startNanos;
 
-  private ConnectionWrapper(Connection delegate, Gate gate, int state) {
+  private ConnectionWrapper(Connection delegate, Gate gate, int state, int checkoutHeld) {
     this.delegate = delegate;
     this.gate = gate;
     this.state = state;
+    this.checkoutHeld = checkoutHeld;
   }
 
   /**
@@ -79,26 +94,74 @@ public final class ConnectionWrapper implements Connection {
    * @return the wrapper, or {@code null} when {@code raw} is {@code null}
    */
   public static Connection wrap(Connection raw, Gate gate) {
-    return raw == null ? null : new ConnectionWrapper(raw, gate, Gate.initialState());
+    return wrap(raw, gate, 0);
+  }
+
+  /**
+   * As {@link #wrap(Connection, Gate)}, for a checkout that took a place in flight.
+   *
+   * @param raw the connection to wrap; {@code null} gives {@code null} (and gives the place back)
+   * @param gate decides what is admitted
+   * @param checkoutHeld what {@link Gate#beforeCheckout()} returned: the place is given back
+   *     when the connection is closed, once
+   * @return the wrapper, or {@code null} when {@code raw} is {@code null}
+   */
+  public static Connection wrap(Connection raw, Gate gate, int checkoutHeld) {
+    if (raw == null) {
+      gate.afterCheckout(checkoutHeld, null);
+      return null;
+    }
+    return new ConnectionWrapper(raw, gate, Gate.initialState(), checkoutHeld);
   }
 
   /**
    * Reports that one of this connection's statements is about to execute.
    *
+   * @return {@link Gate#HELD} when it took a place in flight, {@link Gate#SAMPLED} when its
+   *     latency is learned from, to pass to {@link #afterStatement}; else {@code 0}
    * @throws SQLException a {@code RateLimitExceededException} when the gate refuses it
    */
-  void beforeStatement() throws SQLException {
-    state = gate.beforeStatement(state, delegate);
+  int beforeStatement() throws SQLException {
+    return held(gate.beforeStatement(state, delegate));
   }
 
   /**
    * Reports that one of this connection's statements is about to execute {@code sql}, given as
    * text: the gate ends the transaction when the text does ({@code COMMIT}, {@code ROLLBACK}...).
    *
+   * @return as {@link #beforeStatement()}
    * @throws SQLException a {@code RateLimitExceededException} when the gate refuses it
    */
-  void beforeStatement(String sql) throws SQLException {
-    state = gate.beforeStatement(state, delegate, sql);
+  int beforeStatement(String sql) throws SQLException {
+    return held(gate.beforeStatement(state, delegate, sql));
+  }
+
+  /** Keeps the state; the place in flight is the caller's, never part of it. */
+  private int held(int next) {
+    state = next & ~(Gate.HELD | Gate.SAMPLED);
+    int held = next & (Gate.HELD | Gate.SAMPLED);
+    if (held != 0) {
+      startNanos = gate.startNanos();
+    }
+    return held;
+  }
+
+  /**
+   * Reports that a statement which {@link #beforeStatement()} admitted has returned or thrown.
+   * The statement wrappers call it in a {@code finally}, and first in a {@code catch} of
+   * {@link SQLException} with the failure (then passing on the {@code 0} it returns), so that
+   * the place is given back exactly once on every way out, {@code Error}s included.
+   *
+   * @param held what {@link #beforeStatement()} returned
+   * @param sql the statement's text (its shape), or {@code null}
+   * @param failure what it threw, or {@code null}
+   * @return {@code 0}: nothing is held any more
+   */
+  int afterStatement(int held, String sql, SQLException failure) {
+    if (held != 0) {
+      gate.afterStatement(held, startNanos, sql, failure);
+    }
+    return 0;
   }
 
   /** The transaction state, for tests. */
@@ -147,11 +210,22 @@ public final class ConnectionWrapper implements Connection {
     }
   }
 
-  /** Closes the driver's connection once; later calls do nothing, as JDBC asks. */
+  /**
+   * Closes the driver's connection once; later calls do nothing, as JDBC asks. A place in flight
+   * the checkout took is given back on the first call, even if the driver's close throws.
+   */
   @Override
   public void close() throws SQLException {
     if (!closed) {
-      delegate.close();
+      try {
+        delegate.close();
+      } finally {
+        int held = checkoutHeld;
+        checkoutHeld = 0;
+        if (held != 0) {
+          gate.afterCheckout(held, null);
+        }
+      }
       closed = true;
     }
   }
@@ -194,12 +268,12 @@ public final class ConnectionWrapper implements Connection {
 
   @Override
   public PreparedStatement prepareStatement(String sql) throws SQLException {
-    return PreparedStatementWrapper.of(this, delegate.prepareStatement(sql));
+    return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(sql));
   }
 
   @Override
   public CallableStatement prepareCall(String sql) throws SQLException {
-    return CallableStatementWrapper.of(this, delegate.prepareCall(sql));
+    return CallableStatementWrapper.of(this, sql, delegate.prepareCall(sql));
   }
 
   @Override
@@ -272,14 +346,14 @@ public final class ConnectionWrapper implements Connection {
   @Override
   public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency)
       throws SQLException {
-    return PreparedStatementWrapper.of(this, delegate.prepareStatement(
+    return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(
         sql, resultSetType, resultSetConcurrency));
   }
 
   @Override
   public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency)
       throws SQLException {
-    return CallableStatementWrapper.of(this, delegate.prepareCall(
+    return CallableStatementWrapper.of(this, sql, delegate.prepareCall(
         sql, resultSetType, resultSetConcurrency));
   }
 
@@ -333,30 +407,30 @@ public final class ConnectionWrapper implements Connection {
   @Override
   public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency,
       int resultSetHoldability) throws SQLException {
-    return PreparedStatementWrapper.of(this, delegate.prepareStatement(
+    return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(
         sql, resultSetType, resultSetConcurrency, resultSetHoldability));
   }
 
   @Override
   public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency,
       int resultSetHoldability) throws SQLException {
-    return CallableStatementWrapper.of(this, delegate.prepareCall(
+    return CallableStatementWrapper.of(this, sql, delegate.prepareCall(
         sql, resultSetType, resultSetConcurrency, resultSetHoldability));
   }
 
   @Override
   public PreparedStatement prepareStatement(String sql, int autoGeneratedKeys) throws SQLException {
-    return PreparedStatementWrapper.of(this, delegate.prepareStatement(sql, autoGeneratedKeys));
+    return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(sql, autoGeneratedKeys));
   }
 
   @Override
   public PreparedStatement prepareStatement(String sql, int[] columnIndexes) throws SQLException {
-    return PreparedStatementWrapper.of(this, delegate.prepareStatement(sql, columnIndexes));
+    return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(sql, columnIndexes));
   }
 
   @Override
   public PreparedStatement prepareStatement(String sql, String[] columnNames) throws SQLException {
-    return PreparedStatementWrapper.of(this, delegate.prepareStatement(sql, columnNames));
+    return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(sql, columnNames));
   }
 
   @Override

@@ -37,12 +37,21 @@ import java.util.Calendar;
  */
 sealed class PreparedStatementWrapper extends StatementWrapper implements PreparedStatement
     permits CallableStatementWrapper {
-  PreparedStatementWrapper(ConnectionWrapper connection, PreparedStatement delegate) {
+  /** The SQL text it was prepared with, the shape of its latency samples; {@code null}: unknown. */
+  final String sql;
+
+  PreparedStatementWrapper(ConnectionWrapper connection, String sql, PreparedStatement delegate) {
     super(connection, delegate);
+    this.sql = sql;
   }
 
   static PreparedStatementWrapper of(ConnectionWrapper connection, PreparedStatement raw) {
-    return raw == null ? null : new PreparedStatementWrapper(connection, raw);
+    return of(connection, null, raw);
+  }
+
+  static PreparedStatementWrapper of(ConnectionWrapper connection, String sql,
+      PreparedStatement raw) {
+    return raw == null ? null : new PreparedStatementWrapper(connection, sql, raw);
   }
 
   /** The driver's statement, as the type this wrapper was made for. */
@@ -54,14 +63,28 @@ sealed class PreparedStatementWrapper extends StatementWrapper implements Prepar
 
   @Override
   public ResultSet executeQuery() throws SQLException {
-    connection.beforeStatement();
-    return resultSet(prepared().executeQuery());
+    int held = connection.beforeStatement();
+    try {
+      return resultSet(prepared().executeQuery());
+    } catch (SQLException e) {
+      held = connection.afterStatement(held, sql, e);
+      throw e;
+    } finally {
+      connection.afterStatement(held, sql, null);
+    }
   }
 
   @Override
   public int executeUpdate() throws SQLException {
-    connection.beforeStatement();
-    return prepared().executeUpdate();
+    int held = connection.beforeStatement();
+    try {
+      return prepared().executeUpdate();
+    } catch (SQLException e) {
+      held = connection.afterStatement(held, sql, e);
+      throw e;
+    } finally {
+      connection.afterStatement(held, sql, null);
+    }
   }
 
   @Override
@@ -167,8 +190,15 @@ sealed class PreparedStatementWrapper extends StatementWrapper implements Prepar
 
   @Override
   public boolean execute() throws SQLException {
-    connection.beforeStatement();
-    return prepared().execute();
+    int held = connection.beforeStatement();
+    try {
+      return prepared().execute();
+    } catch (SQLException e) {
+      held = connection.afterStatement(held, sql, e);
+      throw e;
+    } finally {
+      connection.afterStatement(held, sql, null);
+    }
   }
 
   @Override
@@ -349,7 +379,14 @@ sealed class PreparedStatementWrapper extends StatementWrapper implements Prepar
 
   @Override
   public long executeLargeUpdate() throws SQLException {
-    connection.beforeStatement();
-    return prepared().executeLargeUpdate();
+    int held = connection.beforeStatement();
+    try {
+      return prepared().executeLargeUpdate();
+    } catch (SQLException e) {
+      held = connection.afterStatement(held, sql, e);
+      throw e;
+    } finally {
+      connection.afterStatement(held, sql, null);
+    }
   }
 }

@@ -8,9 +8,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>The cap is a volatile {@code int} that a controller (or the user's fixed setting) may change
  * at any time; the count is one {@link AtomicInteger} moved by compare-and-set, so the count never
- * goes above the cap that was read at the moment of admission. Lowering the cap never takes away
- * what was already admitted: the statements above the new cap run to their end, and admission
- * resumes once the count is below it.
+ * goes above the cap that was read at the moment of admission; only {@link #forceAcquire()} (a
+ * statement of a transaction already admitted, never refused) counts beyond it. Lowering the cap
+ * never takes away what was already admitted: the statements above the new cap run to their end,
+ * and admission resumes once the count is below it.
  *
  * <p>The gate also notes whether it was <em>saturated</em> since the controller last asked — an
  * admission that filled it, or a refusal — so that a controller raises the cap only when the cap
@@ -59,6 +60,26 @@ public final class ConcurrencyGate {
       saturated = true;
     }
     return false;
+  }
+
+  /**
+   * Counts one statement in flight whatever the cap: a statement of a transaction already
+   * admitted, which is never refused. It may take the count above the cap; admission resumes
+   * once the count is back below it.
+   */
+  public void forceAcquire() {
+    inFlight.incrementAndGet();
+  }
+
+  /**
+   * Returns whether a statement would be admitted now: fewer than the cap are in flight. A hint
+   * for a door that admits no statement itself (a transaction's start); another thread may take
+   * the room first.
+   *
+   * @return whether the count is below the cap
+   */
+  public boolean hasRoom() {
+    return inFlight.get() < limit;
   }
 
   /**

@@ -44,6 +44,28 @@ public interface Gate {
   int READ_ONLY_BITS = READ_ONLY | READ_ONLY_UNREAD;
 
   /**
+   * Never part of a connection's state: returned with it by {@link #beforeStatement} and
+   * {@link #beforeCheckout} when the call took a place in flight ({@code sluice.concurrency}),
+   * which {@link #afterStatement} (or {@link #afterCheckout}) must give back exactly once. A
+   * high bit, apart from the state's own.
+   */
+  int HELD = 1 << 30;
+
+  /**
+   * Never part of a connection's state either: returned by {@link #beforeStatement} while not
+   * limiting for the one statement in {@link #SAMPLE_EVERY} of a connection whose latency an
+   * adaptive cap learns from ({@code sluice.concurrency=auto}), so that it knows the database's
+   * no-load latency before an outage. Nothing is held: {@link #afterStatement} only reports it.
+   */
+  int SAMPLED = 1 << 29;
+
+  /** One statement in this many is {@link #SAMPLED} on the flag-closed path, per connection. */
+  int SAMPLE_EVERY = 64;
+
+  /** The state's bits that count a connection's statements towards the next sample (23-28). */
+  int SAMPLE_COUNT = (SAMPLE_EVERY - 1) << 23;
+
+  /**
    * The state of a connection just handed out: its auto-commit is read when first needed.
    *
    * @return the state bits
@@ -76,16 +98,51 @@ public interface Gate {
   /**
    * Called before {@code getConnection()} reaches the delegate.
    *
+   * @return {@link #HELD} when the checkout took a place in flight (in {@code connection} scope),
+   *     to give back by {@link #afterCheckout} when the connection closes or the checkout fails;
+   *     else {@code 0}
    * @throws SQLException a {@code RateLimitExceededException} when a checkout is refused
    */
-  void beforeCheckout() throws SQLException;
+  int beforeCheckout() throws SQLException;
+
+  /**
+   * Called once a checkout that {@link #beforeCheckout} admitted ends: the connection closed, or
+   * the delegate failed to hand one out ({@code failure}, which may be the pool's timeout).
+   *
+   * @param held what {@link #beforeCheckout} returned
+   * @param failure the delegate's failure, or {@code null}
+   */
+  void afterCheckout(int held, SQLException failure);
+
+  /**
+   * The time an admitted statement starts, to pass to {@link #afterStatement}: read only when
+   * a statement was {@link #HELD} or {@link #SAMPLED}, and only when its latency is measured
+   * (else {@code 0}).
+   *
+   * @return a {@link Ticker} reading, or {@code 0}
+   */
+  long startNanos();
+
+  /**
+   * Called when a statement that was {@link #HELD} or {@link #SAMPLED} has returned or thrown:
+   * gives its place back if it held one, and reports its latency and outcome where the cap
+   * adapts.
+   *
+   * @param held the bits {@link #beforeStatement} returned of {@link #HELD} and {@link #SAMPLED}
+   * @param startNanos what {@link #startNanos()} returned when it was admitted
+   * @param sql its text, or {@code null} (a batch)
+   * @param failure what it threw, or {@code null}: a {@code RuntimeException} or an {@code Error}
+   *     is reported as {@code null}, never as overload
+   */
+  void afterStatement(int held, long startNanos, String sql, SQLException failure);
 
   /**
    * Called before a statement executes, with the connection's state.
    *
    * @param state the connection's transaction state
    * @param connection the driver's connection, asked for its auto-commit if the state lacks it
-   * @return the state after the statement is admitted
+   * @return the state after the statement is admitted, with {@link #HELD} added when it took a
+   *     place in flight
    * @throws SQLException a {@code RateLimitExceededException} when the statement is refused, or
    *     the driver's, when its auto-commit cannot be read
    */
@@ -101,7 +158,8 @@ public interface Gate {
    * @param state the connection's transaction state
    * @param connection the driver's connection, asked for its auto-commit if the state lacks it
    * @param sql the statement's text
-   * @return the state after the statement is admitted
+   * @return the state after the statement is admitted, with {@link #HELD} added when it took a
+   *     place in flight
    * @throws SQLException a {@code RateLimitExceededException} when the statement is refused, or
    *     the driver's, when its auto-commit cannot be read
    */

@@ -1,0 +1,196 @@
+package dev.sluice;
+
+import dev.sluice.internal.config.ConcurrencyCap;
+import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.limit.AdaptiveConcurrency;
+import dev.sluice.internal.limit.ConcurrencyGate;
+import dev.sluice.internal.limit.Ticker;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTimeoutException;
+import java.sql.SQLTransientConnectionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This instance's cap on statements in flight ({@code sluice.concurrency}): the
+ * {@link ConcurrencyGate} the limiter admits through, and what sets its cap — this instance's
+ * share of a fixed cap, or an {@link AdaptiveConcurrency} controller fed with the latency and the
+ * overload errors of the statements the gate admitted.
+ *
+ * <p>The limiter acquires only while limiting, and the statement (or the connection, in
+ * {@code connection} scope) that acquired releases exactly once, when its {@code execute*}
+ * returns or throws (on close). A statement that was refused gives no sample: it did not run.
+ *
+ * <p>The adaptive cap's moves are logged when it has moved by more than a factor of
+ * {@value #LOGGED_FACTOR} since the last line, never per call: a cap that settles is logged a few
+ * times an outage.
+ *
+ * <p>This class is threadsafe, lock-free, and allocates nothing on the request path.
+ */
+final class Concurrency {
+  private static final Logger LOG = LoggerFactory.getLogger(RateLimitedDataSource.class);
+  static final int LOGGED_FACTOR = 2;
+
+  private final String name;
+  private final ConcurrencyGate gate;
+  /** {@code null}: the cap is a share of the fixed {@link #total}. */
+  private final AdaptiveConcurrency adaptive;
+  private final int total;
+  private final Ticker ticker;
+  /** The adaptive cap the last log line gave. */
+  private final AtomicInteger loggedLimit;
+
+  private Concurrency(String name, ConcurrencyGate gate, AdaptiveConcurrency adaptive, int total,
+      Ticker ticker) {
+    this.name = name;
+    this.gate = gate;
+    this.adaptive = adaptive;
+    this.total = total;
+    this.ticker = ticker;
+    this.loggedLimit = new AtomicInteger(gate.limit());
+  }
+
+  /**
+   * The cap {@code settings} ask for, divided among {@code instances}.
+   *
+   * @return the cap, or {@code null} when {@code sluice.concurrency} is not set
+   */
+  static Concurrency of(String name, Settings settings, double instances, Ticker ticker) {
+    ConcurrencyCap cap = settings.get(Keys.CONCURRENCY);
+    if (cap == null) {
+      return null;
+    }
+    if (!cap.auto()) {
+      return new Concurrency(name, new ConcurrencyGate(shareOf(cap.total(), instances)), null,
+          cap.total(), ticker);
+    }
+    // The cap starts at the top and comes down as the database crowds: starting low would
+    // refuse calls the database could serve while the controller learns.
+    ConcurrencyGate gate = new ConcurrencyGate(settings.get(Keys.CONCURRENCY_MAX));
+    AdaptiveConcurrency controller = new AdaptiveConcurrency(gate,
+        settings.get(Keys.CONCURRENCY_MIN), settings.get(Keys.CONCURRENCY_MAX), ticker);
+    return new Concurrency(name, gate, controller, 0, ticker);
+  }
+
+  /** Each instance's part of a fixed cap: never more than the total together, at least 1. */
+  static int shareOf(int total, double instances) {
+    return (int) Math.max(1, Math.floor(total / instances));
+  }
+
+  /** Follows the live instance count, as the budget's share does; an adaptive cap does not. */
+  void divide(double instances) {
+    if (adaptive == null) {
+      gate.setLimit(shareOf(total, instances));
+    }
+  }
+
+  boolean tryAcquire() {
+    return gate.tryAcquire();
+  }
+
+  /** Counts a statement of an admitted transaction, which is never refused. */
+  void force() {
+    gate.forceAcquire();
+  }
+
+  /** Whether a transaction's door finds room for its statements now. */
+  boolean hasRoom() {
+    return gate.hasRoom();
+  }
+
+  /** When an admitted statement starts, for its latency; 0 (no clock read) for a fixed cap. */
+  long startNanos() {
+    return adaptive == null ? 0 : ticker.read();
+  }
+
+  /** Gives back a place taken by a call that was then refused by the rate: it never ran. */
+  void releaseUnused() {
+    gate.release();
+  }
+
+  /**
+   * Ends an admitted statement (or one sampled while not limiting, which held no place), and
+   * with {@code auto} reports its sample: a statement that failed of anything but overload says
+   * nothing about the database's crowding (a syntax error returns at once) and gives none; nor
+   * does a batch ({@code sql} null) that succeeded: its latency grows with its size, which no
+   * shape tells.
+   *
+   * @param held whether it holds a place in flight
+   * @param startNanos what {@link #startNanos()} returned at its admission
+   * @param sql its text, the shape of its sample; {@code null} for a batch of texts
+   * @param failure what it threw, or {@code null}
+   */
+  void release(boolean held, long startNanos, String sql, SQLException failure) {
+    if (held) {
+      gate.release();
+    }
+    if (adaptive == null) {
+      return;
+    }
+    boolean overload = isOverload(failure);
+    if (overload || failure == null && sql != null) {
+      adaptive.onSample(sql == null ? 0 : AdaptiveConcurrency.shapeOf(sql),
+          ticker.read() - startNanos, overload);
+      logMove();
+    }
+  }
+
+  /** A checkout that failed of the pool's timeout: the strongest sign the database is full. */
+  void checkoutFailed(SQLException failure) {
+    if (adaptive != null && isOverload(failure)) {
+      adaptive.onSample(0, 0, true);
+      logMove();
+    }
+  }
+
+  /**
+   * Overload: SQLState class 53 (insufficient resources), {@code 57014} (a statement timeout or a
+   * cancel), class 08 and the JDBC connection-failure types (the connection was lost, or the
+   * pool timed out handing one out), a JDBC timeout. Never a refusal of Sluice's own.
+   */
+  static boolean isOverload(SQLException e) {
+    if (e == null || e instanceof RateLimitExceededException) {
+      return false;
+    }
+    String state = e.getSQLState();
+    if (state != null && (state.startsWith("53") || state.equals("57014")
+        || state.startsWith("08"))) {
+      return true;
+    }
+    return e instanceof SQLTransientConnectionException
+        || e instanceof SQLNonTransientConnectionException
+        || e instanceof SQLRecoverableException || e instanceof SQLTimeoutException;
+  }
+
+  /** Logs the adaptive cap once it has moved by more than the factor since the last line. */
+  private void logMove() {
+    int logged = loggedLimit.get();
+    int now = gate.limit();
+    if ((now > logged * LOGGED_FACTOR || now * LOGGED_FACTOR < logged)
+        && loggedLimit.compareAndSet(logged, now)) {
+      LOG.warn("{} - the adaptive concurrency cap moved from {} to {} statements in flight: the"
+          + " database's latency {}", name, logged, now,
+          now < logged ? "rose above what it is when not crowded" : "is back near its baseline");
+    }
+  }
+
+  int inFlight() {
+    return gate.inFlight();
+  }
+
+  int limit() {
+    return gate.limit();
+  }
+
+  boolean adaptive() {
+    return adaptive != null;
+  }
+
+  ConcurrencyGate gate() {
+    return gate;
+  }
+}

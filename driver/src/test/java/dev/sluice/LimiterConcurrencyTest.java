@@ -1,0 +1,444 @@
+package dev.sluice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.internal.config.ConcurrencyCap;
+import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.Mode;
+import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.jdbc.ConnectionWrapper;
+import dev.sluice.internal.limit.Gate;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.SQLTransientException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code sluice.concurrency} with a fixed cap: the gate wired into the door rules and the JDBC
+ * wrappers. Statement-level rules on a fake ticker; the release on every way out through the
+ * wrappers, also under contention.
+ */
+class LimiterConcurrencyTest {
+  private static final Connection DRIVER = driverConnection(() -> null);
+  private final FakeTicker ticker = new FakeTicker();
+  private final BreakerFlag.Manual flag = BreakerFlag.manual();
+
+  private Limiter limiter(Scope scope, int cap, int burst, double instances) {
+    Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 1000.0)
+        .with(Keys.SCOPE, scope).with(Keys.CONCURRENCY, ConcurrencyCap.of(cap));
+    return new Limiter("users-db", settings, TokenBucket.of(1000 / instances, burst, ticker),
+        flag, instances, false, ticker);
+  }
+
+  @Test
+  void shadowMode_capReached_passesHoldingNothingUnchargedAndCountsIt() throws SQLException {
+    Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 1000.0)
+        .with(Keys.CONCURRENCY, ConcurrencyCap.of(1)).with(Keys.MODE, Mode.SHADOW);
+    Limiter limiter = new Limiter("users-db", settings, TokenBucket.of(1000, 100, ticker), flag,
+        1, false, ticker);
+    flag.trip();
+    int autoCommit = Gate.initialState(true);
+    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & Gate.HELD).isNotZero();
+
+    int passed = limiter.beforeStatement(autoCommit, DRIVER); // enforce would refuse it
+
+    assertThat(passed & Gate.HELD).isZero();
+    assertThat(new Stats(limiter).inFlight()).isEqualTo(1);
+    assertThat(limiter.rejected()).isZero();
+    assertThat(new Stats(limiter).shadowRejected()).isEqualTo(1);
+    assertThat(limiter.admitted()).isEqualTo(1); // and it took no permit
+  }
+
+  @Test
+  void capReached_refusalCountsUnderTheCallsPriority() throws SQLException {
+    Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
+    flag.trip();
+    int autoCommit = Gate.initialState(true);
+    limiter.beforeStatement(autoCommit, DRIVER);
+
+    assertThatThrownBy(() -> Priority.CRITICAL.call(
+        () -> limiter.beforeStatement(autoCommit, DRIVER)))
+        .isInstanceOf(RateLimitExceededException.class);
+
+    assertThat(new Stats(limiter).rejected(Priority.CRITICAL)).isEqualTo(1);
+  }
+
+  @Test
+  void beforeStatement_capReached_refusesWithConcurrencyAndAdmitsAgainAfterARelease()
+      throws SQLException {
+    Limiter limiter = limiter(Scope.STATEMENT, 2, 100, 1);
+    flag.trip();
+    int autoCommit = Gate.initialState(true);
+    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & Gate.HELD).isNotZero();
+    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & Gate.HELD).isNotZero();
+
+    assertThatThrownBy(() -> limiter.beforeStatement(autoCommit, DRIVER))
+        .isInstanceOfSatisfying(RateLimitExceededException.class, e -> {
+          assertThat(e.limit()).isEqualTo(Limit.CONCURRENCY);
+          assertThat(e.getMessage()).contains("users-db", "concurrency limit exceeded",
+              "cap 2 in flight");
+        });
+    assertThat(limiter.rejected()).isEqualTo(1);
+    assertThat(limiter.admitted()).isEqualTo(2); // the refused call spent no permit
+    assertThat(new Stats(limiter).inFlight()).isEqualTo(2);
+
+    limiter.afterStatement(Gate.HELD, 0, "select 1", null);
+    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & Gate.HELD).isNotZero();
+    assertThat(new Stats(limiter).concurrencyLimit()).isEqualTo(2);
+  }
+
+  @Test
+  void beforeStatement_rateRefuses_givesThePlaceBackAndSaysRate() throws SQLException {
+    Limiter limiter = limiter(Scope.STATEMENT, 5, 1, 1);
+    flag.trip();
+    int autoCommit = Gate.initialState(true);
+    limiter.beforeStatement(autoCommit, DRIVER);
+
+    assertThatThrownBy(() -> limiter.beforeStatement(autoCommit, DRIVER))
+        .isInstanceOfSatisfying(RateLimitExceededException.class,
+            e -> assertThat(e.limit()).isEqualTo(Limit.RATE));
+    assertThat(limiter.concurrency().inFlight()).isEqualTo(1);
+  }
+
+  @Test
+  void beforeStatement_flagClosed_takesNoPlace() throws SQLException {
+    Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
+    for (int i = 0; i < 10; i++) {
+      assertThat(limiter.beforeStatement(Gate.initialState(true), DRIVER) & Gate.HELD).isZero();
+    }
+    assertThat(limiter.concurrency().inFlight()).isZero();
+  }
+
+  @Test
+  void beforeStatement_inAnAdmittedTransaction_isCountedButNeverRefused() throws SQLException {
+    Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
+    flag.trip();
+    int tx = limiter.beforeStatement(Gate.initialState(false), DRIVER); // the door: the place
+    assertThat(tx & Gate.HELD).isNotZero();
+    int state = tx & ~Gate.HELD;
+    for (int i = 0; i < 3; i++) {
+      assertThat(limiter.beforeStatement(state, DRIVER) & Gate.HELD).isNotZero();
+    }
+    assertThat(limiter.concurrency().inFlight()).isEqualTo(4);
+    assertThat(limiter.rejected()).isZero();
+    // a new door finds the cap reached
+    assertThatThrownBy(() -> limiter.beforeStatement(Gate.initialState(true), DRIVER))
+        .isInstanceOf(RateLimitExceededException.class);
+  }
+
+  @Test
+  void beforeAutoCommit_capReached_refusesTheTransactionsDoor() throws SQLException {
+    Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
+    flag.trip();
+    limiter.beforeStatement(Gate.initialState(true), DRIVER);
+    assertThatThrownBy(() -> limiter.beforeAutoCommit(Gate.initialState(true), false, DRIVER))
+        .isInstanceOfSatisfying(RateLimitExceededException.class,
+            e -> assertThat(e.limit()).isEqualTo(Limit.CONCURRENCY));
+    limiter.afterStatement(Gate.HELD, 0, null, null);
+    int state = limiter.beforeAutoCommit(Gate.initialState(true), false, DRIVER);
+    assertThat(state & Gate.IN_TRANSACTION).isNotZero();
+    assertThat(limiter.concurrency().inFlight()).isZero(); // the switch runs no statement
+  }
+
+  @Test
+  void setInstances_dividesTheCapLikeTheBudget_eachAtLeastOne() {
+    Limiter limiter = limiter(Scope.STATEMENT, 10, 100, 3);
+    assertThat(limiter.concurrency().limit()).isEqualTo(3);
+    limiter.setInstances(2);
+    assertThat(limiter.concurrency().limit()).isEqualTo(5);
+    limiter.setInstances(20);
+    assertThat(limiter.concurrency().limit()).isEqualTo(1);
+  }
+
+  @Test
+  void connectionScope_checkoutsHoldAPlaceUntilClosedOnce() throws SQLException {
+    Limiter limiter = limiter(Scope.CONNECTION, 2, 100, 1);
+    flag.trip();
+    Connection first = ConnectionWrapper.wrap(DRIVER, limiter, limiter.beforeCheckout());
+    ConnectionWrapper.wrap(DRIVER, limiter, limiter.beforeCheckout());
+    assertThatThrownBy(limiter::beforeCheckout)
+        .isInstanceOfSatisfying(RateLimitExceededException.class,
+            e -> assertThat(e.limit()).isEqualTo(Limit.CONCURRENCY));
+
+    first.close();
+    first.close(); // once
+    assertThat(limiter.concurrency().inFlight()).isEqualTo(1);
+    assertThat(limiter.beforeCheckout()).isEqualTo(Gate.HELD);
+  }
+
+  @Test
+  void connectionScope_failedCheckout_givesThePlaceBack() throws SQLException {
+    Limiter limiter = limiter(Scope.CONNECTION, 1, 100, 1);
+    flag.trip();
+    int held = limiter.beforeCheckout();
+    limiter.afterCheckout(held, new SQLTransientException("pool timeout"));
+    assertThat(limiter.concurrency().inFlight()).isZero();
+    assertThat(ConnectionWrapper.wrap(null, limiter, limiter.beforeCheckout())).isNull();
+    assertThat(limiter.concurrency().inFlight()).isZero();
+  }
+
+  // --- auto: the controller is fed by the statements the gate admitted ---
+
+  private Limiter auto(int min, int max) {
+    Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 1e6)
+        .with(Keys.CONCURRENCY, ConcurrencyCap.AUTO).with(Keys.CONCURRENCY_MIN, min)
+        .with(Keys.CONCURRENCY_MAX, max);
+    return new Limiter("users-db", settings, TokenBucket.of(1e6, 1_000_000, ticker), flag, 1,
+        false, ticker);
+  }
+
+  @Test
+  void auto_overloadErrorsOfAdmittedStatements_cutTheCapTowardsMin() throws SQLException {
+    Limiter limiter = auto(2, 40);
+    flag.trip();
+    assertThat(limiter.concurrency().limit()).isEqualTo(40);
+    int autoCommit = Gate.initialState(true);
+    for (int window = 0; window < 20; window++) {
+      for (int i = 0; i < 30; i++) { // the gate in use: 30 of 40 in flight
+        limiter.beforeStatement(autoCommit, DRIVER);
+      }
+      long start = limiter.startNanos();
+      ticker.advanceNanos(150_000_000L);
+      for (int i = 0; i < 30; i++) {
+        limiter.afterStatement(Gate.HELD, start, "select * from t",
+            new SQLException("too many connections", "53300"));
+      }
+      if (limiter.concurrency().limit() <= 30) {
+        break;
+      }
+    }
+    assertThat(limiter.concurrency().limit()).isLessThan(40).isGreaterThanOrEqualTo(2);
+    assertThat(limiter.concurrency().inFlight()).isZero();
+  }
+
+  @Test
+  void auto_refusedCalls_giveNoSampleAndMoveNothing() throws SQLException {
+    Limiter limiter = auto(1, 3);
+    flag.trip();
+    int autoCommit = Gate.initialState(true);
+    for (int i = 0; i < 3; i++) {
+      limiter.beforeStatement(autoCommit, DRIVER);
+    }
+    for (int i = 0; i < 1_000; i++) {
+      ticker.advanceNanos(1_000_000L);
+      assertThatThrownBy(() -> limiter.beforeStatement(autoCommit, DRIVER))
+          .isInstanceOf(RateLimitExceededException.class);
+    }
+    assertThat(limiter.concurrency().limit()).isEqualTo(3); // no sample, no decision
+    assertThat(limiter.rejected()).isEqualTo(1_000);
+  }
+
+  @Test
+  void auto_flagClosed_samplesOneStatementInSampleEveryPerConnectionAndHoldsNothing()
+      throws SQLException {
+    Limiter limiter = auto(1, 10);
+    int state = Gate.initialState();
+    int sampled = 0;
+    for (int i = 1; i <= 10 * Gate.SAMPLE_EVERY; i++) {
+      int next = limiter.beforeStatement(state, DRIVER);
+      assertThat(next & Gate.HELD).isZero();
+      if ((next & Gate.SAMPLED) != 0) {
+        sampled++;
+        assertThat(i % Gate.SAMPLE_EVERY).isZero();
+        limiter.afterStatement(Gate.SAMPLED, limiter.startNanos(), "select 1", null);
+      }
+      state = next & ~Gate.SAMPLED;
+    }
+    assertThat(sampled).isEqualTo(10);
+    assertThat(limiter.concurrency().inFlight()).isZero(); // nothing was released either
+    assertThat(state & ~Gate.SAMPLE_COUNT).isEqualTo(Gate.initialState() | Gate.RAN);
+  }
+
+  @Test
+  void fixedCap_flagClosed_samplesNothing() throws SQLException {
+    Limiter limiter = limiter(Scope.STATEMENT, 4, 100, 1);
+    int state = Gate.initialState(true);
+    for (int i = 0; i < 2 * Gate.SAMPLE_EVERY; i++) {
+      assertThat(limiter.beforeStatement(state, DRIVER)).isEqualTo(state);
+    }
+  }
+
+  @Test
+  void auto_flagClosed_throughTheWrappers_theStoredStateNeverHoldsTheSampleBit()
+      throws SQLException {
+    Limiter limiter = auto(1, 10);
+    Connection connection = ConnectionWrapper.wrap(driverConnection(() -> {
+      ticker.advanceNanos(1_000_000L);
+      return null;
+    }), limiter);
+    PreparedStatement statement = connection.prepareStatement("select 1");
+    for (int i = 0; i < 3 * Gate.SAMPLE_EVERY; i++) {
+      statement.execute();
+    }
+    flag.trip();
+    statement.execute(); // limiting: held and released
+    assertThat(limiter.concurrency().inFlight()).isZero();
+    assertThat(limiter.admitted()).isEqualTo(1);
+  }
+
+  @Test
+  void isOverload_theSignalsTheIssueNames_andNeverARefusalOrASyntaxError() {
+    assertThat(Concurrency.isOverload(new SQLException("x", "53300"))).isTrue();
+    assertThat(Concurrency.isOverload(new SQLException("x", "57014"))).isTrue();
+    assertThat(Concurrency.isOverload(new SQLException("x", "08006"))).isTrue();
+    assertThat(Concurrency.isOverload(new java.sql.SQLTransientConnectionException(
+        "Connection is not available, request timed out after 30000ms."))).isTrue();
+    assertThat(Concurrency.isOverload(new SQLException("x", "42601"))).isFalse();
+    assertThat(Concurrency.isOverload(new SQLException("x"))).isFalse();
+    assertThat(Concurrency.isOverload(null)).isFalse();
+    assertThat(Concurrency.isOverload(new RateLimitExceededException("n", 1, "r", 0, false)))
+        .isFalse();
+  }
+
+  // --- through the wrappers: every way out gives the place back ---
+
+  @Test
+  void execute_throwingSqlExceptionRuntimeExceptionOrError_givesThePlaceBack() throws Exception {
+    Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
+    flag.trip();
+    List<Throwable> failures = List.of(new SQLException("boom", "42601"),
+        new SQLException("too many connections", "53300"), new IllegalStateException("bug"),
+        new OutOfMemoryError("fake"), new SQLException("statement closed"));
+    for (Throwable failure : failures) {
+      Connection connection = ConnectionWrapper.wrap(driverConnection(() -> {
+        throw failure;
+      }), limiter);
+      PreparedStatement statement = connection.prepareStatement("select 1");
+      assertThatThrownBy(statement::executeQuery).isSameAs(failure);
+      Statement plain = connection.createStatement();
+      assertThatThrownBy(() -> plain.execute("select 2")).isSameAs(failure);
+      assertThat(limiter.concurrency().inFlight()).as("after %s", failure).isZero();
+    }
+    assertThat(limiter.rejected()).isZero(); // a cap of 1 refused nothing: each was released
+  }
+
+  @Test
+  void execute_refusedByTheCap_neverReachesTheDriverAndHoldsNothing() throws Exception {
+    Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
+    flag.trip();
+    AtomicInteger executed = new AtomicInteger();
+    Connection connection = ConnectionWrapper.wrap(driverConnection(() -> {
+      executed.incrementAndGet();
+      return null;
+    }), limiter);
+    limiter.beforeStatement(Gate.initialState(true), DRIVER); // another's statement runs
+    assertThatThrownBy(() -> connection.prepareStatement("select 1").executeUpdate())
+        .isInstanceOf(RateLimitExceededException.class);
+    assertThat(executed).hasValue(0);
+    assertThat(limiter.concurrency().inFlight()).isEqualTo(1);
+  }
+
+  /**
+   * Many threads, each on its own connection, through a cap of 4: the driver never sees more
+   * than 4 at once, every admitted statement is released (whichever way it ends), and what was
+   * admitted plus refused is what was tried.
+   */
+  @Test
+  void execute_underContention_neverExceedsTheCapAndReleasesEverything() throws Exception {
+    int threads = 16;
+    int perThread = 2_000;
+    // a burst for every call: the bucket is not what refuses here
+    Limiter limiter = limiter(Scope.STATEMENT, 4, threads * perThread, 1);
+    flag.trip();
+    AtomicInteger running = new AtomicInteger();
+    AtomicInteger most = new AtomicInteger();
+    LongAdder ran = new LongAdder();
+    LongAdder refused = new LongAdder();
+    CyclicBarrier start = new CyclicBarrier(threads);
+    List<Thread> workers = new ArrayList<>();
+    List<Throwable> unexpected = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int seed = t;
+      Connection connection = ConnectionWrapper.wrap(driverConnection(() -> {
+        most.accumulateAndGet(running.incrementAndGet(), Math::max);
+        ran.increment();
+        Thread.onSpinWait();
+        running.decrementAndGet();
+        if (ran.sum() % 7 == seed % 7) {
+          throw new SQLException("canceled", "57014");
+        }
+        return null;
+      }), limiter);
+      workers.add(new Thread(() -> {
+        try {
+          start.await();
+          PreparedStatement statement = connection.prepareStatement("select 1");
+          for (int i = 0; i < perThread; i++) {
+            try {
+              statement.execute();
+            } catch (RateLimitExceededException e) {
+              refused.increment();
+              assertThat(e.limit()).isEqualTo(Limit.CONCURRENCY);
+            } catch (SQLException expected) {
+              // the driver's own failure: released all the same
+            }
+          }
+        } catch (Throwable e) {
+          synchronized (unexpected) {
+            unexpected.add(e);
+          }
+        }
+      }));
+    }
+    workers.forEach(Thread::start);
+    for (Thread worker : workers) {
+      worker.join();
+    }
+    assertThat(unexpected).isEmpty();
+    assertThat(most.get()).isBetween(1, 4);
+    assertThat(limiter.concurrency().inFlight()).isZero();
+    assertThat(ran.sum() + refused.sum()).isEqualTo((long) threads * perThread);
+    assertThat(limiter.rejected()).isEqualTo(refused.sum());
+  }
+
+  /** What the driver's statements do when executed. */
+  interface Execution {
+    Object run() throws Throwable;
+  }
+
+  /** A driver connection in auto-commit whose statements' {@code execute*} run {@code body}. */
+  static Connection driverConnection(Execution body) {
+    Object statement = Proxy.newProxyInstance(LimiterConcurrencyTest.class.getClassLoader(),
+        new Class<?>[] {PreparedStatement.class}, (proxy, method, args) -> {
+          if (method.getName().startsWith("execute")) {
+            Object result = body.run();
+            return method.getReturnType() == boolean.class ? Boolean.FALSE
+                : method.getReturnType() == int.class ? 0 : result;
+          }
+          return defaultFor(method.getReturnType());
+        });
+    return (Connection) Proxy.newProxyInstance(LimiterConcurrencyTest.class.getClassLoader(),
+        new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+          String name = method.getName();
+          if (name.equals("getAutoCommit")) {
+            return true;
+          }
+          if (name.equals("prepareStatement") || name.equals("createStatement")) {
+            return statement;
+          }
+          return defaultFor(method.getReturnType());
+        });
+  }
+
+  private static Object defaultFor(Class<?> type) {
+    if (type == boolean.class) {
+      return false;
+    }
+    if (type == int.class) {
+      return 0;
+    }
+    if (type == long.class) {
+      return 0L;
+    }
+    return null;
+  }
+}
