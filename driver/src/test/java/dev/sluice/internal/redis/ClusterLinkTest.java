@@ -66,6 +66,14 @@ class ClusterLinkTest {
       try (Jedis owner = cluster.client(cluster.masterOf(registry))) {
         assertThat(owner.zrange(registry, 0, -1)).containsExactly("b");
       }
+      String demand = "sluice:" + name + ":demand"; // division by demand: one key per script
+      link.publish(demand, "a", "12.5 100", Duration.ofSeconds(5));
+      assertThat(link.publish(demand, "b", "3 50", Duration.ofSeconds(5)))
+          .containsOnlyKeys("a", "b").containsEntry("b", "3 50");
+      link.forget(demand, "a");
+      try (Jedis owner = cluster.client(cluster.masterOf(demand))) {
+        assertThat(owner.hkeys(demand)).containsExactly("b");
+      }
       link.deleteAndPublish(flag, flag, "closed");
       assertThat(link.get(flag)).isNull();
     }
