@@ -74,7 +74,8 @@ final class Budget implements AutoCloseable {
     double count = firstCount(settings);
     int burst = Share.of(budget, count, settings.isSet(Keys.BURST) ? settings.get(Keys.BURST) : 0)
         .burst; // checked across keys: the share and an explicit burst fit a bucket as given
-    TokenBucket bucket = TokenBucket.of(budget / count, burst, ticker);
+    TokenBucket bucket = TokenBucket.of(budget / count, burst, settings.get(Keys.RESERVE),
+        ticker);
     boolean flagFromRedis = explicitFlag == null && flagSource(settings) == FlagSource.REDIS;
     RedisLink link = null;
     RedisHealth health = null;

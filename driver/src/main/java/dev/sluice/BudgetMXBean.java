@@ -1,5 +1,7 @@
 package dev.sluice;
 
+import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.Mode;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
 import java.util.function.Supplier;
@@ -206,5 +208,32 @@ final class BudgetMXBean implements RateLimitedDataSourceMXBean {
         "%s - cannot %s the breaker flag over JMX: it is %s, not BreakerFlag.manual(); change it"
             + " where it lives (for a Redis flag: SET or DEL sluice:%s:breaker)", limiter.name(),
         action, flag, limiter.name()));
+  }
+
+  @Override
+  public String getMode() {
+    return Limiter.modeName(limiter.shadow());
+  }
+
+  @Override
+  public void setMode(String mode) {
+    Mode parsed = Keys.MODE.parse(mode);
+    limiter.setShadow(parsed == Mode.SHADOW, "JMX");
+  }
+
+  @Override
+  public long getShadowRejected() {
+    return limiter.shadowRejected();
+  }
+
+  @Override
+  public String getCallsByPriority() {
+    StringBuilder text = new StringBuilder();
+    for (Priority p : Priority.values()) {
+      text.append(p.ordinal() == 0 ? "" : ", ").append(p.tag()).append(' ')
+          .append(limiter.admitted(p)).append('/').append(limiter.rejected(p)).append('/')
+          .append(limiter.shadowRejected(p));
+    }
+    return text.toString();
   }
 }

@@ -1,6 +1,7 @@
 package dev.sluice;
 
 import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.Mode;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.jdbc.TransactionText;
 import dev.sluice.internal.limit.Gate;
@@ -27,6 +28,12 @@ import org.slf4j.LoggerFactory;
  * of a rejection. Limiting starting and stopping are noticed on the request path (one volatile
  * read per call) and logged once each; rejections are summed up at most once per
  * {@code sluice.summary-interval}, never logged one by one.
+ *
+ * <p>Priorities: a door decides at the priority of the code ({@link Priority}) or, with none
+ * set, of the connection (read-only: {@code SHEDDABLE}); the bucket gives each priority its own
+ * depth ({@code sluice.reserve}, see {@link TokenBucket}). Both are read only while limiting. In
+ * shadow mode ({@code sluice.mode=shadow}) a call the bucket refuses passes, uncharged, and is
+ * counted instead; the mode is read only on that refusal path.
  *
  * <p>When the flag closes after having been open, limiting goes on ("recovery", see
  * {@link Recovery}) until this instance's demand has stayed low for {@code sluice.recovery.settle}.
@@ -61,9 +68,13 @@ final class Limiter implements Gate {
   private final ReentrantLock shareLock = new ReentrantLock();
   private final String rejectionReason;
 
-  private final LongAdder admitted = new LongAdder();
-  private final LongAdder rejected = new LongAdder();
+  /** By {@link Priority#ordinal()}: one adder each, so counting by priority allocates nothing. */
+  private final LongAdder[] admitted = adders();
+  private final LongAdder[] rejected = adders();
+  private final LongAdder[] shadowRejected = adders();
   private final LongAdder forced = new LongAdder();
+  /** {@code sluice.mode=shadow}: read only on the way to a refusal, changed over JMX. */
+  private volatile boolean shadow;
 
   /*
    * What the request path has made of the flag, in one volatile int so that each call reads it
@@ -115,6 +126,7 @@ final class Limiter implements Gate {
     this.ticker = ticker;
     this.recovery = new Recovery(settings.get(Keys.RECOVERY_SETTLE),
         settings.get(Keys.RECOVERY_THRESHOLD));
+    this.shadow = settings.get(Keys.MODE) == Mode.SHADOW;
     this.rejectionReason = flag == BreakerFlag.alwaysOpen()
         ? "this instance's share of the budget is spent"
         : "the cache breaker is open and this instance's share of the budget is spent";
@@ -125,7 +137,7 @@ final class Limiter implements Gate {
   @Override
   public void beforeCheckout() throws SQLException {
     if (scope == Scope.CONNECTION && isLimiting()) {
-      take();
+      take(Priority.current()); // no connection yet: only the code can say
     }
   }
 
@@ -143,21 +155,16 @@ final class Limiter implements Gate {
       state = read(state, connection);
     }
     if ((state & AUTO_COMMIT) != 0) {
-      if (limiting) {
-        take();
-      }
-      return state;
+      return limiting ? door(state, connection) & ~UNCHARGED : state;
     }
     if ((state & IN_TRANSACTION) == 0) {
-      if (limiting) {
-        take(); // the transaction's first statement is its door
-      }
-      return state | IN_TRANSACTION;
+      // the transaction's first statement is its door, at the priority in force there
+      return (limiting ? door(state, connection) : state) | IN_TRANSACTION;
     }
     if ((state & PREPAID) != 0) {
       return state & ~PREPAID;
     }
-    if (limiting) {
+    if (limiting && (state & UNCHARGED) == 0) {
       force();
     }
     return state;
@@ -189,7 +196,7 @@ final class Limiter implements Gate {
   public int beforeAutoCommit(int state, boolean autoCommit, Connection connection)
       throws SQLException {
     if (autoCommit) {
-      return (state | AUTO_COMMIT) & ~(IN_TRANSACTION | PREPAID | UNREAD | RAN); // it commits
+      return (state | AUTO_COMMIT) & ~(IN_TRANSACTION | PREPAID | UNREAD | RAN | UNCHARGED);
     }
     boolean limiting = isLimiting();
     if ((state & UNREAD) != 0) {
@@ -204,15 +211,12 @@ final class Limiter implements Gate {
     if (scope != Scope.STATEMENT || !switchIsDoor) {
       return manual;
     }
-    if (limiting) {
-      take();
-    }
-    return manual | IN_TRANSACTION | PREPAID;
+    return (limiting ? door(manual, connection) : manual) | IN_TRANSACTION | PREPAID;
   }
 
   @Override
   public int afterEnd(int state) {
-    return state & ~(IN_TRANSACTION | PREPAID | RAN);
+    return state & ~(IN_TRANSACTION | PREPAID | RAN | UNCHARGED);
   }
 
   /**
@@ -243,21 +247,58 @@ final class Limiter implements Gate {
   /** Takes a permit while limiting, or throws. */
   void admit() throws RateLimitExceededException {
     if (isLimiting()) {
-      take();
+      take(Priority.current());
     }
   }
 
-  /** Takes a permit, or throws: the caller is limiting. */
-  private void take() throws RateLimitExceededException {
+  /**
+   * A door on a connection, while limiting: takes a permit at the priority the code set, else
+   * the connection's ({@code SHEDDABLE} when read-only), or throws.
+   *
+   * @return the state, its read-only bit read from the driver if a decision needed it, and
+   *     {@link #UNCHARGED} if only shadow mode let the call pass
+   */
+  private int door(int state, Connection connection) throws SQLException {
+    Priority priority = Priority.explicit();
+    if (priority == null) {
+      if ((state & READ_ONLY_UNREAD) != 0) {
+        state = Gate.readOnly(state, connection.isReadOnly());
+      }
+      priority = (state & READ_ONLY) != 0 ? Priority.SHEDDABLE : Priority.NORMAL;
+    }
+    return take(priority) ? state : state | UNCHARGED;
+  }
+
+  /*
+   * Takes a permit, or throws: the caller is limiting. Returns whether it was charged: false
+   * when only shadow mode let it pass. This is the seam where a concurrency cap
+   * (Limit.CONCURRENCY) joins the rate: a call must pass both, each deciding at the same
+   * priority, and a refusal names the limit that refused it.
+   */
+  private boolean take(Priority priority) throws RateLimitExceededException {
     if (mode == RECOVERING) { // a door: demand, whether admitted or not
       recovery.count(ticker.read(), bucket.permitsPerSecond());
     }
-    if (bucket.tryAcquire()) {
-      admitted.increment();
+    if (bucket.tryAcquire(priority)) {
+      admitted[priority.ordinal()].increment();
+      return true;
+    }
+    refuse(priority);
+    return false; // shadow mode let it pass, uncharged
+  }
+
+  /**
+   * What enforce mode refuses: in shadow mode the call passes, uncharged (the bucket only reads
+   * on a refusal, so it has written nothing) and counted; else it is counted and refused.
+   */
+  private void refuse(Priority priority) throws RateLimitExceededException {
+    if (shadow) {
+      shadowRejected[priority.ordinal()].increment();
+      maybeSummarise();
       return;
     }
-    rejected.increment();
-    throw rejection();
+    rejected[priority.ordinal()].increment();
+    throw rejection(priority);
   }
 
   /** Charges a permit into debt if need be, for an admitted transaction: the flag is open. */
@@ -275,8 +316,8 @@ final class Limiter implements Gate {
     return open;
   }
 
-  private RateLimitExceededException rejection() {
-    long waitNanos = bucket.nanosUntilAvailable(1);
+  private RateLimitExceededException rejection(Priority priority) {
+    long waitNanos = bucket.nanosUntilAvailable(priority);
     maybeSummarise();
     return new RateLimitExceededException(name, bucket.permitsPerSecond(), rejectionReason,
         waitNanos, stackTraces);
@@ -386,11 +427,72 @@ final class Limiter implements Gate {
   }
 
   long admitted() {
-    return admitted.sum();
+    return sum(admitted);
   }
 
   long rejected() {
-    return rejected.sum();
+    return sum(rejected);
+  }
+
+  long shadowRejected() {
+    return sum(shadowRejected);
+  }
+
+  /** Refusals, enforced and shadow: a mode switch moves calls from one count to the other. */
+  private long refusals() {
+    return rejected() + shadowRejected();
+  }
+
+  long admitted(Priority priority) {
+    return admitted[priority.ordinal()].sum();
+  }
+
+  long rejected(Priority priority) {
+    return rejected[priority.ordinal()].sum();
+  }
+
+  long shadowRejected(Priority priority) {
+    return shadowRejected[priority.ordinal()].sum();
+  }
+
+  boolean shadow() {
+    return shadow;
+  }
+
+  /**
+   * Switches between enforce and shadow mode at once (an operator's JMX call); logged at WARN.
+   *
+   * @param shadowMode {@code true} for shadow, {@code false} for enforce
+   * @param by who asked, for the log line
+   */
+  void setShadow(boolean shadowMode, String by) {
+    boolean before = shadow;
+    shadow = shadowMode;
+    LOG.warn("{} - mode changed by {} from {} to {}: {}", name, by, modeName(before),
+        modeName(shadowMode), shadowMode
+            ? "calls the limit would refuse now pass, uncharged, and are counted as"
+                + " shadow-rejected"
+            : "calls over the limit are refused from now on");
+  }
+
+  static String modeName(boolean shadowMode) {
+    return shadowMode ? "shadow" : "enforce";
+  }
+
+  private static LongAdder[] adders() {
+    LongAdder[] adders = new LongAdder[Priority.values().length];
+    for (int i = 0; i < adders.length; i++) {
+      adders[i] = new LongAdder();
+    }
+    return adders;
+  }
+
+  private static long sum(LongAdder[] adders) {
+    long total = 0;
+    for (LongAdder adder : adders) {
+      total += adder.sum();
+    }
+    return total;
   }
 
   long forced() {
@@ -421,7 +523,7 @@ final class Limiter implements Gate {
     if (MODE.compareAndSet(this, RECOVERING, OFF)) {
       LOG.warn("{} - recovery ended by {} after {}: stopped limiting; {} calls refused during the"
           + " recovery", name, by, seconds(recovery.elapsedNanos(ticker.read())),
-          rejected.sum() - rejectedBeforeRecovery);
+          rejected() - rejectedBeforeRecovery);
       return true;
     }
     return false;
@@ -456,11 +558,11 @@ final class Limiter implements Gate {
     if (!recovery.enabled()) {
       if (MODE.compareAndSet(this, OPEN, OFF)) {
         LOG.warn("{} - the cache breaker flag is closed: stopped limiting; {} calls rejected since"
-            + " the last summary", name, rejected.sum() - rejectedAtLastSummary.get());
+            + " the last summary", name, refusals() - rejectedAtLastSummary.get());
       }
     } else if (MODE.compareAndSet(this, OPEN, STARTING)) {
       recovery.begin(ticker.read());
-      rejectedBeforeRecovery = rejected.sum();
+      rejectedBeforeRecovery = rejected();
       if (MODE.compareAndSet(this, STARTING, RECOVERING)) { // else the flag opened again
         LOG.warn("{} - the cache breaker flag is closed, but the cache is likely cold: still"
             + " limiting the database to {} permits/s while it refills, so that its misses do"
@@ -481,7 +583,7 @@ final class Limiter implements Gate {
       return;
     }
     nextSummaryNanos.set(ticker.read() + summaryIntervalNanos);
-    rejectedAtLastSummary.set(rejected.sum());
+    rejectedAtLastSummary.set(refusals());
     logLimiting();
   }
 
@@ -503,7 +605,7 @@ final class Limiter implements Gate {
     LOG.warn("{} - recovery ended after {}: demand here stayed at or below {}/s for {}; stopped"
         + " limiting; {} calls refused during the recovery", name,
         seconds(recovery.elapsedNanos(ticker.read())), quietRate(),
-        seconds(recovery.settle().toNanos()), rejected.sum() - rejectedBeforeRecovery);
+        seconds(recovery.settle().toNanos()), rejected() - rejectedBeforeRecovery);
   }
 
   private String quietRate() {
@@ -521,13 +623,24 @@ final class Limiter implements Gate {
     long now = ticker.read();
     long due = nextSummaryNanos.get();
     if (now - due >= 0 && nextSummaryNanos.compareAndSet(due, now + summaryIntervalNanos)) {
-      long total = rejected.sum();
+      long total = refusals();
       long since = total - rejectedAtLastSummary.getAndSet(total);
-      LOG.warn("{} - rejected {} calls in the last {} ms: the database is held to {} permits/s"
-          + " here ({} admitted, {} charged in transactions so far)", name, since,
-          (summaryIntervalNanos + (now - due)) / 1_000_000,
-          RateLimitExceededException.formatRate(bucket.permitsPerSecond()), admitted.sum(),
+      LOG.warn("{} - {} {} calls in the last {} ms ({}): the database is held to {} permits/s"
+          + " here ({} admitted, {} charged in transactions so far)", name,
+          shadow ? "shadow mode: would have rejected" : "rejected", since,
+          (summaryIntervalNanos + (now - due)) / 1_000_000, byPriority(),
+          RateLimitExceededException.formatRate(bucket.permitsPerSecond()), admitted(),
           forced.sum());
     }
+  }
+
+  /** Refusals so far, enforced and shadow, by priority: {@code critical 0/0, normal 3/0, ...}. */
+  private String byPriority() {
+    StringBuilder text = new StringBuilder("rejected/shadow-rejected so far by priority:");
+    for (Priority p : Priority.values()) {
+      text.append(p.ordinal() == 0 ? " " : ", ").append(p.tag()).append(' ')
+          .append(rejected(p)).append('/').append(shadowRejected(p));
+    }
+    return text.toString();
   }
 }

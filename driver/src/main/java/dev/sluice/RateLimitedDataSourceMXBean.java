@@ -169,4 +169,37 @@ public interface RateLimitedDataSourceMXBean {
    * @throws UnsupportedOperationException if the flag is not a manual flag
    */
   void resetFlag();
+
+  /**
+   * Returns the mode: {@code enforce}, or {@code shadow} where nothing is refused and what would
+   * be is counted.
+   *
+   * @return {@code enforce} or {@code shadow}
+   */
+  String getMode();
+
+  /**
+   * Switches between enforce and shadow mode at once, without a redeploy (logged at WARN): for
+   * example to enforce during an incident after a run in shadow.
+   *
+   * @param mode {@code enforce} or {@code shadow}, in any case
+   * @throws IllegalArgumentException naming {@code sluice.mode} and the value, for anything else;
+   *     then nothing changes
+   */
+  void setMode(String mode);
+
+  /**
+   * Returns how many calls shadow mode let pass that enforce mode would have refused.
+   *
+   * @return would-be rejections since the start
+   */
+  long getShadowRejected();
+
+  /**
+   * Returns admitted, rejected and shadow-rejected calls by priority, for example
+   * {@code critical 10/0/0, normal 80/3/0, sheddable 40/97/0}.
+   *
+   * @return the counts, highest priority first
+   */
+  String getCallsByPriority();
 }

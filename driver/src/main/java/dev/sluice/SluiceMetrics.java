@@ -30,6 +30,17 @@ import java.util.function.ToDoubleFunction;
  *       <td>calls that took a permit at a door while limiting</td></tr>
  *   <tr><td>{@code sluice.calls.rejected}</td><td>counter</td>
  *       <td>calls refused with {@link RateLimitExceededException}</td></tr>
+ *   <tr><td>{@code sluice.calls.shadow.rejected}</td><td>counter</td>
+ *       <td>calls shadow mode let pass that enforce mode would have refused</td></tr>
+ *   <tr><td>{@code sluice.priority.calls.admitted}</td><td>counter, tag {@code priority}</td>
+ *       <td>{@code sluice.calls.admitted} by priority ({@code critical}, {@code normal},
+ *       {@code sheddable})</td></tr>
+ *   <tr><td>{@code sluice.priority.calls.rejected}</td><td>counter, tag {@code priority}</td>
+ *       <td>{@code sluice.calls.rejected} by priority</td></tr>
+ *   <tr><td>{@code sluice.priority.calls.shadow.rejected}</td><td>counter, tag
+ *       {@code priority}</td><td>{@code sluice.calls.shadow.rejected} by priority</td></tr>
+ *   <tr><td>{@code sluice.shadow}</td><td>gauge</td>
+ *       <td>1 in shadow mode, 0 in enforce mode</td></tr>
  *   <tr><td>{@code sluice.calls.forced}</td><td>counter</td>
  *       <td>statements of admitted transactions charged without the right to refuse</td></tr>
  *   <tr><td>{@code sluice.limiting}</td><td>gauge</td>
@@ -52,6 +63,10 @@ import java.util.function.ToDoubleFunction;
  *   <tr><td>{@code sluice.flag.read.age}</td><td>gauge</td>
  *       <td>seconds since a Redis flag was last read; 0 for a local flag</td></tr>
  * </table>
+ *
+ * <p>The meters by priority have names of their own rather than a {@code priority} tag on the
+ * 0.1 counters: a registry such as Prometheus refuses one name with two sets of tag keys, and
+ * dashboards built on the 0.1 names keep their totals.
  *
  * <p>Micrometer is an optional dependency of Sluice: only this class uses it, and nothing else in
  * Sluice loads this class, so an application without Micrometer never needs it.
@@ -123,6 +138,20 @@ public final class SluiceMetrics implements MeterBinder {
         "Calls that took a permit at a door while limiting");
     counter(registry, "sluice.calls.rejected", Stats::rejected,
         "Calls refused with RateLimitExceededException");
+    counter(registry, "sluice.calls.shadow.rejected", Stats::shadowRejected,
+        "Calls shadow mode let pass that enforce mode would have refused");
+    for (Priority p : Priority.values()) {
+      Tags priority = Tags.of("priority", p.tag());
+      counter(registry, "sluice.priority.calls.admitted", priority, s -> s.admitted(p),
+          "Calls that took a permit at a door while limiting, by priority");
+      counter(registry, "sluice.priority.calls.rejected", priority, s -> s.rejected(p),
+          "Calls refused with RateLimitExceededException, by priority");
+      counter(registry, "sluice.priority.calls.shadow.rejected", priority,
+          s -> s.shadowRejected(p),
+          "Calls shadow mode let pass that enforce mode would have refused, by priority");
+    }
+    gauge(registry, "sluice.shadow", Tags.empty(), s -> s.shadow() ? 1 : 0, null,
+        "1 in shadow mode (nothing refused, would-be refusals counted), 0 in enforce mode");
     counter(registry, "sluice.calls.forced", Stats::forced,
         "Statements of admitted transactions charged without the right to refuse");
     gauge(registry, "sluice.limiting", Tags.empty(), s -> s.limiting() ? 1 : 0, null,
@@ -154,8 +183,13 @@ public final class SluiceMetrics implements MeterBinder {
    */
   private void counter(MeterRegistry registry, String name, ToDoubleFunction<Stats> count,
       String description) {
-    FunctionCounter.builder(name, stats, current(count)).tags(tags).description(description)
-        .register(registry);
+    counter(registry, name, Tags.empty(), count, description);
+  }
+
+  private void counter(MeterRegistry registry, String name, Tags more,
+      ToDoubleFunction<Stats> count, String description) {
+    FunctionCounter.builder(name, stats, current(count)).tags(tags.and(more))
+        .description(description).register(registry);
   }
 
   private void gauge(MeterRegistry registry, String name, Tags more,

@@ -15,6 +15,12 @@ public final class Stats {
   private final long admitted;
   private final long rejected;
   private final long forced;
+  private final long shadowRejected;
+  /** By {@link Priority#ordinal()}. */
+  private final long[] admittedBy;
+  private final long[] rejectedBy;
+  private final long[] shadowRejectedBy;
+  private final boolean shadow;
   private final boolean limiting;
   private final boolean recovering;
   private final double permitsPerSecond;
@@ -34,6 +40,16 @@ public final class Stats {
     this.admitted = limiter.admitted();
     this.rejected = limiter.rejected();
     this.forced = limiter.forced();
+    this.shadowRejected = limiter.shadowRejected();
+    this.admittedBy = new long[Priority.values().length];
+    this.rejectedBy = new long[admittedBy.length];
+    this.shadowRejectedBy = new long[admittedBy.length];
+    for (Priority p : Priority.values()) {
+      admittedBy[p.ordinal()] = limiter.admitted(p);
+      rejectedBy[p.ordinal()] = limiter.rejected(p);
+      shadowRejectedBy[p.ordinal()] = limiter.shadowRejected(p);
+    }
+    this.shadow = limiter.shadow();
     boolean flagOpen = limiter.flag().isOpen();
     this.limiting = limiter.limiting(flagOpen);
     this.recovering = limiting && !flagOpen;
@@ -79,6 +95,56 @@ public final class Stats {
    */
   public long rejected() {
     return rejected;
+  }
+
+  /**
+   * Returns how many calls shadow mode let pass that enforce mode would have refused (uncharged).
+   *
+   * @return would-be rejections while in shadow mode, since the data source was built
+   */
+  public long shadowRejected() {
+    return shadowRejected;
+  }
+
+  /**
+   * Returns how many calls of {@code priority} took a permit at a door.
+   *
+   * @param priority a priority (a read-only connection's calls count as {@code SHEDDABLE})
+   * @return that part of {@link #admitted()}
+   */
+  public long admitted(Priority priority) {
+    return admittedBy[priority.ordinal()];
+  }
+
+  /**
+   * Returns how many calls of {@code priority} were refused.
+   *
+   * @param priority a priority
+   * @return that part of {@link #rejected()}
+   */
+  public long rejected(Priority priority) {
+    return rejectedBy[priority.ordinal()];
+  }
+
+  /**
+   * Returns how many calls of {@code priority} shadow mode let pass that enforce mode would have
+   * refused.
+   *
+   * @param priority a priority
+   * @return that part of {@link #shadowRejected()}
+   */
+  public long shadowRejected(Priority priority) {
+    return shadowRejectedBy[priority.ordinal()];
+  }
+
+  /**
+   * Returns whether the limiter is in shadow mode ({@code sluice.mode=shadow}, or switched over
+   * JMX): nothing is refused, and what would be is counted.
+   *
+   * @return {@code true} in shadow mode, {@code false} in enforce mode
+   */
+  public boolean shadow() {
+    return shadow;
   }
 
   /**
@@ -188,9 +254,10 @@ public final class Stats {
   @Override
   public String toString() {
     return String.format(Locale.ROOT,
-        "Stats[%s: limiting=%s, recovering=%s, admitted=%d, rejected=%d, forced=%d, share=%s/s,"
+        "Stats[%s: limiting=%s, recovering=%s, mode=%s, admitted=%d, rejected=%d,"
+            + " shadowRejected=%d, forced=%d, share=%s/s,"
             + " burst=%d, instances=%s, flag=%s, flagReadAgo=%dms, liveInstances=%d]", name,
-        limiting, recovering, admitted, rejected, forced,
+        limiting, recovering, Limiter.modeName(shadow), admitted, rejected, shadowRejected, forced,
         RateLimitExceededException.formatRate(permitsPerSecond), burst, RateLimitExceededException.formatRate(instances), flagState,
         sinceFlagRead.toMillis(), liveInstances);
   }

@@ -68,6 +68,30 @@ import java.util.concurrent.locks.ReentrantLock;
  * bucket ever forgives: any shorter cap would forget permits the database really served. A bucket
  * at the cap admits nothing for 18 years, which is what its rate asked for.
  *
+ * <p>Priorities ({@code sluice.reserve}, used by the limiter; the public methods see the whole
+ * bucket): each {@link Priority} sees its own tolerance on the same {@code tat}, so a priority
+ * costs no second bucket and no second CAS. {@code CRITICAL} sees the whole burst {@code b};
+ * each priority below sees {@code (1 - reserve)} of the one above, in whole permits rounded
+ * down and at least one ({@code b = 10}, reserve {@code 0.2}: 10, 8, 6). A flood of a lower
+ * priority can push {@code tat} no further than its own tolerance, so the top of the bucket
+ * &mdash; the last {@code b - b_low} permits, a time window of about {@code reserve * b / rate}
+ * &mdash; stays within reach of the higher priorities only. Above the flood's edge, a higher
+ * priority sees a bucket of its own, at the full rate and {@code b - b_low} deep: every permit
+ * it takes pushes {@code tat} up and the flood waits, so it is admitted whenever its own demand
+ * fits the rate and that depth. Nothing is wasted: with no higher demand, a lower priority takes
+ * every permit as the rate frees it (its tolerance is at least one interval), so it gets the
+ * whole rate, with a smaller burst. And no tolerance exceeds the burst, so the total admitted
+ * stays within {@code rate * t + b}, whatever the mix.
+ *
+ * <p>The limit of the scheme is the depth: the reserve is a number of whole permits, so it only
+ * holds when the burst leaves some. Arrivals that are random rather than evenly spaced (Poisson)
+ * need a few permits of depth to be admitted 99&nbsp;% of the time. Measured on a fake clock
+ * against a flood, with the higher demand at {@code reserve * rate}: at reserve 0.2, one permit
+ * of depth admits 90.7&nbsp;%, two 99.2&nbsp;%, three 99.96&nbsp;%; at 0.5, four admit
+ * 99.6&nbsp;%. So at the default 0.2 the burst must be at least 6 (the default burst, 100 ms of
+ * the share, is from a share of 60/s). With burst 1 every priority sees the one permit and there
+ * is no reservation at all: the flood takes each permit as the rate frees it.
+ *
  * <p>Precision: the state counts half-nanoseconds with the low bit taken by the epoch, so the
  * interval is a whole number of <em>nanoseconds</em>, rounded up: the effective rate is
  * {@code 1e9 / ceil(1e9 / rate)}, never more than the configured rate. It is exact when the rate
@@ -98,17 +122,23 @@ public final class TokenBucket {
     final int burst;
     final long interval;
     final long tolerance;
+    /** The tolerance each priority sees, by ordinal: the top {@code reserve} part kept back. */
+    final long[] tolerances;
     /** The most permits one call may ask for: the burst, and at least 1 (refused when zero). */
     final int maxPermits;
     final long previousInterval;
     final int previousBurst;
     final int epoch;
 
-    Rate(double permitsPerSecond, int burst, Rate previous, int epoch) {
+    Rate(double permitsPerSecond, int burst, double reserve, Rate previous, int epoch) {
       this.permitsPerSecond = permitsPerSecond;
       this.burst = burst;
       this.interval = intervalOf(permitsPerSecond == 0 ? MIN_RATE : permitsPerSecond);
       this.tolerance = burst * interval;
+      this.tolerances = new long[Priority.values().length];
+      for (int k = 0; k < tolerances.length; k++) {
+        tolerances[k] = classBurst(burst, reserve, k) * interval;
+      }
       this.maxPermits = Math.max(1, burst);
       this.previousInterval = previous == null ? interval : previous.interval;
       this.previousBurst = previous == null ? burst : previous.burst;
@@ -117,15 +147,18 @@ public final class TokenBucket {
   }
 
   private final Ticker ticker;
+  /** {@code sluice.reserve}: {@code 0} gives every priority the whole bucket. */
+  private final double reserve;
   /** {@code 2 * tat + epoch}, tat in half-nanoseconds of the ticker. */
   private final AtomicLong state;
   private volatile Rate rate;
   /** Serialises {@link #setRate} calls (rare, off the request path; never held while waiting). */
   private final ReentrantLock rateChange = new ReentrantLock();
 
-  private TokenBucket(double permitsPerSecond, int burst, Ticker ticker) {
+  private TokenBucket(double permitsPerSecond, int burst, double reserve, Ticker ticker) {
     this.ticker = ticker;
-    this.rate = checkedRate(permitsPerSecond, burst, null, 0);
+    this.reserve = reserve;
+    this.rate = checkedRate(permitsPerSecond, burst, reserve, null, 0);
     this.state = new AtomicLong(now());
   }
 
@@ -140,12 +173,22 @@ public final class TokenBucket {
    *     not positive, or the two together span more than about 18 years
    */
   public static TokenBucket of(double permitsPerSecond, int burst) {
-    return new TokenBucket(permitsPerSecond, burst, Ticker.system());
+    return new TokenBucket(permitsPerSecond, burst, 0, Ticker.system());
   }
 
   /** As {@link #of(double, int)}, on the given ticker: for tests. */
   static TokenBucket of(double permitsPerSecond, int burst, Ticker ticker) {
-    return new TokenBucket(permitsPerSecond, burst, ticker);
+    return new TokenBucket(permitsPerSecond, burst, 0, ticker);
+  }
+
+  /**
+   * As {@link #of(double, int)}, with the top {@code reserve} part of the bucket kept for higher
+   * priorities (see the class notes).
+   *
+   * @param reserve {@code sluice.reserve}, {@code 0 <= reserve < 1} (checked by the key)
+   */
+  static TokenBucket of(double permitsPerSecond, int burst, double reserve, Ticker ticker) {
+    return new TokenBucket(permitsPerSecond, burst, reserve, ticker);
   }
 
   /**
@@ -165,6 +208,21 @@ public final class TokenBucket {
    * @throws IllegalArgumentException if {@code permits} is not positive or exceeds the burst
    */
   public boolean tryAcquire(int permits) {
+    return tryAcquire(permits, 0); // the whole bucket, as before priorities existed
+  }
+
+  /**
+   * Takes one permit if one is available now to {@code priority}: a lower priority sees less of
+   * the bucket (see the class notes), in the same single CAS.
+   *
+   * @param priority the caller's priority
+   * @return {@code true} if the permit was taken, {@code false} (taking nothing) otherwise
+   */
+  boolean tryAcquire(Priority priority) {
+    return tryAcquire(1, priority.ordinal());
+  }
+
+  private boolean tryAcquire(int permits, int priority) {
     long now = now(); // once: a retry after a lost CAS decides on this reading (see above)
     for (;;) {
       long current = state.get();
@@ -175,7 +233,7 @@ public final class TokenBucket {
       }
       checkPermits(permits, r);
       long next = later(current - r.epoch, now) + permits * r.interval;
-      boolean canAcquireImmediately = next - now <= r.tolerance;
+      boolean canAcquireImmediately = next - now <= r.tolerances[priority];
       if (!canAcquireImmediately) {
         return false;
       }
@@ -221,13 +279,22 @@ public final class TokenBucket {
    * @throws IllegalArgumentException if {@code permits} is not positive or exceeds the burst
    */
   public long nanosUntilAvailable(int permits) {
+    return nanosUntilAvailable(permits, 0);
+  }
+
+  /** As {@link #nanosUntilAvailable(int)}, for one permit at {@code priority}. */
+  long nanosUntilAvailable(Priority priority) {
+    return nanosUntilAvailable(1, priority.ordinal());
+  }
+
+  private long nanosUntilAvailable(int permits, int priority) {
     long current = state.get();
     Rate r = rate;
     checkPermits(permits, r);
     long now = now();
     long tat = epochOf(current) == r.epoch ? current - r.epoch : converted(current, r, now);
     long next = later(tat, now) + permits * r.interval;
-    return Math.max(0, next - now - r.tolerance) >>> 1;
+    return Math.max(0, next - now - r.tolerances[priority]) >>> 1;
   }
 
   /**
@@ -241,7 +308,8 @@ public final class TokenBucket {
   public void setRate(double permitsPerSecond) {
     rateChange.lock();
     try {
-      publish(checkedRate(permitsPerSecond, Math.max(1, rate.burst), rate, rate.epoch ^ 1));
+      publish(checkedRate(permitsPerSecond, Math.max(1, rate.burst), reserve, rate,
+          rate.epoch ^ 1));
     } finally {
       rateChange.unlock();
     }
@@ -262,8 +330,8 @@ public final class TokenBucket {
     try {
       Rate previous = rate;
       publish(permitsPerSecond == 0
-          ? new Rate(0, 0, previous, previous.epoch ^ 1)
-          : checkedRate(permitsPerSecond, burst, previous, previous.epoch ^ 1));
+          ? new Rate(0, 0, reserve, previous, previous.epoch ^ 1)
+          : checkedRate(permitsPerSecond, burst, reserve, previous, previous.epoch ^ 1));
     } finally {
       rateChange.unlock();
     }
@@ -363,7 +431,8 @@ public final class TokenBucket {
     }
   }
 
-  private static Rate checkedRate(double permitsPerSecond, int burst, Rate previous, int epoch) {
+  private static Rate checkedRate(double permitsPerSecond, int burst, double reserve,
+      Rate previous, int epoch) {
     if (!(permitsPerSecond >= MIN_RATE && permitsPerSecond <= MAX_RATE)) {
       throw new IllegalArgumentException("permitsPerSecond must be a number from " + MIN_RATE
           + " to " + MAX_RATE + ", but was " + permitsPerSecond);
@@ -376,6 +445,29 @@ public final class TokenBucket {
           + " permits/s spans too long a time (at most " + maxBurst(permitsPerSecond)
           + " permits, about 18 years); lower the burst or raise the rate");
     }
-    return new Rate(permitsPerSecond, burst, previous, epoch);
+    return new Rate(permitsPerSecond, burst, reserve, previous, epoch);
+  }
+
+  /**
+   * The burst the priority of ordinal {@code k} sees: the whole burst for the highest, then
+   * {@code (1 - reserve)} of the one above, in whole permits rounded down (so the gap is as wide
+   * as the burst allows) and at least one, so that every priority can be admitted.
+   */
+  static int classBurst(int burst, double reserve, int k) {
+    if (k == 0 || burst == 0) {
+      return burst;
+    }
+    double reach = burst * Math.pow(1 - reserve, k);
+    return (int) Math.max(1, Math.floor(reach + 1e-9)); // 10 * 0.8 is 8, not 7.999...
+  }
+
+  /**
+   * Returns the burst {@code priority} sees now.
+   *
+   * @param priority a priority
+   * @return permits it may take at once from a full bucket
+   */
+  int burst(Priority priority) {
+    return classBurst(rate.burst, reserve, priority.ordinal());
   }
 }

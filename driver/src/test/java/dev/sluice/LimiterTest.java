@@ -279,12 +279,15 @@ class LimiterTest {
         .isInstanceOf(RateLimitExceededException.class);
   }
 
-  /** A driver connection that answers {@code getAutoCommit} and nothing else. */
+  /** A read-write driver connection that answers {@code getAutoCommit}, {@code isReadOnly}. */
   private static Connection connection(boolean autoCommit) {
     return (Connection) Proxy.newProxyInstance(LimiterTest.class.getClassLoader(),
         new Class<?>[] {Connection.class}, (proxy, method, args) -> {
           if (method.getName().equals("getAutoCommit")) {
             return autoCommit;
+          }
+          if (method.getName().equals("isReadOnly")) {
+            return false;
           }
           throw new UnsupportedOperationException(method.getName());
         });

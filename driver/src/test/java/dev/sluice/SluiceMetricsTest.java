@@ -45,6 +45,8 @@ class SluiceMetricsTest {
       assertThat(counter("sluice.calls.admitted", "metrics-all")).isZero();
       assertThat(counter("sluice.calls.rejected", "metrics-all")).isZero();
       assertThat(counter("sluice.calls.forced", "metrics-all")).isZero();
+      assertThat(counter("sluice.calls.shadow.rejected", "metrics-all")).isZero();
+      assertThat(gauge("sluice.shadow", "metrics-all")).isZero();
       assertThat(gauge("sluice.limiting", "metrics-all")).isEqualTo(1); // always open
       assertThat(gauge("sluice.recovering", "metrics-all")).isZero();
       assertThat(gauge("sluice.share", "metrics-all")).isEqualTo(25);
@@ -56,7 +58,7 @@ class SluiceMetricsTest {
       assertThat(flagState("metrics-all", "open")).isEqualTo(1);
       assertThat(flagState("metrics-all", "closed")).isZero();
       assertThat(flagState("metrics-all", "unreachable")).isZero();
-      assertThat(registry.getMeters()).hasSize(14);
+      assertThat(registry.getMeters()).hasSize(25);
     }
   }
 
@@ -135,7 +137,7 @@ class SluiceMetricsTest {
 
       SluiceMetrics.of(ds).withTags(Tags.of("region", "eu")).bindTo(registry);
 
-      assertThat(registry.getMeters()).hasSize(14).allSatisfy(meter -> {
+      assertThat(registry.getMeters()).hasSize(25).allSatisfy(meter -> {
         assertThat(meter.getId().getTag("name")).isEqualTo("metrics-tags");
         assertThat(meter.getId().getTag("region")).isEqualTo("eu");
       });

@@ -211,6 +211,15 @@ public final class Key<T> {
     return value != null && value <= 1 ? value : null;
   }
 
+  /** A ratio {@code 0 <= r < 1}, written as a plain decimal number. */
+  static Double reserveRatio(String text) {
+    if (text.matches("0(\\.0*)?")) {
+      return 0.0;
+    }
+    Double value = positiveNumber(text);
+    return value != null && value < 1 ? value : null;
+  }
+
   static Duration parseDuration(String text) {
     String t = text.toLowerCase(Locale.ROOT);
     if (t.startsWith("p")) {

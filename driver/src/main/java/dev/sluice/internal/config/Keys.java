@@ -207,6 +207,24 @@ public final class Keys {
           + " below which the load counts as back to normal.")
       .group(Group.RARELY_USED).build();
 
+  public static final Key<Double> RESERVE = Key.named("sluice.reserve", Double.class,
+          Key::reserveRatio, "be a number from 0 up to but not including 1")
+      .defaultValue(0.2, "`0.2`")
+      .unit("ratio of the burst")
+      .doc("While limiting: the part of the bucket a flood of lower-priority calls can never"
+          + " take from a higher priority (`CRITICAL` over `NORMAL` over `SHEDDABLE`, read-only"
+          + " connections being `SHEDDABLE`). A lower priority still gets the whole share when"
+          + " no higher one needs it. `0`: priorities make no difference.")
+      .group(Group.FREQUENTLY_USED).build();
+
+  public static final Key<Mode> MODE = Key.named("sluice.mode", Mode.class,
+          Key.oneOf(Mode.class), "be `enforce` or `shadow`")
+      .defaultValue(Mode.ENFORCE, "`enforce`")
+      .doc("`shadow`: nothing is refused; a call `enforce` would refuse passes uncharged and is"
+          + " counted (`stats().shadowRejected()`, the metrics, the summary log). Switchable at"
+          + " runtime over JMX (the MXBean's `Mode` attribute).")
+      .group(Group.FREQUENTLY_USED).build();
+
   // --- read only by the Spring Boot starter (sluice-spring-boot-starter); elsewhere ignored ---
 
   public static final Key<Boolean> ENABLED = Key.named("sluice.enabled", Boolean.class,
@@ -251,7 +269,7 @@ public final class Keys {
   /** Every key, in the order the README lists them. */
   public static final List<Key<?>> ALL = List.of(
       NAME, BUDGET, INSTANCES, REDIS, REDIS_PASSWORD, BURST, SCOPE, FLAG, REDIS_REFRESH,
-      REDIS_TIMEOUT, INSTANCES_ASSUMED, RECOVERY_SETTLE, STACK_TRACES, SUMMARY_INTERVAL,
+      REDIS_TIMEOUT, INSTANCES_ASSUMED, RECOVERY_SETTLE, RESERVE, MODE, STACK_TRACES, SUMMARY_INTERVAL,
       REDIS_SETTLE, REDIS_UNREACHABLE, REDIS_PING, REDIS_HEARTBEAT, INSTANCES_EXPIRY,
       POOL_AUTO_COMMIT, JMX, RECOVERY_THRESHOLD,
       ENABLED, DATASOURCES, CIRCUIT_BREAKER, CIRCUIT_BREAKER_PUBLISH, WEB);

@@ -117,7 +117,7 @@ public final class ConnectionWrapper implements Connection {
       delegate.setAutoCommit(autoCommit);
     } catch (SQLException | RuntimeException e) {
       if (autoCommit) { // the switch commits, and a failed commit still ends the transaction
-        state = Gate.afterFailedSwitchToAutoCommit();
+        state = Gate.afterFailedSwitchToAutoCommit() | (state & Gate.READ_ONLY_BITS);
       }
       throw e;
     }
@@ -225,6 +225,7 @@ public final class ConnectionWrapper implements Connection {
   @Override
   public void setReadOnly(boolean readOnly) throws SQLException {
     delegate.setReadOnly(readOnly);
+    state = Gate.readOnly(state, readOnly); // kept, so a decision need not ask the driver
   }
 
   @Override

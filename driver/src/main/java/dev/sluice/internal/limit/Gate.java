@@ -28,6 +28,20 @@ public interface Gate {
   int UNREAD = 1 << 3;
   /** With auto-commit unread: a statement ran since the last commit, rollback or switch. */
   int RAN = 1 << 4;
+  /** The connection is read-only: its calls are {@code SHEDDABLE} unless the code says otherwise. */
+  int READ_ONLY = 1 << 5;
+  /**
+   * Whether the connection is read-only has not been read from the driver; as with
+   * {@link #UNREAD}, only a decision while limiting ever asks.
+   */
+  int READ_ONLY_UNREAD = 1 << 6;
+  /**
+   * The open transaction passed its door in shadow mode only: enforce mode would have refused it,
+   * so its statements are not charged either (they would never have run).
+   */
+  int UNCHARGED = 1 << 7;
+  /** The bits that say whether the connection is read-only. */
+  int READ_ONLY_BITS = READ_ONLY | READ_ONLY_UNREAD;
 
   /**
    * The state of a connection just handed out: its auto-commit is read when first needed.
@@ -35,7 +49,7 @@ public interface Gate {
    * @return the state bits
    */
   static int initialState() {
-    return UNREAD;
+    return UNREAD | READ_ONLY_UNREAD;
   }
 
   /**
@@ -45,7 +59,18 @@ public interface Gate {
    * @return the state bits
    */
   static int initialState(boolean autoCommit) {
-    return autoCommit ? AUTO_COMMIT : 0;
+    return autoCommit ? AUTO_COMMIT : 0; // and read-write, as a new connection is
+  }
+
+  /**
+   * The state after {@code setReadOnly(readOnly)} succeeded: known without asking the driver.
+   *
+   * @param state the connection's transaction state
+   * @param readOnly the value set
+   * @return the state bits
+   */
+  static int readOnly(int state, boolean readOnly) {
+    return (state & ~READ_ONLY_BITS) | (readOnly ? READ_ONLY : 0);
   }
 
   /**

@@ -126,9 +126,11 @@ class GatingTest {
 
     assertThrows(RateLimitExceededException.class, () -> Kinds.call(statement, method));
 
-    // the gate may ask the driver for auto-commit (read when first needed); nothing else
+    // the gate may ask the driver for auto-commit and read-only (read when first needed; the
+    // read-only state decides the priority); nothing else
     assertThat(recorder.calls.subList(seen, recorder.calls.size()))
-        .allMatch(call -> call.getName().equals("getAutoCommit"));
+        .allMatch(call -> call.getName().equals("getAutoCommit")
+            || call.getName().equals("isReadOnly"));
     assertThat(limiter.stats().rejected()).isEqualTo(1);
   }
 

@@ -3,6 +3,7 @@ package dev.sluice.examples.drill;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.sluice.BreakerFlag;
+import dev.sluice.Priority;
 import dev.sluice.RateLimitExceededException;
 import dev.sluice.RateLimitedDataSource;
 import dev.sluice.Stats;
@@ -47,6 +48,8 @@ final class AppInstance implements AutoCloseable {
   private final SimulatedCache cache;
   private final long timeoutNanos;
   private final Recorder recorder;
+  /** With {@code --critical-writes}, reads can wait: they run SHEDDABLE. */
+  private final Priority readPriority;
 
   AppInstance(String dbUrl, DrillOptions options, boolean withSluice, BreakerFlag breaker,
       SimulatedCache cache, Recorder recorder) {
@@ -58,6 +61,7 @@ final class AppInstance implements AutoCloseable {
     this.cache = cache;
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(options.timeoutMillis);
     this.recorder = recorder;
+    this.readPriority = options.criticalWrites > 0 ? Priority.SHEDDABLE : Priority.NORMAL;
     int queue = (int) Math.max(16, options.load / options.instances * options.timeoutMillis / 1000);
     this.workers = new ThreadPoolExecutor(options.threads, options.threads, 0,
         TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(queue), daemonThreads("app" + id));
@@ -95,6 +99,43 @@ final class AppInstance implements AutoCloseable {
     }
   }
 
+  /** Offers one CRITICAL write; it runs on a worker thread, as a read does. */
+  void offerWrite(long offeredAt) {
+    recorder.write(offeredAt);
+    try {
+      workers.execute(() -> write(offeredAt));
+    } catch (RejectedExecutionException e) {
+      recorder.writeRefused(offeredAt);
+    }
+  }
+
+  /** One write that must get through (an order, a payment): always to the database. */
+  void write(long offeredAt) {
+    if (System.nanoTime() - offeredAt > timeoutNanos) {
+      recorder.writeRefused(System.nanoTime());
+      return;
+    }
+    try {
+      Priority.CRITICAL.call(() -> {
+        writeToDatabase(ThreadLocalRandom.current().nextInt(cache.keys()) + 1);
+        return null;
+      });
+      recorder.writeServed(System.nanoTime());
+    } catch (SQLTransientConnectionException e) { // refused by Sluice, or no connection in time
+      recorder.writeRefused(System.nanoTime());
+    } catch (Exception e) {
+      recorder.failed(e);
+    }
+  }
+
+  private void writeToDatabase(int userId) throws SQLException {
+    try (Connection c = database.getConnection();
+        PreparedStatement ps = c.prepareStatement(SimulatedDatabase.write())) {
+      ps.setInt(1, userId);
+      ps.executeUpdate();
+    }
+  }
+
   /** One read, on the calling thread: the cache, else the database (see the class comment). */
   void read(long offeredAt) {
     long now = System.nanoTime();
@@ -111,13 +152,16 @@ final class AppInstance implements AutoCloseable {
       recorder.missed(now);
     }
     try {
-      readFromDatabase(key + 1);
+      readPriority.call(() -> {
+        readFromDatabase(key + 1);
+        return null;
+      });
       cache.put(key, System.nanoTime()); // only what the database answered
     } catch (RateLimitExceededException e) {
       recorder.rejected(System.nanoTime()); // the caller gets a 503 at once
     } catch (SQLTransientConnectionException e) {
       recorder.timedOut(System.nanoTime()); // HikariCP found no free connection in time
-    } catch (SQLException | RuntimeException e) {
+    } catch (Exception e) {
       recorder.failed(e);
     }
   }

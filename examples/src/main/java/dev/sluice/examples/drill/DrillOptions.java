@@ -46,6 +46,9 @@ final class DrillOptions {
       "  --settle S          Sluice's sluice.recovery.settle, in seconds: the cap holds after the",
       "                      cache is back until demand has stayed low this long; 0 lets go at",
       "                      once, as 0.1 did                                (default 2)",
+      "  --critical-writes N CRITICAL writes per second among the load (Priority.CRITICAL);",
+      "                      the reads then run SHEDDABLE, so Sluice sheds them first (default 0:",
+      "                      no writes, every read NORMAL)",
       "  --redis URI         share the flag and count the instances through this Redis",
       "                      (redis://host:port); by default an in-process flag, no Redis",
       "",
@@ -70,6 +73,7 @@ final class DrillOptions {
   final double dbCrowdingMillis;
   final Scope scope;
   final long settleMillis;
+  final double criticalWrites;
   final String redis;
   final Path out;
   final boolean help;
@@ -98,6 +102,8 @@ final class DrillOptions {
     scope = scope(given.getOrDefault("scope", "statement"));
     settleMillis = Math.round(1000 * number(given, "settle", "2", 0, 600,
         "a number of seconds from 0 to 600"));
+    criticalWrites = number(given, "critical-writes", "0", 0, 10_000,
+        "writes per second from 0 to 10000");
     redis = redis(given.get("redis"));
     out = given.containsKey("out") ? Path.of(given.get("out")) : defaultOut;
     if (outageStart + outageLength > duration) {
@@ -160,7 +166,8 @@ final class DrillOptions {
 
   private static final String[] KNOWN = {"load", "budget", "outage-start", "outage-length",
       "duration", "instances", "keys", "skew", "ttl", "cache-return", "threads", "timeout-ms",
-      "db-cost-ms", "db-crowding-ms", "scope", "settle", "redis", "out", "help"};
+      "db-cost-ms", "db-crowding-ms", "scope", "settle", "critical-writes", "redis", "out",
+      "help"};
 
   private static void checkKnown(String name) {
     for (String known : KNOWN) {

@@ -97,7 +97,7 @@ public final class OutageDrill {
     String label = withSluice ? "with Sluice" : "without Sluice";
     out.println();
     out.println((withSluice ? "Run 2 of 2: " : "Run 1 of 2: ") + label);
-    out.println(Table.header());
+    out.println(Table.header(options));
     Recorder recorder = new Run(options, db, withSluice).play(out);
     return Summary.of(label, recorder, options);
   }
@@ -154,10 +154,31 @@ public final class OutageDrill {
     out.printf(Locale.ROOT, "  Sluice held the cap in %d second%s after the flag closed"
         + " (sluice.recovery.settle=%s s).%n", held, held == 1 ? "" : "s",
         number(o.settleMillis / 1000.0));
+    if (o.criticalWrites > 0) {
+      out.println();
+      out.printf(Locale.ROOT, "CRITICAL writes (%s/s) and the SHEDDABLE reads, whole run:%n",
+          number(o.criticalWrites));
+      writes(out, without);
+      writes(out, with);
+    }
     failures(out, without);
     failures(out, with);
     out.println();
     out.println("Chart: " + chart);
+  }
+
+  private static void writes(PrintStream out, Summary s) {
+    long offered = 0;
+    long served = 0;
+    long refused = 0;
+    for (Recorder.Second second : s.seconds()) {
+      offered += second.writes();
+      served += second.writesServed();
+      refused += second.writesRefused();
+    }
+    out.printf(Locale.ROOT, "  %-15s writes: %,d offered, %,d served, %,d refused or timed out;"
+        + " reads: %,d rejected fast, %,d timed out%n", s.label(), offered, served, refused,
+        s.rejected(), s.timedOut());
   }
 
   private static void outage(PrintStream out, Summary s) {

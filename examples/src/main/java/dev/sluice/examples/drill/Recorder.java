@@ -28,6 +28,9 @@ final class Recorder {
   private final LongAccumulator[] dbMaxNanos;
   private final LongAdder[] limitingTicks;
   private final LongAdder[] recoveringTicks;
+  private final LongAdder[] writes;
+  private final LongAdder[] writesServed;
+  private final LongAdder[] writesRefused;
   private final LongAdder failed = new LongAdder();
   private final AtomicReference<Exception> firstFailure = new AtomicReference<>();
 
@@ -44,6 +47,9 @@ final class Recorder {
     dbDone = adders(seconds);
     limitingTicks = adders(seconds);
     recoveringTicks = adders(seconds);
+    writes = adders(seconds);
+    writesServed = adders(seconds);
+    writesRefused = adders(seconds);
     dbMaxNanos = new LongAccumulator[seconds];
     for (int i = 0; i < seconds; i++) {
       dbMaxNanos[i] = new LongAccumulator(Math::max, 0);
@@ -93,6 +99,20 @@ final class Recorder {
     rejected[slot(now)].increment();
   }
 
+  /** A CRITICAL write was offered ({@code --critical-writes}). */
+  void write(long now) {
+    writes[slot(now)].increment();
+  }
+
+  void writeServed(long now) {
+    writesServed[slot(now)].increment();
+  }
+
+  /** A CRITICAL write was refused by Sluice or timed out. */
+  void writeRefused(long now) {
+    writesRefused[slot(now)].increment();
+  }
+
   void timedOut(long now) {
     timedOut[slot(now)].increment();
   }
@@ -117,7 +137,8 @@ final class Recorder {
     double meanMillis = done == 0 ? 0 : dbNanos[t].sum() / (double) done / 1e6;
     return new Second(t, offered[t].sum(), cache[t].sum(), missed[t].sum(), database[t].sum(),
         rejected[t].sum(), timedOut[t].sum(), meanMillis, dbMaxNanos[t].get() / 1e6,
-        limitingTicks[t].sum() > 0, recoveringTicks[t].sum() > 0);
+        limitingTicks[t].sum() > 0, recoveringTicks[t].sum() > 0, writes[t].sum(),
+        writesServed[t].sum(), writesRefused[t].sum());
   }
 
   /** The figures of every second of the run. */
@@ -157,10 +178,14 @@ final class Recorder {
    * @param dbMaxMillis the longest time a query spent in the database
    * @param limiting whether Sluice was limiting at some moment of the second
    * @param recovering whether Sluice was holding the cap after the flag closed (recovery)
+   * @param writes CRITICAL writes offered ({@code --critical-writes}; they are not in
+   *     {@code offered})
+   * @param writesServed CRITICAL writes the database answered
+   * @param writesRefused CRITICAL writes refused by Sluice or timed out
    */
   record Second(int t, long offered, long cache, long missed, long database, long rejected,
       long timedOut, double dbMeanMillis, double dbMaxMillis, boolean limiting,
-      boolean recovering) {
+      boolean recovering, long writes, long writesServed, long writesRefused) {
 
     /** The share of lookups the cache answered, or NaN when nothing looked (the cache was down). */
     double hitRatio() {

@@ -85,6 +85,8 @@ final class Run {
     long start = recorder.startNanos();
     long end = start + options.duration * 1_000_000_000L;
     double perNano = options.load / 1e9;
+    double writesPerNano = options.criticalWrites / 1e9;
+    long writes = 0;
     long offered = 0;
     int printed = 0;
     int next = 0;
@@ -114,6 +116,9 @@ final class Run {
         recorder.offered(now);
         instances.get(next).offer(now);
         next = next + 1 == instances.size() ? 0 : next + 1;
+      }
+      for (long dueWrites = (long) ((now - start) * writesPerNano); writes < dueWrites; writes++) {
+        instances.get((int) (writes % instances.size())).offerWrite(now);
       }
       // a second's row is final once the next second is 50 ms old
       while (printed < options.duration - 1 && t >= printed + 1.05) {

@@ -74,6 +74,11 @@ public final class SimulatedDatabase implements AutoCloseable {
     return "SELECT name, DB_WORK() FROM users WHERE id = ?";
   }
 
+  /** The statement every CRITICAL write runs: one row by primary key, plus the simulated work. */
+  static String write() {
+    return "UPDATE users SET name = 'user-' || id WHERE id = ? AND DB_WORK() = 0";
+  }
+
   String url() {
     return url;
   }

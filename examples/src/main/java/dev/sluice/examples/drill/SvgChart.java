@@ -20,6 +20,8 @@ import java.util.function.ToDoubleFunction;
 final class SvgChart {
   static final String WITHOUT_COLOR = "#d62728";
   static final String WITH_COLOR = "#1f77b4";
+  static final String WRITES_WITHOUT_COLOR = "#ff7f0e";
+  static final String WRITES_WITH_COLOR = "#2ca02c";
 
   private static final int WIDTH = 960;
   private static final int LEFT = 84;
@@ -89,6 +91,16 @@ final class SvgChart {
       peak(svg, without, WITHOUT_COLOR, options.outageEnd(),
           options.outageEnd() + without.recovery().seconds(), seconds, y, "second wave:",
           "second-wave");
+    }
+    if (options.criticalWrites > 0) {
+      // on the same axis: a low line, flat while served, dipping where writes are lost
+      series(svg, "writes-without-sluice", WRITES_WITHOUT_COLOR, without.seconds(), seconds, y,
+          TOP, BOTTOM, Recorder.Second::writesServed);
+      series(svg, "writes-with-sluice", WRITES_WITH_COLOR, with.seconds(), seconds, y, TOP,
+          BOTTOM, Recorder.Second::writesServed);
+      text(svg, RIGHT, TOP + 18, 13, "normal", "end", WRITES_WITH_COLOR, String.format(
+          Locale.ROOT, "CRITICAL writes served per second (%s/s offered): with Sluice green,"
+          + " without orange", String.format(Locale.ROOT, "%,.0f", options.criticalWrites)));
     }
     legend(svg, options);
 

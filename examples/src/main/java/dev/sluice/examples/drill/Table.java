@@ -12,6 +12,13 @@ final class Table {
         "DB max", "Sluice");
   }
 
+  /** The header, with the CRITICAL writes' columns when {@code --critical-writes} is set. */
+  static String header(DrillOptions options) {
+    return options.criticalWrites > 0
+        ? header() + String.format(Locale.ROOT, "   %7s %7s %7s", "writes", "served", "refused")
+        : header();
+  }
+
   /**
    * One second's row.
    *
@@ -22,6 +29,15 @@ final class Table {
    * @return the row
    */
   static String row(Recorder.Second s, DrillOptions options, double warmHitRatio,
+      boolean withSluice) {
+    String row = readsRow(s, options, warmHitRatio, withSluice);
+    return options.criticalWrites > 0
+        ? String.format(Locale.ROOT, "%-67s   %,7d %,7d %,7d", row, s.writes(), s.writesServed(),
+            s.writesRefused())
+        : row;
+  }
+
+  private static String readsRow(Recorder.Second s, DrillOptions options, double warmHitRatio,
       boolean withSluice) {
     double hit = s.hitRatio();
     return String.format(Locale.ROOT, "%5d %-7s %,9d %,9d %6s %,9d %,9d %,9d %8.1f %8.1f  %s",

@@ -80,6 +80,8 @@ class DrillOptionsTest {
     assertThat(error("--scope", "table"))
         .isEqualTo("--scope must be `statement` or `connection`, but was \"table\"");
     assertThat(error("--outage-length", "0")).startsWith("--outage-length must be");
+    assertThat(error("--critical-writes", "-1")).isEqualTo("--critical-writes must be writes per"
+        + " second from 0 to 10000, but was \"-1\"");
   }
 
   @Test

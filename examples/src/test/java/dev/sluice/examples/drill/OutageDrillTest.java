@@ -88,6 +88,28 @@ class OutageDrillTest {
   }
 
   @Test
+  void drill_criticalWrites_allServedWhileSheddableReadsTakeTheRefusals() throws Exception {
+    Path chart = dir.resolve("writes.svg");
+    DrillOptions options = shortScenario("--critical-writes", "10", "--out", chart.toString());
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+
+    Summary with = OutageDrill.drill(options, new PrintStream(printed, true, "UTF-8"))[1];
+
+    long offered = with.seconds().stream().mapToLong(Recorder.Second::writes).sum();
+    long served = with.seconds().stream().mapToLong(Recorder.Second::writesServed).sum();
+    long refused = with.seconds().stream().mapToLong(Recorder.Second::writesRefused).sum();
+    assertThat(with.failed()).as(String.valueOf(with.firstFailure())).isZero();
+    assertThat(offered).as("10 writes/s for 5 s").isBetween(40L, 60L);
+    assertThat(refused).as("CRITICAL writes refused, of " + offered).isLessThanOrEqualTo(1);
+    assertThat(served).isEqualTo(offered - refused);
+    assertThat(with.outage().rejected()).as("the sheddable reads take the refusals")
+        .isGreaterThan(1000);
+    String text = printed.toString(StandardCharsets.UTF_8);
+    assertThat(text).contains("writes  served refused", "CRITICAL writes (10/s)");
+    assertThat(values(parse(chart), "writes-with-sluice")).hasSize(5);
+  }
+
+  @Test
   void run_cacheBackWarm_hasNoSecondWave() throws Exception {
     DrillOptions options = shortScenario("--cache-return", "warm");
     try (SimulatedDatabase db = SimulatedDatabase.start(options.keys, options.dbCostMillis,

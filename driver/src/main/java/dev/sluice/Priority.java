@@ -1,0 +1,111 @@
+package dev.sluice;
+
+import java.util.Objects;
+import java.util.concurrent.Callable;
+
+/**
+ * How much a database call matters while Sluice is limiting: under a flood, {@code SHEDDABLE}
+ * calls are refused first and {@code CRITICAL} calls last (see {@code sluice.reserve}).
+ *
+ * <pre>{@code
+ * Priority.CRITICAL.run(() -> orders.save(order));          // a write that must get through
+ * List<Item> panel = Priority.SHEDDABLE.call(recommender::top); // a read that can wait
+ * }</pre>
+ *
+ * <p>A call made outside any {@code run}/{@code call} block is {@code NORMAL}, except on a
+ * connection marked read-only ({@code setReadOnly(true)}, as Spring's
+ * {@code @Transactional(readOnly = true)} does), where it is {@code SHEDDABLE}. A transaction takes
+ * the priority in force at its door (its first statement, or the switch to manual commit); its
+ * later statements are never refused.
+ *
+ * <p>The priority is held per thread, in a {@link ThreadLocal} (no lock, no {@code synchronized}:
+ * a virtual thread never pins here). Sluice reads it only when a decision needs it, that is while
+ * limiting; the flag-closed path never looks. It is not inherited by threads a block starts.
+ *
+ * <p>This class is threadsafe.
+ */
+public enum Priority {
+  /** Calls that must get through: a payment, a write that keeps data consistent. */
+  CRITICAL,
+  /** The default: calls made outside any block, on a connection that is not read-only. */
+  NORMAL,
+  /** Calls that can wait or be served stale: a prefetch, a recommendation panel. */
+  SHEDDABLE;
+
+  /** Unset ({@code null}) outside any block: the connection then decides (read-only or not). */
+  private static final ThreadLocal<Priority> CURRENT = new ThreadLocal<>();
+  private static final Priority[] ALL = values();
+
+  /**
+   * Runs {@code action} with this priority for the JDBC calls the current thread makes in it,
+   * restoring the previous priority afterwards, even when it throws.
+   *
+   * @param action what to run
+   * @throws NullPointerException if {@code action} is null
+   */
+  public void run(Runnable action) {
+    Objects.requireNonNull(action, "Priority." + name() + ".run(action): action is null");
+    Priority previous = CURRENT.get();
+    CURRENT.set(this);
+    try {
+      action.run();
+    } finally {
+      restore(previous);
+    }
+  }
+
+  /**
+   * Calls {@code action} with this priority for the JDBC calls the current thread makes in it,
+   * restoring the previous priority afterwards, even when it throws.
+   *
+   * @param action what to call
+   * @param <T> what it returns
+   * @return what {@code action} returned
+   * @throws NullPointerException if {@code action} is null
+   * @throws Exception whatever {@code action} throws, unchanged
+   */
+  public <T> T call(Callable<T> action) throws Exception {
+    Objects.requireNonNull(action, "Priority." + name() + ".call(action): action is null");
+    Priority previous = CURRENT.get();
+    CURRENT.set(this);
+    try {
+      return action.call();
+    } finally {
+      restore(previous);
+    }
+  }
+
+  /**
+   * Returns the priority of the JDBC calls the current thread makes now.
+   *
+   * @return the priority of the innermost {@code run}/{@code call} block, {@code NORMAL} outside
+   *     any (a read-only connection still makes its calls {@code SHEDDABLE} there)
+   */
+  public static Priority current() {
+    Priority p = CURRENT.get();
+    return p == null ? NORMAL : p;
+  }
+
+  /** The priority set by a block, or {@code null} outside any: one thread-local read. */
+  static Priority explicit() {
+    return CURRENT.get();
+  }
+
+  /** Every priority, highest first, without the copy {@link #values()} makes. */
+  static Priority of(int ordinal) {
+    return ALL[ordinal];
+  }
+
+  /** The priority in lower case, as metrics tags and logs write it. */
+  String tag() {
+    return name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  private static void restore(Priority previous) {
+    if (previous == null) {
+      CURRENT.remove(); // a pooled thread leaves no trace of the block
+    } else {
+      CURRENT.set(previous);
+    }
+  }
+}

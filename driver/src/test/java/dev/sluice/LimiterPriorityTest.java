@@ -1,0 +1,207 @@
+package dev.sluice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.Mode;
+import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.limit.Gate;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Priorities and shadow mode at the doors, on a fake ticker. The bucket holds 10 permits at
+ * reserve 0.2: {@code CRITICAL} reaches 10, {@code NORMAL} 8, {@code SHEDDABLE} 6.
+ */
+class LimiterPriorityTest {
+  private final FakeTicker ticker = new FakeTicker();
+  private final BreakerFlag.Manual flag = BreakerFlag.manual();
+  private final AtomicInteger readOnlyAsked = new AtomicInteger();
+
+  private Limiter limiter(Mode mode) {
+    Settings settings = Settings.empty().with(Keys.NAME, "prio").with(Keys.BUDGET, 10.0)
+        .with(Keys.MODE, mode).with(Keys.RECOVERY_SETTLE, Duration.ofSeconds(30));
+    return new Limiter("prio", settings, TokenBucket.of(10, 10, 0.2, ticker), flag, 1, false,
+        ticker);
+  }
+
+  /** An auto-committing driver connection; counts how often it is asked whether read-only. */
+  private Connection driver(boolean readOnly) {
+    return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+        new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+          switch (method.getName()) {
+            case "getAutoCommit": return true;
+            case "isReadOnly": readOnlyAsked.incrementAndGet(); return readOnly;
+            default: throw new UnsupportedOperationException(method.getName());
+          }
+        });
+  }
+
+  private int statements(Limiter limiter, int state, Connection connection) {
+    int admitted = 0;
+    try {
+      while (admitted < 100) {
+        limiter.beforeStatement(state, connection);
+        admitted++;
+      }
+    } catch (SQLException refused) {
+      assertThat((Object) refused).isInstanceOf(RateLimitExceededException.class);
+    }
+    return admitted;
+  }
+
+  @Test
+  void beforeStatement_readOnlyConnection_isSheddableAndLeavesTheReserve() {
+    Limiter limiter = limiter(Mode.ENFORCE);
+    flag.trip();
+    int readOnly = Gate.readOnly(Gate.initialState(true), true);
+    assertThat(statements(limiter, readOnly, driver(true))).isEqualTo(6);
+    assertThat(statements(limiter, Gate.initialState(true), driver(false))).isEqualTo(2);
+    assertThat(limiter.admitted(Priority.SHEDDABLE)).isEqualTo(6);
+    assertThat(limiter.rejected(Priority.SHEDDABLE)).isEqualTo(1);
+    assertThat(limiter.admitted(Priority.NORMAL)).isEqualTo(2);
+    assertThat(readOnlyAsked).as("the setter was tracked: no driver call").hasValue(0);
+  }
+
+  @Test
+  void beforeStatement_codeSaysCritical_winsOverReadOnly() throws Exception {
+    Limiter limiter = limiter(Mode.ENFORCE);
+    flag.trip();
+    int readOnly = Gate.readOnly(Gate.initialState(true), true);
+    statements(limiter, readOnly, driver(true)); // SHEDDABLE's 6
+    int critical = Priority.CRITICAL.call(() -> statements(limiter, readOnly, driver(true)));
+    assertThat(critical).isEqualTo(4);
+    assertThat(limiter.admitted(Priority.CRITICAL)).isEqualTo(4);
+  }
+
+  @Test
+  void beforeStatement_readOnlyUnread_askedOnlyWhileLimitingAndOnlyOnce() throws Exception {
+    Limiter limiter = limiter(Mode.ENFORCE);
+    Connection readOnly = driver(true);
+    int state = Gate.initialState(true) | Gate.READ_ONLY_UNREAD;
+    for (int i = 0; i < 10; i++) {
+      state = limiter.beforeStatement(state, readOnly); // the flag is closed
+    }
+    assertThat(readOnlyAsked).as("the closed path never asks").hasValue(0);
+    flag.trip();
+    state = limiter.beforeStatement(state, readOnly);
+    state = limiter.beforeStatement(state, readOnly);
+    assertThat(readOnlyAsked).hasValue(1);
+    assertThat(limiter.admitted(Priority.SHEDDABLE)).isEqualTo(2);
+    int codeSays = state | Gate.READ_ONLY_UNREAD;
+    Priority.NORMAL.call(() -> limiter.beforeStatement(codeSays, readOnly));
+    assertThat(readOnlyAsked).as("the code said: nothing to ask").hasValue(1);
+  }
+
+  @Test
+  void beforeAutoCommit_transactionTakesThePriorityAtItsDoor() throws Exception {
+    Limiter limiter = limiter(Mode.ENFORCE);
+    flag.trip();
+    Priority.SHEDDABLE.run(() -> statements(limiter, Gate.initialState(true), driver(false)));
+    Connection c = driver(false);
+    assertThatThrownBy(() -> Priority.SHEDDABLE.call(
+        () -> limiter.beforeAutoCommit(Gate.initialState(true), false, c)))
+        .isInstanceOf(RateLimitExceededException.class);
+    int tx = Priority.CRITICAL.call(
+        () -> limiter.beforeAutoCommit(Gate.initialState(true), false, c));
+    // inside, a sheddable block changes nothing: admitted at its door, never refused
+    int after = Priority.SHEDDABLE.call(() -> {
+      int s = limiter.beforeStatement(tx, c);
+      for (int i = 0; i < 20; i++) {
+        s = limiter.beforeStatement(s, c);
+      }
+      return s;
+    });
+    assertThat(after & Gate.IN_TRANSACTION).isNotZero();
+    assertThat(limiter.admitted(Priority.CRITICAL)).isEqualTo(1);
+    assertThat(limiter.forced()).isEqualTo(20);
+  }
+
+  @Test
+  void shadowMode_overTheLimit_passesUnchargedAndCountsByPriority() throws Exception {
+    Limiter limiter = limiter(Mode.SHADOW);
+    flag.trip();
+    int readOnly = Gate.readOnly(Gate.initialState(true), true);
+    assertThat(statements(limiter, readOnly, driver(true))).as("nothing refused").isEqualTo(100);
+    assertThat(limiter.admitted(Priority.SHEDDABLE)).isEqualTo(6);
+    assertThat(limiter.shadowRejected(Priority.SHEDDABLE)).isEqualTo(94);
+    assertThat(limiter.rejected()).isZero();
+    // uncharged: the reserve above SHEDDABLE is still whole
+    assertThat(Priority.CRITICAL.call(() -> statements(limiter, readOnly, driver(true))))
+        .isEqualTo(100);
+    assertThat(limiter.admitted(Priority.CRITICAL)).isEqualTo(4);
+    assertThat(limiter.shadowRejected()).isEqualTo(94 + 96);
+  }
+
+  @Test
+  void shadowMode_transactionEnforceWouldRefuse_itsStatementsAreNotChargedEither()
+      throws Exception {
+    Limiter limiter = limiter(Mode.SHADOW);
+    flag.trip();
+    Connection c = driver(false);
+    statements(limiter, Gate.initialState(true), c); // NORMAL's 8 taken, the rest shadow-passed
+    int tx = limiter.beforeAutoCommit(Gate.initialState(true), false, c); // would be refused
+    for (int i = 0; i < 20; i++) {
+      tx = limiter.beforeStatement(tx, c);
+    }
+    assertThat(limiter.forced()).as("statements that would never have run").isZero();
+    tx = limiter.afterEnd(tx);
+    assertThat(tx & Gate.UNCHARGED).isZero();
+    int critical = Priority.CRITICAL.call(
+        () -> limiter.beforeAutoCommit(Gate.initialState(true), false, c)); // admitted
+    limiter.beforeStatement(limiter.beforeStatement(critical, c), c);
+    assertThat(limiter.forced()).as("an admitted transaction is charged as ever").isEqualTo(1);
+  }
+
+  @Test
+  void setShadow_atRuntime_switchesBothWays() {
+    Limiter limiter = limiter(Mode.ENFORCE);
+    flag.trip();
+    int state = Gate.initialState(true);
+    assertThat(statements(limiter, state, driver(false))).isEqualTo(8);
+    limiter.setShadow(true, "a test");
+    assertThat(statements(limiter, state, driver(false))).isEqualTo(100);
+    assertThat(limiter.shadowRejected(Priority.NORMAL)).isEqualTo(100);
+    limiter.setShadow(false, "a test");
+    assertThat(statements(limiter, state, driver(false))).isZero();
+    assertThat(limiter.rejected(Priority.NORMAL)).isEqualTo(2);
+  }
+
+  @Test
+  void recovering_priorityAndShadowStillApply() throws Exception {
+    Limiter limiter = limiter(Mode.ENFORCE);
+    flag.trip();
+    assertThat(limiter.isLimiting()).isTrue();
+    flag.reset();
+    assertThat(limiter.isLimiting()).as("recovering").isTrue();
+    int readOnly = Gate.readOnly(Gate.initialState(true), true);
+    assertThat(statements(limiter, readOnly, driver(true))).isEqualTo(6);
+    assertThat(Priority.CRITICAL.call(() -> statements(limiter, readOnly, driver(true))))
+        .isEqualTo(4);
+  }
+
+  @Test
+  void beforeCheckout_connectionScope_takesThePriorityOfTheCode() throws Exception {
+    Settings settings = Settings.empty().with(Keys.NAME, "prio").with(Keys.BUDGET, 10.0)
+        .with(Keys.SCOPE, Scope.CONNECTION);
+    Limiter limiter = new Limiter("prio", settings, TokenBucket.of(10, 10, 0.2, ticker), flag, 1,
+        false, ticker);
+    flag.trip();
+    for (int i = 0; i < 8; i++) {
+      limiter.beforeCheckout();
+    }
+    assertThatThrownBy(limiter::beforeCheckout).isInstanceOf(RateLimitExceededException.class);
+    Priority.CRITICAL.call(() -> {
+      limiter.beforeCheckout();
+      limiter.beforeCheckout();
+      return null;
+    });
+    assertThat(limiter.admitted(Priority.CRITICAL)).isEqualTo(2);
+    assertThat(limiter.rejected(Priority.NORMAL)).isEqualTo(1);
+  }
+}
