@@ -20,9 +20,11 @@ import org.springframework.lang.Nullable;
  * MXBean. {@code GET /actuator/sluice} lists the budgets, {@code GET /actuator/sluice/<name>} shows
  * one, and {@code POST /actuator/sluice/<name>} with {@code {"flag": "open"}} (or
  * {@code "closed"}) trips or resets a manual flag, with {@code {"budget": 200}} changes the budget
- * until the next start. Writes need the endpoint exposed, as every Actuator write does. Each
- * change is one optional field of the one write operation, so the shadow/enforce switch, once
- * shadow mode exists, is one more ({@code {"mode": "shadow"}}).
+ * until the next start, with {@code {"mode": "shadow"}} (or {@code "enforce"}) switches the mode
+ * until the next start, and with {@code {"recovery": "end"}} ends a recovery at once. Writes need
+ * the endpoint exposed, as every Actuator write does. Each change is one optional field of the one
+ * write operation; several in one request are made in that order (budget, mode, flag, recovery),
+ * so that {@code {"flag": "closed", "recovery": "end"}} stops limiting at once.
  *
  * <p>This class is threadsafe.
  */
@@ -61,17 +63,23 @@ public final class SluiceEndpoint {
   }
 
   /**
-   * Changes one budget during an incident: trips or resets its manual flag, changes its budget.
-   * Each change is logged at WARN and lasts until the next start.
+   * Changes one budget during an incident: trips or resets its manual flag, changes its budget,
+   * switches shadow/enforce, ends a recovery. Each change is logged at WARN and lasts until the
+   * next start.
    *
    * @param name the budget's {@code sluice.name}
    * @param flag {@code open} to trip the manual flag, {@code closed} to reset it, or absent
    * @param budget the new budget in permits per second, all instances together, or absent
+   * @param mode {@code shadow} or {@code enforce}, or absent
+   * @param recovery {@code end} to end a recovery at once (nothing happens when none is on), or
+   *     absent
    * @return the figures after the change, or {@code null} (404) when there is no such budget
+   * @throws InvalidEndpointRequestException (400) naming the field and the value, for a bad one;
+   *     the fields before it have been applied, the ones after it have not
    */
   @WriteOperation
   public Map<String, Object> change(@Selector String name, @Nullable String flag,
-      @Nullable Double budget) {
+      @Nullable Double budget, @Nullable String mode, @Nullable String recovery) {
     RateLimitedDataSource sluice = budgets.all().get(name);
     if (sluice == null) {
       return null;
@@ -82,8 +90,14 @@ public final class SluiceEndpoint {
         management.setBudget(budget);
         LOG.warn("{} - the budget was set to {} permits/s over Actuator", name, budget);
       }
+      if (mode != null) {
+        management.setMode(mode.trim()); // logs at WARN itself
+      }
       if (flag != null) {
         setFlag(management, flag);
+      }
+      if (recovery != null) {
+        endRecovery(management, recovery);
       }
     } catch (IllegalArgumentException | UnsupportedOperationException e) {
       throw new InvalidEndpointRequestException(e.getMessage(), e.getMessage());
@@ -105,11 +119,20 @@ public final class SluiceEndpoint {
     }
   }
 
+  private static void endRecovery(RateLimitedDataSourceMXBean management, String recovery) {
+    if (!"end".equals(recovery.trim().toLowerCase(Locale.ROOT))) {
+      throw new IllegalArgumentException("recovery must be `end`, but was \"" + recovery + "\"");
+    }
+    management.endRecovery(); // logs at WARN itself when one was on
+  }
+
   private static Map<String, Object> describe(RateLimitedDataSource sluice) {
     Stats stats = sluice.stats();
     RateLimitedDataSourceMXBean management = sluice.management();
     Map<String, Object> shown = new LinkedHashMap<>();
     shown.put("limiting", stats.limiting());
+    shown.put("recovering", stats.recovering());
+    shown.put("mode", management.getMode().toLowerCase(Locale.ROOT));
     shown.put("budget", stats.budget());
     shown.put("instances", stats.instances());
     shown.put("permitsPerSecond", stats.permitsPerSecond());
@@ -117,6 +140,7 @@ public final class SluiceEndpoint {
     shown.put("scope", management.getScope().toLowerCase(Locale.ROOT));
     shown.put("admitted", stats.admitted());
     shown.put("rejected", stats.rejected());
+    shown.put("shadowRejected", stats.shadowRejected());
     shown.put("forced", stats.forced());
     shown.put("flag", management.getFlag());
     shown.put("flagState", stats.flagState().name().toLowerCase(Locale.ROOT));
