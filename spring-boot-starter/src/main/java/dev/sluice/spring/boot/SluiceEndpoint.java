@@ -6,6 +6,7 @@ import dev.sluice.Stats;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -23,14 +24,17 @@ import org.springframework.lang.Nullable;
  * until the next start, with {@code {"mode": "shadow"}} (or {@code "enforce"}) switches the mode
  * until the next start, and with {@code {"recovery": "end"}} ends a recovery at once. Writes need
  * the endpoint exposed, as every Actuator write does. Each change is one optional field of the one
- * write operation; several in one request are made in that order (budget, mode, flag, recovery),
- * so that {@code {"flag": "closed", "recovery": "end"}} stops limiting at once.
+ * write operation; several in one request are checked first, then made in that order (budget,
+ * mode, flag, recovery), so that {@code {"flag": "closed", "recovery": "end"}} stops limiting at
+ * once and a bad field changes nothing.
  *
  * <p>This class is threadsafe.
  */
 @Endpoint(id = "sluice")
 public final class SluiceEndpoint {
   private static final Logger LOG = LoggerFactory.getLogger(SluiceEndpoint.class);
+
+  private static final Set<String> MODES = Set.of("enforce", "shadow");
 
   private final Budgets budgets;
 
@@ -75,7 +79,7 @@ public final class SluiceEndpoint {
    *     absent
    * @return the figures after the change, or {@code null} (404) when there is no such budget
    * @throws InvalidEndpointRequestException (400) naming the field and the value, for a bad one;
-   *     the fields before it have been applied, the ones after it have not
+   *     then nothing changes
    */
   @WriteOperation
   public Map<String, Object> change(@Selector String name, @Nullable String flag,
@@ -86,7 +90,8 @@ public final class SluiceEndpoint {
     }
     RateLimitedDataSourceMXBean management = sluice.management();
     try {
-      if (budget != null) {
+      check(management, flag, mode, recovery);
+      if (budget != null) { // first: the one change that can still be refused
         management.setBudget(budget);
         LOG.warn("{} - the budget was set to {} permits/s over Actuator", name, budget);
       }
@@ -97,7 +102,7 @@ public final class SluiceEndpoint {
         setFlag(management, flag);
       }
       if (recovery != null) {
-        endRecovery(management, recovery);
+        management.endRecovery(); // logs at WARN itself when one was on
       }
     } catch (IllegalArgumentException | UnsupportedOperationException e) {
       throw new InvalidEndpointRequestException(e.getMessage(), e.getMessage());
@@ -105,25 +110,44 @@ public final class SluiceEndpoint {
     return describe(sluice);
   }
 
+  /**
+   * Refuses a bad field before any change is made, with the library's own message where it has
+   * one (the operation then throws having changed nothing).
+   */
+  private static void check(RateLimitedDataSourceMXBean management, @Nullable String flag,
+      @Nullable String mode, @Nullable String recovery) {
+    if (mode != null && !MODES.contains(mode.trim().toLowerCase(Locale.ROOT))) {
+      management.setMode(mode);
+    }
+    if (flag != null) {
+      flagOpen(flag);
+      if (!management.isFlagManual()) {
+        setFlag(management, flag);
+      }
+    }
+    if (recovery != null && !"end".equals(recovery.trim().toLowerCase(Locale.ROOT))) {
+      throw new IllegalArgumentException("recovery must be `end`, but was \"" + recovery + "\"");
+    }
+  }
+
   private static void setFlag(RateLimitedDataSourceMXBean management, String flag) {
+    if (flagOpen(flag)) {
+      management.tripFlag();
+    } else {
+      management.resetFlag();
+    }
+  }
+
+  private static boolean flagOpen(String flag) {
     switch (flag.trim().toLowerCase(Locale.ROOT)) {
       case "open":
-        management.tripFlag();
-        break;
+        return true;
       case "closed":
-        management.resetFlag();
-        break;
+        return false;
       default:
         throw new IllegalArgumentException("flag must be `open` or `closed`, but was \"" + flag
             + "\"");
     }
-  }
-
-  private static void endRecovery(RateLimitedDataSourceMXBean management, String recovery) {
-    if (!"end".equals(recovery.trim().toLowerCase(Locale.ROOT))) {
-      throw new IllegalArgumentException("recovery must be `end`, but was \"" + recovery + "\"");
-    }
-    management.endRecovery(); // logs at WARN itself when one was on
   }
 
   private static Map<String, Object> describe(RateLimitedDataSource sluice) {

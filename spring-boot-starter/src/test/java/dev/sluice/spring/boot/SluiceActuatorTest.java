@@ -147,10 +147,11 @@ class SluiceActuatorTest {
       assertThatThrownBy(() -> endpoint.change("users-db", null, null, "loud", null))
           .isInstanceOf(InvalidEndpointRequestException.class)
           .hasMessage("sluice.mode must be `enforce` or `shadow`, but was \"loud\"");
-      assertThatThrownBy(() -> endpoint.change("users-db", null, null, null, "later"))
+      assertThatThrownBy(() -> endpoint.change("users-db", "open", 200.0, "shadow", "later"))
           .isInstanceOf(InvalidEndpointRequestException.class)
           .hasMessage("recovery must be `end`, but was \"later\"");
-      assertThat(endpoint.budget("users-db")).containsEntry("mode", "enforce");
+      assertThat(endpoint.budget("users-db")).containsEntry("mode", "enforce")
+          .containsEntry("budget", 500.0).containsEntry("limiting", false);
     });
   }
 
@@ -173,10 +174,14 @@ class SluiceActuatorTest {
     Fixtures.runner().withUserConfiguration(SluiceAutoConfigurationTest.OnePool.class)
         .withPropertyValues("sluice.budget=500", "sluice.name=users-db",
             "management.endpoints.web.exposure.include=sluice")
-        .run(context -> assertThatThrownBy(() -> context.getBean(SluiceEndpoint.class)
-            .change("users-db", "open", null, null, null))
-            .isInstanceOf(InvalidEndpointRequestException.class)
-            .hasMessageContaining("configure sluice.flag=manual"));
+        .run(context -> {
+          SluiceEndpoint endpoint = context.getBean(SluiceEndpoint.class);
+          assertThatThrownBy(() -> endpoint.change("users-db", "open", 200.0, "shadow", null))
+              .isInstanceOf(InvalidEndpointRequestException.class)
+              .hasMessageContaining("configure sluice.flag=manual");
+          assertThat(endpoint.budget("users-db")).as("nothing changed")
+              .containsEntry("budget", 500.0).containsEntry("mode", "enforce");
+        });
   }
 
   @Test
