@@ -283,22 +283,21 @@ final class Limiter implements Gate {
       admitted[priority.ordinal()].increment();
       return true;
     }
-    refuse(priority);
-    return false; // shadow mode let it pass, uncharged
+    if (shadow) {
+      return shadowPass(priority);
+    }
+    rejected[priority.ordinal()].increment();
+    throw rejection(priority); // thrown here, as before shadow mode: the JIT keeps it cheap
   }
 
   /**
-   * What enforce mode refuses: in shadow mode the call passes, uncharged (the bucket only reads
-   * on a refusal, so it has written nothing) and counted; else it is counted and refused.
+   * A call enforce mode would refuse, in shadow mode: it passes, uncharged (a refusal writes
+   * nothing to the bucket), and is counted.
    */
-  private void refuse(Priority priority) throws RateLimitExceededException {
-    if (shadow) {
-      shadowRejected[priority.ordinal()].increment();
-      maybeSummarise();
-      return;
-    }
-    rejected[priority.ordinal()].increment();
-    throw rejection(priority);
+  private boolean shadowPass(Priority priority) {
+    shadowRejected[priority.ordinal()].increment();
+    maybeSummarise();
+    return false;
   }
 
   /** Charges a permit into debt if need be, for an admitted transaction: the flag is open. */

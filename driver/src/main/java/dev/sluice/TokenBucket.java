@@ -71,8 +71,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Priorities ({@code sluice.reserve}, used by the limiter; the public methods see the whole
  * bucket): each {@link Priority} sees its own tolerance on the same {@code tat}, so a priority
  * costs no second bucket and no second CAS. {@code CRITICAL} sees the whole burst {@code b};
- * each priority below sees {@code (1 - reserve)} of the one above, in whole permits rounded
- * down and at least one ({@code b = 10}, reserve {@code 0.2}: 10, 8, 6). A flood of a lower
+ * the priority {@code k} steps below sees {@code (1 - reserve)^k} of it, to the nearest whole
+ * permit and at least one ({@code b = 10}, reserve {@code 0.2}: 10, 8, 6). A flood of a lower
  * priority can push {@code tat} no further than its own tolerance, so the top of the bucket
  * &mdash; the last {@code b - b_low} permits, a time window of about {@code reserve * b / rate}
  * &mdash; stays within reach of the higher priorities only. Above the flood's edge, a higher
@@ -88,9 +88,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * need a few permits of depth to be admitted 99&nbsp;% of the time. Measured on a fake clock
  * against a flood, with the higher demand at {@code reserve * rate}: at reserve 0.2, one permit
  * of depth admits 90.7&nbsp;%, two 99.2&nbsp;%, three 99.96&nbsp;%; at 0.5, four admit
- * 99.6&nbsp;%. So at the default 0.2 the burst must be at least 6 (the default burst, 100 ms of
- * the share, is from a share of 60/s). With burst 1 every priority sees the one permit and there
- * is no reservation at all: the flood takes each permit as the rate frees it.
+ * 99.6&nbsp;%. So at the default 0.2 the burst must be at least 8 (the default burst, 100 ms of
+ * the share, is from a share above 70/s). Below a burst of 3, {@code NORMAL} keeps the whole
+ * burst and there is no reserve over it; with burst 1 every priority sees the one permit and
+ * there is no reservation at all: the flood takes each permit as the rate frees it.
  *
  * <p>Precision: the state counts half-nanoseconds with the low bit taken by the epoch, so the
  * interval is a whole number of <em>nanoseconds</em>, rounded up: the effective rate is
@@ -450,15 +451,15 @@ public final class TokenBucket {
 
   /**
    * The burst the priority of ordinal {@code k} sees: the whole burst for the highest, then
-   * {@code (1 - reserve)} of the one above, in whole permits rounded down (so the gap is as wide
-   * as the burst allows) and at least one, so that every priority can be admitted.
+   * {@code (1 - reserve)^k} of it, to the nearest whole permit and at least one, so that every
+   * priority can be admitted. Nearest, not down: a reserve of 0.2 of a burst of 2 is 0.4 of a
+   * permit, and taking a whole one for it would halve what the calls below may take at once.
    */
   static int classBurst(int burst, double reserve, int k) {
     if (k == 0 || burst == 0) {
       return burst;
     }
-    double reach = burst * Math.pow(1 - reserve, k);
-    return (int) Math.max(1, Math.floor(reach + 1e-9)); // 10 * 0.8 is 8, not 7.999...
+    return (int) Math.max(1, Math.round(burst * Math.pow(1 - reserve, k)));
   }
 
   /**

@@ -92,6 +92,44 @@ class SluiceMetricsTest {
   }
 
   @Test
+  void priorityMeters_eachPriorityCountedUnderItsTag() throws Exception {
+    BreakerFlag.Manual flag = BreakerFlag.manual();
+    try (RateLimitedDataSource ds = ObservabilityFixtures.oneCheckout("metrics-prio", flag)) {
+      SluiceMetrics.of(ds).bindTo(registry);
+      flag.trip();
+      Priority.CRITICAL.call(() -> {
+        ds.getConnection().close();
+        return null;
+      });
+      assertThrows(RateLimitExceededException.class, ds::getConnection);
+      assertThrows(RateLimitExceededException.class, ds::getConnection);
+
+      assertThat(byPriority("sluice.priority.calls.admitted", "critical")).isEqualTo(1);
+      assertThat(byPriority("sluice.priority.calls.admitted", "normal")).isZero();
+      assertThat(byPriority("sluice.priority.calls.rejected", "normal")).isEqualTo(2);
+      assertThat(byPriority("sluice.priority.calls.rejected", "sheddable")).isZero();
+      assertThat(counter("sluice.calls.admitted", "metrics-prio")).as("0.1 total").isEqualTo(1);
+      assertThat(counter("sluice.calls.rejected", "metrics-prio")).isEqualTo(2);
+
+      ds.limiter().setShadow(true, "a test");
+      Priority.SHEDDABLE.call(() -> {
+        ds.getConnection().close();
+        return null;
+      });
+      assertThat(byPriority("sluice.priority.calls.shadow.rejected", "sheddable")).isEqualTo(1);
+      assertThat(counter("sluice.calls.shadow.rejected", "metrics-prio")).isEqualTo(1);
+      assertThat(gauge("sluice.shadow", "metrics-prio")).isEqualTo(1);
+    }
+  }
+
+  private double byPriority(String name, String priority) {
+    FunctionCounter counter = registry.find(name).tag("name", "metrics-prio")
+        .tag("priority", priority).functionCounter();
+    assertThat(counter).as(name + " " + priority).isNotNull();
+    return counter.count();
+  }
+
+  @Test
   void gauges_budgetChangedAtRuntime_showTheNewShare() throws Exception {
     try (RateLimitedDataSource ds = RateLimitedDataSource.builder(
         ObservabilityFixtures.stubDataSource()).name("metrics-change").budget(100).instances(2)

@@ -74,6 +74,10 @@ class TokenBucketPriorityTest {
     assertThat(bucket.burst(Priority.NORMAL)).isEqualTo(8);
     assertThat(bucket.burst(Priority.SHEDDABLE)).isEqualTo(6); // 6.4, rounded down
     assertThat(TokenBucket.classBurst(1, 0.2, 2)).as("burst 1: no room, no reserve").isEqualTo(1);
+    assertThat(TokenBucket.classBurst(2, 0.2, 1)).as("0.4 of a permit rounds to none")
+        .isEqualTo(2);
+    assertThat(TokenBucket.classBurst(3, 0.2, 1)).as("0.6 of a permit rounds to one")
+        .isEqualTo(2);
     assertThat(TokenBucket.classBurst(100, 0, 2)).as("reserve 0: one bucket").isEqualTo(100);
     assertThat(TokenBucket.classBurst(100, 0.99, 2)).as("never below one").isEqualTo(1);
   }
@@ -135,7 +139,7 @@ class TokenBucketPriorityTest {
 
   @Test
   void tryAcquire_smallShareDefaultBurst_stillAdmitsTheCriticalDemand() {
-    // 200/s: the default burst is 20, SHEDDABLE sees 12, so 8 permits of depth
+    // 200/s: the default burst is 20, SHEDDABLE sees 13 (12.8), so 7 permits of depth
     Run run = simulate(200, 20, 0.2, Priority.CRITICAL, 40, Priority.SHEDDABLE, true, 120, 4);
     assertThat(run.highShare()).isGreaterThanOrEqualTo(0.99);
     assertThat(run.worstExcess).isLessThanOrEqualTo(0);
