@@ -10,7 +10,9 @@ import java.lang.annotation.Target;
 /**
  * Runs a Spring bean's method with a {@link Priority} for the database calls it makes on its
  * thread, as {@code Priority.X.call(...)} around its body would. On a class it applies to every
- * public method of the bean; on a method it wins over the class.
+ * method called through the bean's Spring proxy; on a method it wins over the class. Blocks nest:
+ * the innermost wins, so an annotated method called in a request whose priority came from
+ * {@code sluice.web.priority-header} has its own.
  *
  * <pre>{@code
  * @Service

@@ -162,6 +162,18 @@ class DatabasePriorityTest {
   }
 
   @Test
+  void insideAnOuterBlock_innermostWins_unannotatedKeepsTheOuter() {
+    runner.withBean(Prefetch.class).run(context -> {
+      Prefetch prefetch = context.getBean(Prefetch.class);
+
+      Priority.CRITICAL.run(prefetch::warm);
+      assertThat(prefetch.seen()).isEqualTo(Priority.SHEDDABLE);
+      Priority.CRITICAL.run(prefetch::plain);
+      assertThat(prefetch.seen()).isEqualTo(Priority.CRITICAL);
+    });
+  }
+
+  @Test
   void exceptionThrown_passesUnchanged_priorityRestored() {
     runner.withBean(Failing.class).run(context -> {
       Failing failing = context.getBean(Failing.class);
