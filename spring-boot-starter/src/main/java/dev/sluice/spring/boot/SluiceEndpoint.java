@@ -96,13 +96,14 @@ public final class SluiceEndpoint {
         LOG.warn("{} - the budget was set to {} permits/s over Actuator", name, budget);
       }
       if (mode != null) {
-        management.setMode(mode.trim()); // logs at WARN itself
+        management.setMode(mode.trim());
+        LOG.warn("{} - the mode was set to {} over Actuator", name, management.getMode());
       }
       if (flag != null) {
         setFlag(management, flag);
       }
-      if (recovery != null) {
-        management.endRecovery(); // logs at WARN itself when one was on
+      if (recovery != null && management.endRecovery()) {
+        LOG.warn("{} - the recovery was ended over Actuator", name);
       }
     } catch (IllegalArgumentException | UnsupportedOperationException e) {
       throw new InvalidEndpointRequestException(e.getMessage(), e.getMessage());
