@@ -1,6 +1,5 @@
 package dev.sluice;
 
-import java.util.Objects;
 import java.util.concurrent.Callable;
 
 /**
@@ -44,7 +43,7 @@ public enum Priority {
    * @throws NullPointerException if {@code action} is null
    */
   public void run(Runnable action) {
-    Objects.requireNonNull(action, "Priority." + name() + ".run(action): action is null");
+    checkNotNull(action, "run");
     Priority previous = CURRENT.get();
     CURRENT.set(this);
     try {
@@ -65,7 +64,7 @@ public enum Priority {
    * @throws Exception whatever {@code action} throws, unchanged
    */
   public <T> T call(Callable<T> action) throws Exception {
-    Objects.requireNonNull(action, "Priority." + name() + ".call(action): action is null");
+    checkNotNull(action, "call");
     Priority previous = CURRENT.get();
     CURRENT.set(this);
     try {
@@ -99,6 +98,14 @@ public enum Priority {
   /** The priority in lower case, as metrics tags and logs write it. */
   String tag() {
     return name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** The message is built only when thrown: a block costs no allocation. */
+  private void checkNotNull(Object action, String method) {
+    if (action == null) {
+      throw new NullPointerException(
+          "Priority." + name() + "." + method + "(action): action is null");
+    }
   }
 
   private static void restore(Priority previous) {

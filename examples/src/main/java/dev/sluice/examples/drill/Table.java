@@ -32,8 +32,8 @@ final class Table {
       boolean withSluice) {
     String row = readsRow(s, options, warmHitRatio, withSluice);
     return options.criticalWrites > 0
-        ? String.format(Locale.ROOT, "%-67s   %,7d %,7d %,7d", row, s.writes(), s.writesServed(),
-            s.writesRefused())
+        ? String.format(Locale.ROOT, "%-" + header().length() + "s   %,7d %,7d %,7d", row,
+            s.writes(), s.writesServed(), s.writesRefused())
         : row;
   }
 
