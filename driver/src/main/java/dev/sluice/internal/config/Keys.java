@@ -306,6 +306,16 @@ public final class Keys {
           + " an RFC 9457 problem detail.")
       .group(Group.SPRING_BOOT).build();
 
+  public static final Key<String> WEB_PRIORITY_HEADER = Key.named("sluice.web.priority-header",
+          String.class, Key.matching(Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+")),
+          "be an HTTP header name")
+      .computedDefault("none")
+      .doc("Spring Boot with Spring MVC: the request header (`X-Priority`) whose value,"
+          + " `critical`, `normal` or `sheddable` in any case, is the `Priority` of the database"
+          + " calls the request's thread makes; another value is answered 400. Only for a header"
+          + " a trusted gateway sets: any client can claim `critical`.")
+      .group(Group.SPRING_BOOT).build();
+
   /** Every key, in the order the README lists them. */
   public static final List<Key<?>> ALL = List.of(
       NAME, BUDGET, INSTANCES, REDIS, REDIS_PASSWORD, BURST, SCOPE, FLAG, REDIS_REFRESH,
@@ -313,7 +323,7 @@ public final class Keys {
       CONCURRENCY, STACK_TRACES, SUMMARY_INTERVAL, REDIS_SETTLE, REDIS_UNREACHABLE, REDIS_PING,
       REDIS_HEARTBEAT, INSTANCES_EXPIRY, POOL_AUTO_COMMIT, JMX, RECOVERY_THRESHOLD,
       CONCURRENCY_MIN, CONCURRENCY_MAX,
-      ENABLED, DATASOURCES, CIRCUIT_BREAKER, CIRCUIT_BREAKER_PUBLISH, WEB);
+      ENABLED, DATASOURCES, CIRCUIT_BREAKER, CIRCUIT_BREAKER_PUBLISH, WEB, WEB_PRIORITY_HEADER);
 
   /** The keys that only mean something with {@code sluice.redis}. */
   public static final List<Key<?>> REDIS_ONLY = List.of(

@@ -6,6 +6,7 @@ import dev.sluice.Stats;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -20,15 +21,20 @@ import org.springframework.lang.Nullable;
  * MXBean. {@code GET /actuator/sluice} lists the budgets, {@code GET /actuator/sluice/<name>} shows
  * one, and {@code POST /actuator/sluice/<name>} with {@code {"flag": "open"}} (or
  * {@code "closed"}) trips or resets a manual flag, with {@code {"budget": 200}} changes the budget
- * until the next start. Writes need the endpoint exposed, as every Actuator write does. Each
- * change is one optional field of the one write operation, so the shadow/enforce switch, once
- * shadow mode exists, is one more ({@code {"mode": "shadow"}}).
+ * until the next start, with {@code {"mode": "shadow"}} (or {@code "enforce"}) switches the mode
+ * until the next start, and with {@code {"recovery": "end"}} ends a recovery at once. Writes need
+ * the endpoint exposed, as every Actuator write does. Each change is one optional field of the one
+ * write operation; several in one request are checked first, then made in that order (budget,
+ * mode, flag, recovery), so that {@code {"flag": "closed", "recovery": "end"}} stops limiting at
+ * once and a bad field changes nothing.
  *
  * <p>This class is threadsafe.
  */
 @Endpoint(id = "sluice")
 public final class SluiceEndpoint {
   private static final Logger LOG = LoggerFactory.getLogger(SluiceEndpoint.class);
+
+  private static final Set<String> MODES = Set.of("enforce", "shadow");
 
   private final Budgets budgets;
 
@@ -61,29 +67,43 @@ public final class SluiceEndpoint {
   }
 
   /**
-   * Changes one budget during an incident: trips or resets its manual flag, changes its budget.
-   * Each change is logged at WARN and lasts until the next start.
+   * Changes one budget during an incident: trips or resets its manual flag, changes its budget,
+   * switches shadow/enforce, ends a recovery. Each change is logged at WARN and lasts until the
+   * next start.
    *
    * @param name the budget's {@code sluice.name}
    * @param flag {@code open} to trip the manual flag, {@code closed} to reset it, or absent
    * @param budget the new budget in permits per second, all instances together, or absent
+   * @param mode {@code shadow} or {@code enforce}, or absent
+   * @param recovery {@code end} to end a recovery at once (nothing happens when none is on), or
+   *     absent
    * @return the figures after the change, or {@code null} (404) when there is no such budget
+   * @throws InvalidEndpointRequestException (400) naming the field and the value, for a bad one;
+   *     then nothing changes
    */
   @WriteOperation
   public Map<String, Object> change(@Selector String name, @Nullable String flag,
-      @Nullable Double budget) {
+      @Nullable Double budget, @Nullable String mode, @Nullable String recovery) {
     RateLimitedDataSource sluice = budgets.all().get(name);
     if (sluice == null) {
       return null;
     }
     RateLimitedDataSourceMXBean management = sluice.management();
     try {
-      if (budget != null) {
+      check(management, flag, mode, recovery);
+      if (budget != null) { // first: the one change that can still be refused
         management.setBudget(budget);
         LOG.warn("{} - the budget was set to {} permits/s over Actuator", name, budget);
       }
+      if (mode != null) {
+        management.setMode(mode.trim());
+        LOG.warn("{} - the mode was set to {} over Actuator", name, management.getMode());
+      }
       if (flag != null) {
         setFlag(management, flag);
+      }
+      if (recovery != null && management.endRecovery()) {
+        LOG.warn("{} - the recovery was ended over Actuator", name);
       }
     } catch (IllegalArgumentException | UnsupportedOperationException e) {
       throw new InvalidEndpointRequestException(e.getMessage(), e.getMessage());
@@ -91,14 +111,40 @@ public final class SluiceEndpoint {
     return describe(sluice);
   }
 
+  /**
+   * Refuses a bad field before any change is made, with the library's own message where it has
+   * one (the operation then throws having changed nothing).
+   */
+  private static void check(RateLimitedDataSourceMXBean management, @Nullable String flag,
+      @Nullable String mode, @Nullable String recovery) {
+    if (mode != null && !MODES.contains(mode.trim().toLowerCase(Locale.ROOT))) {
+      management.setMode(mode);
+    }
+    if (flag != null) {
+      flagOpen(flag);
+      if (!management.isFlagManual()) {
+        setFlag(management, flag);
+      }
+    }
+    if (recovery != null && !"end".equals(recovery.trim().toLowerCase(Locale.ROOT))) {
+      throw new IllegalArgumentException("recovery must be `end`, but was \"" + recovery + "\"");
+    }
+  }
+
   private static void setFlag(RateLimitedDataSourceMXBean management, String flag) {
+    if (flagOpen(flag)) {
+      management.tripFlag();
+    } else {
+      management.resetFlag();
+    }
+  }
+
+  private static boolean flagOpen(String flag) {
     switch (flag.trim().toLowerCase(Locale.ROOT)) {
       case "open":
-        management.tripFlag();
-        break;
+        return true;
       case "closed":
-        management.resetFlag();
-        break;
+        return false;
       default:
         throw new IllegalArgumentException("flag must be `open` or `closed`, but was \"" + flag
             + "\"");
@@ -110,6 +156,8 @@ public final class SluiceEndpoint {
     RateLimitedDataSourceMXBean management = sluice.management();
     Map<String, Object> shown = new LinkedHashMap<>();
     shown.put("limiting", stats.limiting());
+    shown.put("recovering", stats.recovering());
+    shown.put("mode", management.getMode().toLowerCase(Locale.ROOT));
     shown.put("budget", stats.budget());
     shown.put("instances", stats.instances());
     shown.put("permitsPerSecond", stats.permitsPerSecond());
@@ -117,6 +165,7 @@ public final class SluiceEndpoint {
     shown.put("scope", management.getScope().toLowerCase(Locale.ROOT));
     shown.put("admitted", stats.admitted());
     shown.put("rejected", stats.rejected());
+    shown.put("shadowRejected", stats.shadowRejected());
     shown.put("forced", stats.forced());
     shown.put("flag", management.getFlag());
     shown.put("flagState", stats.flagState().name().toLowerCase(Locale.ROOT));

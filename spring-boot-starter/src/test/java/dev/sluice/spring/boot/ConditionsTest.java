@@ -15,7 +15,7 @@ import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 class ConditionsTest {
   private static final AutoConfigurations STARTER = AutoConfigurations.of(
       SluiceAutoConfiguration.class, SluiceWebAutoConfiguration.class,
-      SluiceActuatorAutoConfiguration.class);
+      SluiceActuatorAutoConfiguration.class, SluicePriorityAutoConfiguration.class);
 
   private final WebApplicationContextRunner servlet = new WebApplicationContextRunner()
       .withConfiguration(STARTER).withPropertyValues("sluice.budget=5");
@@ -55,7 +55,15 @@ class ConditionsTest {
   void noSluiceProperty_noWebNorActuatorPart() {
     new WebApplicationContextRunner().withConfiguration(STARTER).run(context ->
         assertThat(context).doesNotHaveBean(SluiceExceptionResolver.class)
-            .doesNotHaveBean("sluiceHealthIndicator").doesNotHaveBean("sluiceMeterBinder"));
+            .doesNotHaveBean("sluiceHealthIndicator").doesNotHaveBean("sluiceMeterBinder")
+            .doesNotHaveBean(DatabasePriorityAdvisor.class));
+  }
+
+  @Test
+  void reactive_priorityHeader_noFilter_advisorStill() {
+    reactive.withPropertyValues("sluice.web.priority-header=X-Priority").run(context ->
+        assertThat(context).hasNotFailed().doesNotHaveBean(PriorityHeaderFilter.class)
+            .hasSingleBean(DatabasePriorityAdvisor.class));
   }
 
   @Test

@@ -18,7 +18,7 @@ final class Fixtures {
   static ApplicationContextRunner runner() {
     return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(
         SluiceAutoConfiguration.class, SluiceWebAutoConfiguration.class,
-        SluiceActuatorAutoConfiguration.class));
+        SluiceActuatorAutoConfiguration.class, SluicePriorityAutoConfiguration.class));
   }
 
   /** A HikariCP pool over an in-memory H2 database, which counts its {@code close()} calls. */

@@ -7,12 +7,17 @@ import static org.awaitility.Awaitility.await;
 import dev.sluice.BreakerFlag;
 import dev.sluice.FlagState;
 import dev.sluice.RateLimitedDataSource;
+import dev.sluice.RateLimitExceededException;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.autoconfigure.health.HealthContributorAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.health.HealthEndpointAutoConfiguration;
@@ -87,14 +92,66 @@ class SluiceActuatorTest {
       SluiceEndpoint endpoint = context.getBean(SluiceEndpoint.class);
       RateLimitedDataSource sluice = context.getBean(RateLimitedDataSource.class);
 
-      assertThat(endpoint.change("users-db", "open", 200.0)).containsEntry("limiting", true)
-          .containsEntry("budget", 200.0);
+      assertThat(endpoint.change("users-db", "open", 200.0, null, null))
+          .containsEntry("limiting", true).containsEntry("budget", 200.0);
       assertThat(sluice.stats().limiting()).isTrue();
       assertThat(sluice.stats().budget()).isEqualTo(200);
 
-      endpoint.change("users-db", "closed", null);
+      endpoint.change("users-db", "closed", null, null, null);
       assertThat(sluice.stats().limiting()).isFalse();
-      assertThat(endpoint.change("nobody", "open", null)).isNull();
+      assertThat(endpoint.change("nobody", "open", null, null, null)).isNull();
+    });
+  }
+
+  @Test
+  void endpoint_switchesShadowAndEnforce_showsShadowRejected() {
+    runner.withPropertyValues("management.endpoints.web.exposure.include=sluice").run(context -> {
+      SluiceEndpoint endpoint = context.getBean(SluiceEndpoint.class);
+      DataSource dataSource = context.getBean(DataSource.class);
+      endpoint.change("users-db", "open", 1.0, "shadow", null); // a one-permit bucket
+
+      for (int i = 0; i < 5; i++) {
+        select(dataSource); // shadow: none refused
+      }
+
+      Map<String, Object> shown = endpoint.budget("users-db");
+      assertThat(shown).containsEntry("mode", "shadow");
+      assertThat((Long) shown.get("shadowRejected")).isPositive();
+      assertThat(endpoint.change("users-db", null, null, "ENFORCE", null))
+          .containsEntry("mode", "enforce");
+      assertThatThrownBy(() -> select(dataSource)).isInstanceOf(RateLimitExceededException.class);
+    });
+  }
+
+  @Test
+  void endpoint_recoveryEnd_endsItAtOnce() {
+    runner.withPropertyValues("management.endpoints.web.exposure.include=sluice",
+        "sluice.recovery.settle=1h").run(context -> {
+          SluiceEndpoint endpoint = context.getBean(SluiceEndpoint.class);
+          endpoint.change("users-db", "open", null, null, null);
+          select(context.getBean(DataSource.class));
+          assertThat(endpoint.change("users-db", "closed", null, null, null))
+              .as("a closed flag starts a recovery").containsEntry("recovering", true)
+              .containsEntry("limiting", true);
+
+          assertThat(endpoint.change("users-db", null, null, null, "end"))
+              .containsEntry("recovering", false).containsEntry("limiting", false);
+        });
+  }
+
+  @Test
+  void endpoint_badModeOrRecovery_namesWhatIsWrong_changesNothing() {
+    runner.withPropertyValues("management.endpoints.web.exposure.include=sluice").run(context -> {
+      SluiceEndpoint endpoint = context.getBean(SluiceEndpoint.class);
+
+      assertThatThrownBy(() -> endpoint.change("users-db", null, null, "loud", null))
+          .isInstanceOf(InvalidEndpointRequestException.class)
+          .hasMessage("sluice.mode must be `enforce` or `shadow`, but was \"loud\"");
+      assertThatThrownBy(() -> endpoint.change("users-db", "open", 200.0, "shadow", "later"))
+          .isInstanceOf(InvalidEndpointRequestException.class)
+          .hasMessage("recovery must be `end`, but was \"later\"");
+      assertThat(endpoint.budget("users-db")).containsEntry("mode", "enforce")
+          .containsEntry("budget", 500.0).containsEntry("limiting", false);
     });
   }
 
@@ -103,10 +160,10 @@ class SluiceActuatorTest {
     runner.withPropertyValues("management.endpoints.web.exposure.include=sluice").run(context -> {
       SluiceEndpoint endpoint = context.getBean(SluiceEndpoint.class);
 
-      assertThatThrownBy(() -> endpoint.change("users-db", "ajar", null))
+      assertThatThrownBy(() -> endpoint.change("users-db", "ajar", null, null, null))
           .isInstanceOf(InvalidEndpointRequestException.class)
           .hasMessage("flag must be `open` or `closed`, but was \"ajar\"");
-      assertThatThrownBy(() -> endpoint.change("users-db", null, -1.0))
+      assertThatThrownBy(() -> endpoint.change("users-db", null, -1.0, null, null))
           .isInstanceOf(InvalidEndpointRequestException.class)
           .hasMessageStartingWith("sluice.budget must be a positive number");
     });
@@ -117,10 +174,14 @@ class SluiceActuatorTest {
     Fixtures.runner().withUserConfiguration(SluiceAutoConfigurationTest.OnePool.class)
         .withPropertyValues("sluice.budget=500", "sluice.name=users-db",
             "management.endpoints.web.exposure.include=sluice")
-        .run(context -> assertThatThrownBy(() -> context.getBean(SluiceEndpoint.class)
-            .change("users-db", "open", null))
-            .isInstanceOf(InvalidEndpointRequestException.class)
-            .hasMessageContaining("configure sluice.flag=manual"));
+        .run(context -> {
+          SluiceEndpoint endpoint = context.getBean(SluiceEndpoint.class);
+          assertThatThrownBy(() -> endpoint.change("users-db", "open", 200.0, "shadow", null))
+              .isInstanceOf(InvalidEndpointRequestException.class)
+              .hasMessageContaining("configure sluice.flag=manual");
+          assertThat(endpoint.budget("users-db")).as("nothing changed")
+              .containsEntry("budget", 500.0).containsEntry("mode", "enforce");
+        });
   }
 
   @Test
@@ -161,6 +222,13 @@ class SluiceActuatorTest {
   void health_disabledByManagementProperty_noBean() {
     runner.withPropertyValues("management.health.sluice.enabled=false")
         .run(context -> assertThat(context).doesNotHaveBean("sluiceHealthIndicator"));
+  }
+
+  private static void select(DataSource dataSource) throws SQLException {
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("select 1");
+    }
   }
 
   private static int closedPort() throws IOException {

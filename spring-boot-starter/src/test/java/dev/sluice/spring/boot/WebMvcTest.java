@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
+import dev.sluice.Priority;
+import dev.sluice.RateLimitedDataSource;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -26,7 +28,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @SpringBootTest(classes = WebMvcTest.App.class, properties = {"sluice.budget=1", "sluice.burst=1",
     "sluice.name=users-db", "spring.datasource.url=jdbc:h2:mem:mvc",
-    "management.endpoints.web.exposure.include=sluice"})
+    "management.endpoints.web.exposure.include=sluice", "sluice.web.priority-header=X-Priority"})
 @AutoConfigureMockMvc
 class WebMvcTest {
 
@@ -51,6 +53,9 @@ class WebMvcTest {
 
   @Autowired
   MockMvc mvc;
+
+  @Autowired
+  RateLimitedDataSource sluice;
 
   @Test
   void flood_503WithRetryAfterAndProblemDetail_then200() throws Exception {
@@ -83,5 +88,41 @@ class WebMvcTest {
 
     assertThat(budgets).contains("\"users-db\":{\"limiting\":true", "\"budget\":1.0");
     assertThat(trip.getStatus()).isEqualTo(400);
+  }
+
+  @Test
+  void priorityHeader_decidesTheRequestsCalls_badValue400() throws Exception {
+    long before = decided(Priority.SHEDDABLE);
+
+    int status = mvc.perform(get("/users/count").header("X-Priority", "sheddable")).andReturn()
+        .getResponse().getStatus();
+    MockHttpServletResponse bad = mvc.perform(get("/users/count").header("X-Priority", "urgent"))
+        .andReturn().getResponse();
+
+    assertThat(status).isIn(200, 503);
+    assertThat(decided(Priority.SHEDDABLE)).isEqualTo(before + 1);
+    assertThat(bad.getStatus()).isEqualTo(400);
+    assertThat(bad.getErrorMessage()).contains("X-Priority", "\"urgent\"");
+  }
+
+  @Test
+  void actuatorEndpoint_overHttp_switchesModeAndEndsRecovery() throws Exception {
+    String shadow = change("{\"mode\": \"shadow\", \"recovery\": \"end\"}");
+    String enforce = change("{\"mode\": \"enforce\"}");
+
+    assertThat(shadow).contains("\"mode\":\"shadow\"", "\"shadowRejected\":",
+        "\"recovering\":false");
+    assertThat(enforce).contains("\"mode\":\"enforce\"");
+  }
+
+  private String change(String json) throws Exception {
+    MockHttpServletResponse response = mvc.perform(post("/actuator/sluice/users-db")
+        .contentType(MediaType.APPLICATION_JSON).content(json)).andReturn().getResponse();
+    assertThat(response.getStatus()).isEqualTo(200);
+    return response.getContentAsString();
+  }
+
+  private long decided(Priority priority) {
+    return sluice.stats().admitted(priority) + sluice.stats().rejected(priority);
   }
 }
