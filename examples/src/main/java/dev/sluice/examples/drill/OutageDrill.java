@@ -80,25 +80,34 @@ public final class OutageDrill {
     describe(options, out);
     Summary without;
     Summary with;
+    Summary auto = null;
+    int runs = options.capacityDrop >= 0 ? 3 : 2;
     try (SimulatedDatabase db = SimulatedDatabase.start(options.keys, options.dbCostMillis,
         options.dbCrowdingMillis)) {
-      without = play(options, db, false, out);
-      with = play(options, db, true, out);
+      without = play(options, new Run(options, db, false), "without Sluice", 1, runs, out);
+      with = play(options, new Run(options, db, true), "with Sluice", 2, runs, out);
+      if (runs == 3) {
+        auto = play(options, new Run(options, db, true, true), "Sluice, auto", 3, runs, out);
+      }
     }
     Path chart = options.out.toAbsolutePath();
     SvgChart.write(chart, options, without, with);
     conclude(options, without, with, chart, out);
-    out.printf(Locale.ROOT, "Both runs took %.0f s.%n", (System.nanoTime() - startNanos) / 1e9);
-    return new Summary[] {without, with};
+    if (auto != null) {
+      capacityLost(options, with, auto, out);
+    }
+    out.printf(Locale.ROOT, "%s runs took %.0f s.%n", runs == 2 ? "Both" : "The three",
+        (System.nanoTime() - startNanos) / 1e9);
+    return auto == null ? new Summary[] {without, with} : new Summary[] {without, with, auto};
   }
 
-  private static Summary play(DrillOptions options, SimulatedDatabase db, boolean withSluice,
+  private static Summary play(DrillOptions options, Run run, String label, int number, int runs,
       PrintStream out) throws Exception {
-    String label = withSluice ? "with Sluice" : "without Sluice";
     out.println();
-    out.println((withSluice ? "Run 2 of 2: " : "Run 1 of 2: ") + label);
+    out.println("Run " + number + " of " + runs + ": " + label
+        + (number == 3 ? " (sluice.concurrency=auto)" : ""));
     out.println(Table.header(options));
-    Recorder recorder = new Run(options, db, withSluice).play(out);
+    Recorder recorder = run.play(out);
     return Summary.of(label, recorder, options);
   }
 
@@ -165,6 +174,31 @@ public final class OutageDrill {
     failures(out, with);
     out.println();
     out.println("Chart: " + chart);
+  }
+
+  /**
+   * The database's latency from the loss of half its capacity to the cache's return: the budget
+   * alone against the budget with {@code sluice.concurrency=auto}.
+   */
+  private static void capacityLost(DrillOptions o, Summary with, Summary auto, PrintStream out) {
+    out.println();
+    out.printf(Locale.ROOT, "After the database lost half its capacity (%d s to %d s: a query costs"
+        + " %s ms, plus %s ms for each query beside it):%n", o.capacityDrop, o.outageEnd(),
+        number(2 * o.dbCostMillis), number(2 * o.dbCrowdingMillis));
+    out.printf(Locale.ROOT, "  %-15s %11s %16s %16s %16s %10s%n", "", "DB mean/s", "DB ms, mean",
+        "DB ms, worst s", "DB ms, slowest", "rejected");
+    Summary.Window healthy = Summary.Window.of(with.seconds(), o.outageStart, o.capacityDrop);
+    if (healthy.seconds() > 0) {
+      out.printf(Locale.ROOT, "  %-15s %11.0f %16.1f %16.1f %16.1f %,10d%n", "(before: budget)",
+          healthy.meanDatabase(), healthy.meanMillis(), healthy.worstMeanMillis(),
+          healthy.slowestMillis(), healthy.rejected());
+    }
+    for (Summary s : new Summary[] {with, auto}) {
+      Summary.Window w = s.capacityLost(o);
+      out.printf(Locale.ROOT, "  %-15s %11.0f %16.1f %16.1f %16.1f %,10d%n", s.label(),
+          w.meanDatabase(), w.meanMillis(), w.worstMeanMillis(), w.slowestMillis(),
+          w.rejected());
+    }
   }
 
   private static void writes(PrintStream out, Summary s) {
