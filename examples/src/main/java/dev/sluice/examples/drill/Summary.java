@@ -44,14 +44,14 @@ record Summary(String label, List<Recorder.Second> seconds, Window outage, Windo
 
   /**
    * The figures from the loss of half the database's capacity ({@code --capacity-drop}) to the
-   * cache's return; empty without the option.
+   * end of the run (it is never given back); empty without the option.
    *
    * @param options the scenario
    * @return the window
    */
   Window capacityLost(DrillOptions options) {
     return options.capacityDrop < 0 ? Window.of(seconds, 0, 0)
-        : Window.of(seconds, options.capacityDrop, options.outageEnd());
+        : Window.of(seconds, options.capacityDrop, seconds.size());
   }
 
   /**

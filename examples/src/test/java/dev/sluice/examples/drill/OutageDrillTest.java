@@ -139,7 +139,7 @@ class OutageDrillTest {
         budgetLast.database() * 3 / 4);
     String text = printed.toString(StandardCharsets.UTF_8);
     assertThat(text).contains("Run 3 of 3: Sluice, auto (sluice.concurrency=auto)",
-        "After the database lost half its capacity (3 s to 5 s");
+        "After the database lost half its capacity (3 s to the end, 5 s");
   }
 
   @Test
