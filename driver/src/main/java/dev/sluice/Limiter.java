@@ -116,7 +116,10 @@ final class Limiter implements Gate {
   private final Concurrency concurrency;
   /** One statement in the state's sample count. */
   private static final int SAMPLE_STEP = Integer.lowestOneBit(SAMPLE_COUNT);
-  /** Whether an adaptive cap learns from statements while not limiting (1 in SAMPLE_EVERY). */
+  /**
+   * Whether an adaptive cap learns from statements: while not limiting 1 in SAMPLE_EVERY, while
+   * limiting 1 admitted statement in its stride (statement scope only).
+   */
   private final boolean sampleWhileClosed;
 
   Limiter(String name, Settings settings, TokenBucket bucket, BreakerFlag flag, double instances,
