@@ -20,7 +20,8 @@ import org.openjdk.jmh.annotations.State;
  * {@code closed} is the flag-closed path on a connection whose auto-commit is unread (with
  * {@code auto}: one statement in {@code Gate.SAMPLE_EVERY} timed and sampled), {@code open} the
  * admit path with the flag open and a budget that never refuses (a permit, and with a cap a place
- * in flight taken and given back). The differences to {@code none}, in one run, are the cost.
+ * in flight taken and given back; with {@code auto}, one statement in the controller's sample
+ * stride timed and sampled, which at this rate is one in {@code Gate.SAMPLE_EVERY}). The differences to {@code none}, in one run, are the cost.
  *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar ConcurrencyAdmitBenchmark -t 1 -prof gc
@@ -68,11 +69,15 @@ public class ConcurrencyAdmitBenchmark {
     return report(openLimiter, openLimiter.beforeStatement(Gate.AUTO_COMMIT, null));
   }
 
-  /** As the connection wrapper does: a clock read at admission, the report at the end. */
+  /**
+   * As the connection wrapper does: a clock read at admission for a sampled statement only, the
+   * report at the end.
+   */
   private static int report(Limiter limiter, int next) {
     int held = next & REPORTED;
     if (held != 0) {
-      limiter.afterStatement(held, limiter.startNanos(), SQL, null);
+      long start = (held & Gate.SAMPLED) != 0 ? limiter.startNanos() : 0;
+      limiter.afterStatement(held, start, SQL, null);
     }
     return next;
   }

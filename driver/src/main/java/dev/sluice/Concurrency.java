@@ -102,6 +102,11 @@ final class Concurrency {
     return gate.hasRoom();
   }
 
+  /** One admitted statement in this many is sampled; 1 for a fixed cap (which samples none). */
+  int sampleStride() {
+    return adaptive == null ? 1 : adaptive.sampleStride();
+  }
+
   /** When an admitted statement starts, for its latency; 0 (no clock read) for a fixed cap. */
   long startNanos() {
     return adaptive == null ? 0 : ticker.read();
@@ -120,21 +125,31 @@ final class Concurrency {
    * shape tells.
    *
    * @param held whether it holds a place in flight
+   * @param sampled whether it was timed ({@code SAMPLED}): only those give a latency sample
    * @param startNanos what {@link #startNanos()} returned at its admission
    * @param sql its text, the shape of its sample; {@code null} for a batch of texts
    * @param failure what it threw, or {@code null}
    */
-  void release(boolean held, long startNanos, String sql, SQLException failure) {
+  void release(boolean held, boolean sampled, long startNanos, String sql,
+      SQLException failure) {
     if (held) {
       gate.release();
     }
-    if (adaptive == null) {
-      return;
+    if (adaptive == null || !sampled && failure == null) {
+      return; // the common case of an unsampled statement: no clock read, no shared write
     }
     boolean overload = isOverload(failure);
+    if (!sampled) {
+      if (overload) {
+        adaptive.onSample(0, 0, true); // not timed, but the strongest signal all the same
+        logMove();
+      }
+      return;
+    }
     if (overload || failure == null && sql != null) {
-      adaptive.onSample(sql == null ? 0 : AdaptiveConcurrency.shapeOf(sql),
-          ticker.read() - startNanos, overload);
+      long now = ticker.read();
+      adaptive.onSample(sql == null ? 0 : AdaptiveConcurrency.shapeOf(sql), now - startNanos,
+          overload, now);
       logMove();
     }
   }

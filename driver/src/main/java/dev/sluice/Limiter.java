@@ -116,7 +116,10 @@ final class Limiter implements Gate {
   private final Concurrency concurrency;
   /** One statement in the state's sample count. */
   private static final int SAMPLE_STEP = Integer.lowestOneBit(SAMPLE_COUNT);
-  /** Whether an adaptive cap learns from statements while not limiting (1 in SAMPLE_EVERY). */
+  /**
+   * Whether an adaptive cap learns from statements: while not limiting 1 in SAMPLE_EVERY, while
+   * limiting 1 admitted statement in its stride (statement scope only).
+   */
   private final boolean sampleWhileClosed;
 
   Limiter(String name, Settings settings, TokenBucket bucket, BreakerFlag flag, double instances,
@@ -161,6 +164,11 @@ final class Limiter implements Gate {
       return state;
     }
     boolean limiting = isLimiting();
+    int next = decide(state, connection, limiting);
+    return limiting && sampleWhileClosed && (next & HELD) != 0 ? sampleAdmitted(next) : next;
+  }
+
+  private int decide(int state, Connection connection, boolean limiting) throws SQLException {
     if (!limiting && sampleWhileClosed) {
       state = countTowardsSample(state);
     }
@@ -313,6 +321,19 @@ final class Limiter implements Gate {
     return count == 0 ? next | SAMPLED : next;
   }
 
+  /**
+   * The admit path of an adaptive cap: counts the admitted statement in the connection's state
+   * bits, as the flag-closed path does, and marks one in {@link Concurrency#sampleStride()}
+   * {@link #SAMPLED}: only those are timed and sampled; the others only take and give back their
+   * place. The stride is 1 while few statements run, so the controller misses none then.
+   */
+  private int sampleAdmitted(int state) {
+    int count = (state + SAMPLE_STEP) & SAMPLE_COUNT;
+    int next = (state & ~SAMPLE_COUNT) | count;
+    int strideMask = (concurrency.sampleStride() - 1) * SAMPLE_STEP;
+    return (count & strideMask) == 0 ? next | SAMPLED : next;
+  }
+
   /** Counts a statement of an admitted transaction in flight, never refusing it. */
   private int counted() {
     if (concurrency == null) {
@@ -345,12 +366,12 @@ final class Limiter implements Gate {
 
   @Override
   public long startNanos() {
-    return concurrency.startNanos(); // only asked for a call that was HELD: there is a cap
+    return concurrency.startNanos(); // only asked for a call that was SAMPLED: there is a cap
   }
 
   @Override
   public void afterStatement(int held, long startNanos, String sql, SQLException failure) {
-    concurrency.release((held & HELD) != 0, startNanos, sql, failure);
+    concurrency.release((held & HELD) != 0, (held & SAMPLED) != 0, startNanos, sql, failure);
   }
 
   /** This instance's cap on statements in flight; {@code null} when there is none. */

@@ -259,6 +259,44 @@ class LimiterConcurrencyTest {
   }
 
   @Test
+  void auto_limiting_timesEveryAdmittedStatementWhileFewRun_thenOneInTheStride()
+      throws SQLException {
+    Limiter limiter = auto(1, 1000);
+    flag.trip();
+    int state = Gate.initialState(true);
+    int both = Gate.HELD | Gate.SAMPLED;
+    for (int i = 0; i < 100; i++) { // 10 a second: every one is timed
+      int next = limiter.beforeStatement(state, DRIVER);
+      assertThat(next & both).as("statement " + i).isEqualTo(both);
+      state = next & ~both;
+      long start = limiter.startNanos();
+      ticker.advanceNanos(100_000_000L);
+      limiter.afterStatement(next & both, start, "select 1", null);
+    }
+    for (int i = 0; i < 20_000; i++) { // 20,000 a second on one connection, 50 us each
+      int next = limiter.beforeStatement(state, DRIVER);
+      state = next & ~both;
+      long start = (next & Gate.SAMPLED) != 0 ? limiter.startNanos() : 0;
+      ticker.advanceNanos(50_000L);
+      limiter.afterStatement(next & both, start, "select 1", null);
+    }
+    int stride = limiter.concurrency().sampleStride();
+    // 2,000 statements a 100 ms window: 1 in 8 gives 250 samples, within the wanted 64-256
+    assertThat(stride).isEqualTo(8);
+    int sampled = 0;
+    for (int i = 0; i < 10 * stride; i++) {
+      int next = limiter.beforeStatement(state, DRIVER);
+      assertThat(next & Gate.HELD).isNotZero();
+      sampled += (next & Gate.SAMPLED) != 0 ? 1 : 0;
+      state = next & ~both;
+      limiter.afterStatement(next & both, limiter.startNanos(), "select 1", null);
+    }
+    assertThat(sampled).isEqualTo(10);
+    assertThat(limiter.concurrency().inFlight()).isZero();
+    assertThat(limiter.concurrency().limit()).as("no cut at a steady 50 us").isEqualTo(1000);
+  }
+
+  @Test
   void fixedCap_flagClosed_samplesNothing() throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 4, 100, 1);
     int state = Gate.initialState(true);

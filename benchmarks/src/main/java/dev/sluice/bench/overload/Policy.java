@@ -60,10 +60,16 @@ abstract class Policy {
   static Policy sluice(Ticker ticker) {
     return new Gated("Sluice auto", INITIAL) {
       final AdaptiveConcurrency controller = new AdaptiveConcurrency(gate, MIN, MAX, ticker);
+      long ended;
 
+      /** As the limiter does: one statement in the controller's stride sampled, every overload. */
       @Override
       void learn(SimulatedDatabase.Statement statement, long latencyNanos, boolean overload) {
-        controller.onSample(statement.shape, latencyNanos, overload);
+        if (++ended % controller.sampleStride() == 0) {
+          controller.onSample(statement.shape, latencyNanos, overload);
+        } else if (overload) {
+          controller.onSample(0, 0, true);
+        }
       }
     };
   }

@@ -140,8 +140,8 @@ public final class ConnectionWrapper implements Connection {
   private int held(int next) {
     state = next & ~(Gate.HELD | Gate.SAMPLED);
     int held = next & (Gate.HELD | Gate.SAMPLED);
-    if (held != 0) {
-      startNanos = gate.startNanos();
+    if ((held & Gate.SAMPLED) != 0) {
+      startNanos = gate.startNanos(); // only a sampled statement is timed
     }
     return held;
   }

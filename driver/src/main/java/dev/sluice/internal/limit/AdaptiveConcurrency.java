@@ -91,6 +91,8 @@ public final class AdaptiveConcurrency {
   static final double HIGH = 1.5;
   static final double TARGET = 1.2;
   static final double LOW = 1.25;
+  static final int WANTED_WINDOW_SAMPLES = 64;
+  static final int MAX_STRIDE = Gate.SAMPLE_EVERY; // the connection's count wraps there
 
   private static final long EPOCH_NANOS = EPOCH_SECONDS * 1_000_000_000L;
   private static final long WINDOW_NANOS = WINDOW_MILLIS * 1_000_000L;
@@ -118,6 +120,8 @@ public final class AdaptiveConcurrency {
   private final LongAdder windowSamples = new LongAdder();
   private final LongAdder windowOverloads = new LongAdder();
   private volatile long lastCutNanos;
+  /** See {@link #sampleStride()}; written only by the decision. */
+  private volatile int stride = 1;
   private volatile double estimate;
   /** Whether a baseline may rise: the gate had room in the last window, or the cap is at min. */
   private volatile boolean mayRise = true;
@@ -169,7 +173,19 @@ public final class AdaptiveConcurrency {
    *     failure, the pool's timeout
    */
   public void onSample(int shape, long latencyNanos, boolean overload) {
-    long now = ticker.read();
+    onSample(shape, latencyNanos, overload, ticker.read());
+  }
+
+  /**
+   * As {@link #onSample(int, long, boolean)}, with the clock already read at the statement's end:
+   * the caller that measured the latency passes its reading rather than paying a second one.
+   *
+   * @param shape the statement's {@link #shapeOf shape}
+   * @param latencyNanos from its admission to its end
+   * @param overload whether it failed of overload
+   * @param now the ticker's reading at its end
+   */
+  public void onSample(int shape, long latencyNanos, boolean overload, long now) {
     int slot = slotOf(shape);
     long latency = Math.max(0, Math.min(latencyNanos, MAX_LATENCY_NANOS));
     if (!overload) {
@@ -179,6 +195,21 @@ public final class AdaptiveConcurrency {
       count(slot, latency, overload);
     }
     maybeDecide(now);
+  }
+
+  /**
+   * One admitted statement in this many is timed and reported, per connection: 1 while few
+   * statements run, doubled up to {@value #MAX_STRIDE} while a window collects more than
+   * {@code 4 x }{@value #WANTED_WINDOW_SAMPLES} samples, halved while it collects fewer than
+   * {@value #WANTED_WINDOW_SAMPLES}. The decision needs {@value #MIN_WINDOW_SAMPLES} samples a
+   * window, the baseline {@value #BATCH} a batch: far fewer than a busy database runs statements,
+   * and each sample costs two clock reads and a few shared adds. Overload errors are reported
+   * whether sampled or not. One volatile read.
+   *
+   * @return a power of two from 1 to {@value #MAX_STRIDE}
+   */
+  public int sampleStride() {
+    return stride;
   }
 
   /**
@@ -267,6 +298,16 @@ public final class AdaptiveConcurrency {
     windowSamples.increment();
   }
 
+  /** Keeps a window's samples between WANTED_WINDOW_SAMPLES and four times that. */
+  private void adjustStride(long samples) {
+    int now = stride;
+    if (samples > 4L * WANTED_WINDOW_SAMPLES && now < MAX_STRIDE) {
+      stride = now * 2;
+    } else if (samples < WANTED_WINDOW_SAMPLES && now > 1) {
+      stride = now / 2;
+    }
+  }
+
   private void maybeDecide(long now) {
     long start = windowStartNanos.get();
     if (now - start < WINDOW_NANOS
@@ -278,7 +319,7 @@ public final class AdaptiveConcurrency {
   }
 
   private void decide(long now) {
-    windowSamples.reset();
+    adjustStride(windowSamples.sumThenReset());
     boolean overloaded = windowOverloads.sumThenReset() > 0;
     long latency = windowLatencyNanos.sumThenReset();
     long baseline = windowBaselineNanos.sumThenReset();

@@ -52,10 +52,12 @@ public interface Gate {
   int HELD = 1 << 30;
 
   /**
-   * Never part of a connection's state either: returned by {@link #beforeStatement} while not
-   * limiting for the one statement in {@link #SAMPLE_EVERY} of a connection whose latency an
-   * adaptive cap learns from ({@code sluice.concurrency=auto}), so that it knows the database's
-   * no-load latency before an outage. Nothing is held: {@link #afterStatement} only reports it.
+   * Never part of a connection's state either: returned by {@link #beforeStatement} for the
+   * statements whose latency an adaptive cap learns from ({@code sluice.concurrency=auto}): while
+   * not limiting, one in {@link #SAMPLE_EVERY} of a connection, so that it knows the database's
+   * no-load latency before an outage (nothing is held; {@link #afterStatement} only reports it);
+   * while limiting, beside {@link #HELD}, one admitted statement in the controller's stride
+   * (every one while few run).
    */
   int SAMPLED = 1 << 29;
 
@@ -116,8 +118,8 @@ public interface Gate {
 
   /**
    * The time an admitted statement starts, to pass to {@link #afterStatement}: read only when
-   * a statement was {@link #HELD} or {@link #SAMPLED}, and only when its latency is measured
-   * (else {@code 0}).
+   * a statement was {@link #SAMPLED} (its latency is measured); a statement that is only
+   * {@link #HELD} is not timed.
    *
    * @return a {@link Ticker} reading, or {@code 0}
    */

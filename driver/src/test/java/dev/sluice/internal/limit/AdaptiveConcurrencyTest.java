@@ -82,6 +82,18 @@ class AdaptiveConcurrencyTest {
   }
 
   @Test
+  void sampleStride_growsWhileWindowsOverflowAndFallsBackToOneWhenSamplesAreFew() {
+    start(100, 1, 256);
+    assertThat(controller.sampleStride()).isEqualTo(1);
+    run(Duration.ofSeconds(2)); // 10 samples a ms: 1,000 a window
+    assertThat(controller.sampleStride()).isEqualTo(AdaptiveConcurrency.MAX_STRIDE);
+    everyMillis = 10;
+    demand = 2; // 20 samples a window, fewer than wanted
+    run(Duration.ofSeconds(2));
+    assertThat(controller.sampleStride()).isEqualTo(1);
+  }
+
+  @Test
   void limit_underSustainedOverload_convergesToWhereLatencyStaysNearItsNoLoadValue() {
     start(100, 1, 256);
     run(Duration.ofSeconds(5)); // light: the baselines are learned

@@ -53,9 +53,15 @@ final class AppInstance implements AutoCloseable {
 
   AppInstance(String dbUrl, DrillOptions options, boolean withSluice, BreakerFlag breaker,
       SimulatedCache cache, Recorder recorder) {
+    this(dbUrl, options, withSluice, false, breaker, cache, recorder);
+  }
+
+  /** With {@code auto}, Sluice also caps concurrency: {@code sluice.concurrency=auto}. */
+  AppInstance(String dbUrl, DrillOptions options, boolean withSluice, boolean auto,
+      BreakerFlag breaker, SimulatedCache cache, Recorder recorder) {
     int id = NEXT.incrementAndGet();
     this.pool = pool(dbUrl, options.threads, id);
-    this.sluice = withSluice ? sluice(pool, options, breaker) : null;
+    this.sluice = withSluice ? sluice(pool, options, auto, breaker) : null;
     this.database = withSluice ? sluice : pool;
     this.breaker = breaker;
     this.cache = cache;
@@ -73,10 +79,16 @@ final class AppInstance implements AutoCloseable {
    * {@code --redis}, the flag and the live instance count come from Redis, as in production. The
    * recovery settle is the drill's ({@code --settle}), short enough for the hold to end in the run.
    */
-  private static RateLimitedDataSource sluice(DataSource pool, DrillOptions options,
+  private static RateLimitedDataSource sluice(DataSource pool, DrillOptions options, boolean auto,
       BreakerFlag breaker) {
     Properties settings = new Properties();
     settings.setProperty("sluice.recovery.settle", options.settleMillis + "ms");
+    if (auto) {
+      settings.setProperty("sluice.concurrency", "auto");
+      // the pool never has more in flight; a higher max would never be half used, and the
+      // controller cuts only a cap in use
+      settings.setProperty("sluice.concurrency.max", Integer.toString(options.threads));
+    }
     RateLimitedDataSource.Builder builder = RateLimitedDataSource.builder(pool)
         .name("drill").budget(options.budget).scope(options.scope);
     if (options.redis == null) {

@@ -46,6 +46,12 @@ final class DrillOptions {
       "  --settle S          Sluice's sluice.recovery.settle, in seconds: the cap holds after the",
       "                      cache is back until demand has stayed low this long; 0 lets go at",
       "                      once, as 0.1 did                                (default 2)",
+      "  --capacity-drop S   second, during the outage, at which the database loses half its",
+      "                      capacity (each query costs twice: cost and crowding double) for the",
+      "                      rest of the run; adds a third run, Sluice with",
+      "                      sluice.concurrency=auto. It shows when the budget is more than the",
+      "                      halved database serves (about 500 / --db-crowding-ms queries/s):",
+      "                      try --capacity-drop 5 --db-crowding-ms 2     (default: none)",
       "  --critical-writes N CRITICAL writes per second among the load (Priority.CRITICAL);",
       "                      the reads then run SHEDDABLE, so Sluice sheds them first (default 0:",
       "                      no writes, every read NORMAL)",
@@ -74,6 +80,8 @@ final class DrillOptions {
   final Scope scope;
   final long settleMillis;
   final double criticalWrites;
+  /** The second at which the database loses half its capacity, or -1: never. */
+  final int capacityDrop;
   final String redis;
   final Path out;
   final boolean help;
@@ -104,12 +112,19 @@ final class DrillOptions {
         "a number of seconds from 0 to 600"));
     criticalWrites = number(given, "critical-writes", "0", 0, 10_000,
         "writes per second from 0 to 10000");
+    capacityDrop = integer(given, "capacity-drop", "-1", -1, 1200,
+        "a second during the outage");
     redis = redis(given.get("redis"));
     out = given.containsKey("out") ? Path.of(given.get("out")) : defaultOut;
     if (outageStart + outageLength > duration) {
       throw new IllegalArgumentException("--duration must cover the outage (--outage-start "
           + outageStart + " + --outage-length " + outageLength + " = "
           + (outageStart + outageLength) + " s), but was " + duration);
+    }
+    if (capacityDrop >= 0 && !outageAt(capacityDrop)) {
+      throw new IllegalArgumentException("--capacity-drop must be a second during the outage ("
+          + outageStart + " to " + (outageEnd() - 1) + "), but was \"" + given.get("capacity-drop")
+          + "\"");
     }
     if (instances * threads > 2000) {
       throw new IllegalArgumentException("--instances times --threads must be at most 2000,"
@@ -159,6 +174,11 @@ final class DrillOptions {
     return t >= outageStart && t < outageStart + outageLength;
   }
 
+  /** Whether the database has lost half its capacity at second {@code t} of the run. */
+  boolean capacityLostAt(double t) {
+    return capacityDrop >= 0 && t >= capacityDrop;
+  }
+
   /** The second at which the cache comes back. */
   int outageEnd() {
     return outageStart + outageLength;
@@ -166,8 +186,8 @@ final class DrillOptions {
 
   private static final String[] KNOWN = {"load", "budget", "outage-start", "outage-length",
       "duration", "instances", "keys", "skew", "ttl", "cache-return", "threads", "timeout-ms",
-      "db-cost-ms", "db-crowding-ms", "scope", "settle", "critical-writes", "redis", "out",
-      "help"};
+      "db-cost-ms", "db-crowding-ms", "scope", "settle", "critical-writes", "capacity-drop",
+      "redis", "out", "help"};
 
   private static void checkKnown(String name) {
     for (String known : KNOWN) {

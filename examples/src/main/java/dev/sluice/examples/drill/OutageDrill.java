@@ -2,6 +2,7 @@ package dev.sluice.examples.drill;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -80,25 +81,34 @@ public final class OutageDrill {
     describe(options, out);
     Summary without;
     Summary with;
+    Summary auto = null;
+    int runs = options.capacityDrop >= 0 ? 3 : 2;
     try (SimulatedDatabase db = SimulatedDatabase.start(options.keys, options.dbCostMillis,
         options.dbCrowdingMillis)) {
-      without = play(options, db, false, out);
-      with = play(options, db, true, out);
+      without = play(options, new Run(options, db, false), "without Sluice", 1, runs, out);
+      with = play(options, new Run(options, db, true), "with Sluice", 2, runs, out);
+      if (runs == 3) {
+        auto = play(options, new Run(options, db, true, true), "Sluice, auto", 3, runs, out);
+      }
     }
     Path chart = options.out.toAbsolutePath();
     SvgChart.write(chart, options, without, with);
     conclude(options, without, with, chart, out);
-    out.printf(Locale.ROOT, "Both runs took %.0f s.%n", (System.nanoTime() - startNanos) / 1e9);
-    return new Summary[] {without, with};
+    if (auto != null) {
+      capacityLost(options, with, auto, out);
+    }
+    out.printf(Locale.ROOT, "%s runs took %.0f s.%n", runs == 2 ? "Both" : "The three",
+        (System.nanoTime() - startNanos) / 1e9);
+    return auto == null ? new Summary[] {without, with} : new Summary[] {without, with, auto};
   }
 
-  private static Summary play(DrillOptions options, SimulatedDatabase db, boolean withSluice,
+  private static Summary play(DrillOptions options, Run run, String label, int number, int runs,
       PrintStream out) throws Exception {
-    String label = withSluice ? "with Sluice" : "without Sluice";
     out.println();
-    out.println((withSluice ? "Run 2 of 2: " : "Run 1 of 2: ") + label);
+    out.println("Run " + number + " of " + runs + ": " + label
+        + (number == 3 ? " (sluice.concurrency=auto)" : ""));
     out.println(Table.header(options));
-    Recorder recorder = new Run(options, db, withSluice).play(out);
+    Recorder recorder = run.play(out);
     return Summary.of(label, recorder, options);
   }
 
@@ -165,6 +175,43 @@ public final class OutageDrill {
     failures(out, with);
     out.println();
     out.println("Chart: " + chart);
+  }
+
+  /**
+   * The database's latency from the loss of half its capacity to the end of the run: the budget
+   * alone against the budget with {@code sluice.concurrency=auto}.
+   */
+  private static void capacityLost(DrillOptions o, Summary with, Summary auto, PrintStream out) {
+    out.println();
+    out.printf(Locale.ROOT, "After the database lost half its capacity (%d s to the end, %d s: a"
+        + " query costs %s ms, plus %s ms for each query beside it):%n", o.capacityDrop,
+        o.duration, number(2 * o.dbCostMillis), number(2 * o.dbCrowdingMillis));
+    out.printf(Locale.ROOT, "  %-16s %10s %12s %15s %16s %10s %10s%n", "", "DB mean/s",
+        "DB ms, mean", "DB ms, worst s", "DB ms, median s", "rejected", "timed out");
+    Summary.Window healthy = Summary.Window.of(with.seconds(), o.outageStart, o.capacityDrop);
+    if (healthy.seconds() > 0) {
+      capacityRow(out, "(before: budget)", healthy, Double.NaN);
+    }
+    for (Summary s : new Summary[] {with, auto}) {
+      capacityRow(out, s.label(), s.capacityLost(o), medianMillis(s.seconds(), o.capacityDrop));
+    }
+    out.println("  (DB ms, median s: the median of its seconds' mean latencies, where the latency"
+        + " settled)");
+  }
+
+  /** The median of the mean database latencies of the seconds from {@code from} on. */
+  private static double medianMillis(List<Recorder.Second> seconds, int from) {
+    double[] millis = seconds.subList(from, seconds.size()).stream()
+        .mapToDouble(Recorder.Second::dbMeanMillis).sorted().toArray();
+    return millis.length == 0 ? 0 : millis[millis.length / 2];
+  }
+
+  private static void capacityRow(PrintStream out, String label, Summary.Window w,
+      double lastMillis) {
+    out.printf(Locale.ROOT, "  %-16s %,10.0f %12.1f %15.1f %16s %,10d %,10d%n", label,
+        w.meanDatabase(), w.meanMillis(), w.worstMeanMillis(),
+        Double.isNaN(lastMillis) ? "" : String.format(Locale.ROOT, "%.1f", lastMillis),
+        w.rejected(), w.timedOut());
   }
 
   private static void writes(PrintStream out, Summary s) {

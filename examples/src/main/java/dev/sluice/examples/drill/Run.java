@@ -25,12 +25,19 @@ final class Run {
   private final DrillOptions options;
   private final SimulatedDatabase db;
   private final boolean withSluice;
+  /** Sluice with {@code sluice.concurrency=auto} (only with Sluice). */
+  private final boolean auto;
   private final double warmHitRatio;
 
   Run(DrillOptions options, SimulatedDatabase db, boolean withSluice) {
+    this(options, db, withSluice, false);
+  }
+
+  Run(DrillOptions options, SimulatedDatabase db, boolean withSluice, boolean auto) {
     this.options = options;
     this.db = db;
     this.withSluice = withSluice;
+    this.auto = withSluice && auto;
     this.warmHitRatio = Summary.warmHitRatio(options);
   }
 
@@ -57,12 +64,14 @@ final class Run {
     List<AppInstance> instances = new ArrayList<>();
     try {
       for (int i = 0; i < options.instances; i++) {
-        instances.add(new AppInstance(db.url(), options, withSluice, breaker, cache, recorder));
+        instances.add(new AppInstance(db.url(), options, withSluice, auto, breaker, cache,
+            recorder));
       }
       db.recordInto(recorder);
       LockSupport.parkNanos(start - System.nanoTime());
       generate(instances, cache, breaker, shared, recorder, out);
     } finally {
+      db.loseHalfCapacity(false);
       breaker.reset();
       if (shared != null) {
         shared.reset();
@@ -108,6 +117,7 @@ final class Run {
           }
         }
       }
+      db.loseHalfCapacity(options.capacityLostAt(t));
       for (AppInstance instance : instances) {
         instance.recordSluiceState(now);
       }

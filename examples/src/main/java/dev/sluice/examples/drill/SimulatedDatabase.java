@@ -37,6 +37,8 @@ public final class SimulatedDatabase implements AutoCloseable {
   private final AtomicInteger running = new AtomicInteger();
   private final Connection keepAlive;
   private volatile Recorder recorder;
+  /** 2 once the database has lost half its capacity ({@code --capacity-drop}), else 1. */
+  private volatile int slowdown = 1;
 
   private SimulatedDatabase(String url, double costMillis, double crowdingMillis)
       throws SQLException {
@@ -89,6 +91,14 @@ public final class SimulatedDatabase implements AutoCloseable {
   }
 
   /**
+   * Halves the database's capacity, or gives it back: while lost, every query costs twice (its
+   * cost and what each other query adds), so it serves half as many at any concurrency.
+   */
+  void loseHalfCapacity(boolean lost) {
+    slowdown = lost ? 2 : 1;
+  }
+
+  /**
    * The simulated work of one query, called by H2 once per query.
    *
    * @return 0
@@ -106,7 +116,7 @@ public final class SimulatedDatabase implements AutoCloseable {
       rec.reachedDatabase(start);
     }
     try {
-      long deadline = start + costNanos + crowdingNanos * others;
+      long deadline = start + slowdown * (costNanos + crowdingNanos * others);
       for (long left = deadline - start; left > 0; left = deadline - System.nanoTime()) {
         LockSupport.parkNanos(left);
       }

@@ -43,6 +43,18 @@ record Summary(String label, List<Recorder.Second> seconds, Window outage, Windo
   }
 
   /**
+   * The figures from the loss of half the database's capacity ({@code --capacity-drop}) to the
+   * end of the run (it is never given back); empty without the option.
+   *
+   * @param options the scenario
+   * @return the window
+   */
+  Window capacityLost(DrillOptions options) {
+    return options.capacityDrop < 0 ? Window.of(seconds, 0, 0)
+        : Window.of(seconds, options.capacityDrop, seconds.size());
+  }
+
+  /**
    * The hit ratio from which the cache counts as warm: one point under what the model answers in a
    * steady state (the measured ratio wanders by a few tenths of a point from second to second).
    *
@@ -73,17 +85,20 @@ record Summary(String label, List<Recorder.Second> seconds, Window outage, Windo
    * @param peakDatabase the most queries that reached the database in one of its seconds
    * @param meanDatabase queries per second that reached the database, on average
    * @param worstMeanMillis the highest of its seconds' mean database latency
+   * @param meanMillis the mean database latency over the window, each second weighted by its
+   *     queries
    * @param slowestMillis the slowest single query in it
    * @param rejected reads rejected fast in it
    * @param timedOut reads that timed out in it
    */
   record Window(int seconds, long peakDatabase, double meanDatabase, double worstMeanMillis,
-      double slowestMillis, long rejected, long timedOut) {
+      double meanMillis, double slowestMillis, long rejected, long timedOut) {
 
     static Window of(List<Recorder.Second> rows, int from, int to) {
       long peak = 0;
       long sum = 0;
       double worstMean = 0;
+      double weightedMillis = 0;
       double slowest = 0;
       long rejected = 0;
       long timedOut = 0;
@@ -93,13 +108,14 @@ record Summary(String label, List<Recorder.Second> seconds, Window outage, Windo
         peak = Math.max(peak, s.database());
         sum += s.database();
         worstMean = Math.max(worstMean, s.dbMeanMillis());
+        weightedMillis += s.dbMeanMillis() * s.database();
         slowest = Math.max(slowest, s.dbMaxMillis());
         rejected += s.rejected();
         timedOut += s.timedOut();
       }
       int n = Math.max(0, end - Math.max(0, from));
-      return new Window(n, peak, n == 0 ? 0 : (double) sum / n, worstMean, slowest, rejected,
-          timedOut);
+      return new Window(n, peak, n == 0 ? 0 : (double) sum / n, worstMean,
+          sum == 0 ? 0 : weightedMillis / sum, slowest, rejected, timedOut);
     }
   }
 }

@@ -96,6 +96,20 @@ class DrillOptionsTest {
   }
 
   @Test
+  void parse_capacityDrop_mustFallDuringTheOutage() {
+    assertThat(parse().capacityDrop).isEqualTo(-1);
+    assertThat(parse().capacityLostAt(100)).isFalse();
+    DrillOptions o = parse("--outage-start", "2", "--outage-length", "3", "--capacity-drop", "4");
+    assertThat(o.capacityLostAt(3.9)).isFalse();
+    assertThat(o.capacityLostAt(4)).isTrue();
+    assertThat(o.capacityLostAt(10)).as("for the rest of the run").isTrue();
+    assertThat(error("--outage-start", "2", "--outage-length", "3", "--capacity-drop", "5"))
+        .isEqualTo("--capacity-drop must be a second during the outage (2 to 4), but was \"5\"");
+    assertThat(error("--capacity-drop", "soon"))
+        .isEqualTo("--capacity-drop must be a second during the outage, but was \"soon\"");
+  }
+
+  @Test
   void parse_durationShorterThanOutage_isRefused() {
     assertThat(error("--outage-start", "4", "--outage-length", "8", "--duration", "10"))
         .isEqualTo("--duration must cover the outage (--outage-start 4 + --outage-length 8"

@@ -110,6 +110,39 @@ class OutageDrillTest {
   }
 
   @Test
+  void drill_capacityDrop_autoKeepsTheDatabaseNearItsHealthyLatencyWhereTheBudgetLetsItClimb()
+      throws Exception {
+    // 200 queries/s is within what the database serves at 1 ms + 4 ms per query beside it; from
+    // 3 s each query costs twice that, and the budget's 200/s pile up in the 20 threads
+    DrillOptions options = DrillOptions.parse(new String[] {"--load", "2000", "--budget", "200",
+        "--outage-start", "1", "--outage-length", "4", "--capacity-drop", "3", "--duration", "5",
+        "--instances", "2", "--threads", "10", "--keys", "2000", "--skew", "1.0",
+        "--db-crowding-ms", "4", "--out", dir.resolve("drop.svg").toString()}, dir);
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+
+    Summary[] runs = OutageDrill.drill(options, new PrintStream(printed, true, "UTF-8"));
+
+    assertThat(runs).hasSize(3);
+    Summary budget = runs[1];
+    Summary auto = runs[2];
+    assertThat(auto.failed()).as(String.valueOf(auto.firstFailure())).isZero();
+    assertThat(budget.failed()).isZero();
+    // the last second with half the capacity: the controller has had a second to cut. The budget
+    // alone lets every thread in (about 150 ms: 2 ms + 8 ms x 19 others); auto holds it near the
+    // 2 ms + 8 ms of two in flight (measured about 10 ms)
+    Recorder.Second budgetLast = budget.seconds().get(4);
+    Recorder.Second autoLast = auto.seconds().get(4);
+    assertThat(budgetLast.dbMeanMillis()).as("budget alone").isGreaterThan(60);
+    assertThat(autoLast.dbMeanMillis()).as("auto, against " + budgetLast.dbMeanMillis() + " ms")
+        .isLessThan(budgetLast.dbMeanMillis() / 3);
+    assertThat(autoLast.database()).as("auto serves no fewer").isGreaterThanOrEqualTo(
+        budgetLast.database() * 3 / 4);
+    String text = printed.toString(StandardCharsets.UTF_8);
+    assertThat(text).contains("Run 3 of 3: Sluice, auto (sluice.concurrency=auto)",
+        "After the database lost half its capacity (3 s to the end, 5 s");
+  }
+
+  @Test
   void run_cacheBackWarm_hasNoSecondWave() throws Exception {
     DrillOptions options = shortScenario("--cache-return", "warm");
     try (SimulatedDatabase db = SimulatedDatabase.start(options.keys, options.dbCostMillis,
