@@ -262,7 +262,8 @@ public final class Keys {
       .defaultValue(100, "`100`")
       .unit("statements in flight")
       .doc("With `sluice.concurrency=auto`: the highest cap, and the first one (the cap comes"
-          + " down from here as the database crowds). At least `sluice.concurrency.min`.")
+          + " down from here as the database crowds). At least `sluice.concurrency.min`; at most"
+          + " the pool's size, since the cap is cut only while half of it is in use.")
       .group(Group.RARELY_USED).build();
 
   // --- read only by the Spring Boot starter (sluice-spring-boot-starter); elsewhere ignored ---
