@@ -8,6 +8,10 @@ import dev.sluice.internal.config.Key;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.RedisUri;
 import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.limit.Bucket;
+import dev.sluice.internal.limit.DemandShare;
+import dev.sluice.internal.limit.Limiter;
+import dev.sluice.internal.limit.Share;
 import dev.sluice.internal.limit.Ticker;
 import dev.sluice.internal.redis.RedisHealth;
 import dev.sluice.internal.redis.RedisLink;
@@ -76,7 +80,7 @@ final class Budget implements AutoCloseable {
     double count = firstCount(settings);
     int burst = Share.of(budget, count, settings.isSet(Keys.BURST) ? settings.get(Keys.BURST) : 0)
         .burst; // checked across keys: the share and an explicit burst fit a bucket as given
-    TokenBucket bucket = TokenBucket.of(budget / count, burst, settings.get(Keys.RESERVE),
+    Bucket bucket = Bucket.of(budget / count, burst, settings.get(Keys.RESERVE),
         ticker);
     boolean flagFromRedis = explicitFlag == null && flagSource(settings) == FlagSource.REDIS;
     RedisLink link = null;
@@ -99,7 +103,8 @@ final class Budget implements AutoCloseable {
       flag = flagSource(settings) == FlagSource.MANUAL ? BreakerFlag.manual()
           : BreakerFlag.alwaysOpen();
     }
-    Limiter limiter = new Limiter(name, settings, bucket, flag, count, driverMode, ticker);
+    Limiter limiter = new Limiter(name, settings, bucket, flag, count, driverMode, ticker,
+        RateLimitExceededException.REFUSALS);
     Registry registry = null;
     if (instances.fromRedis()) {
       RedisHealth registryHealth = health.forUse("the instance registry",
@@ -120,8 +125,8 @@ final class Budget implements AutoCloseable {
     }
     LOG.info("{} - Sluice limiter built: budget {} permits/s over {} instance(s), this instance"
         + " admits {}/s, burst {}, scope {}, flag {}; settings {}", name,
-        RateLimitExceededException.formatRate(budget), instances,
-        RateLimitExceededException.formatRate(limiter.bucket().permitsPerSecond()), burst,
+        Share.rate(budget), instances,
+        Share.rate(limiter.bucket().permitsPerSecond()), burst,
         limiter.scope(), flag, settings.describe());
     return opened;
   }
@@ -149,7 +154,7 @@ final class Budget implements AutoCloseable {
       throw Share.budgetOutOfRange(settings.given(Keys.BUDGET), count,
           counted.name() + "=" + settings.given(counted) + until);
     }
-    if (settings.isSet(Keys.BURST) && settings.get(Keys.BURST) > TokenBucket.maxBurst(share)) {
+    if (settings.isSet(Keys.BURST) && settings.get(Keys.BURST) > Bucket.maxBurst(share)) {
       throw Share.burstTooLong(settings.given(Keys.BURST), share);
     }
   }

@@ -2,6 +2,7 @@ package dev.sluice;
 
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Mode;
+import dev.sluice.internal.limit.Limiter;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
 import java.util.function.Supplier;

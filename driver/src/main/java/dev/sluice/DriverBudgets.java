@@ -2,6 +2,7 @@ package dev.sluice;
 
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.limit.Limiter;
 import dev.sluice.internal.limit.Ticker;
 import java.lang.ref.WeakReference;
 import java.sql.Connection;

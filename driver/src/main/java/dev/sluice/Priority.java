@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import dev.sluice.internal.limit.Limiter;
 import java.util.concurrent.Callable;
 
 /**
@@ -32,7 +33,8 @@ public enum Priority {
   SHEDDABLE;
 
   /** Unset ({@code null}) outside any block: the connection then decides (read-only or not). */
-  private static final ThreadLocal<Priority> CURRENT = new ThreadLocal<>();
+  /** The block's priority on this thread: the limiter's, which reads it at a door. */
+  private static final ThreadLocal<Priority> CURRENT = Limiter.CODE_PRIORITY;
   private static final Priority[] ALL = values();
 
   /**
@@ -85,11 +87,6 @@ public enum Priority {
     return p == null ? NORMAL : p;
   }
 
-  /** The priority set by a block, or {@code null} outside any: one thread-local read. */
-  static Priority explicit() {
-    return CURRENT.get();
-  }
-
   /** Every priority, highest first, without the copy {@link #values()} makes. */
   static Priority of(int ordinal) {
     return ALL[ordinal];
@@ -97,7 +94,7 @@ public enum Priority {
 
   /** The priority in lower case, as metrics tags and logs write it. */
   String tag() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+    return Limiter.tag(this);
   }
 
   /** The message is built only when thrown: a block costs no allocation. */

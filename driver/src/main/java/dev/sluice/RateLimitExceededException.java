@@ -1,5 +1,7 @@
 package dev.sluice;
 
+import dev.sluice.internal.limit.Refusals;
+import dev.sluice.internal.limit.Share;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.Locale;
@@ -114,7 +116,7 @@ public final class RateLimitExceededException extends SQLTransientConnectionExce
     }
     return String.format(Locale.ROOT,
         "%s - rate limit exceeded: %s (share %s permits/s); retry in %d ms",
-        budgetName, reason, formatRate(permitsPerSecond), retryAfterMillis());
+        budgetName, reason, Share.rate(permitsPerSecond), retryAfterMillis());
   }
 
   /** Does nothing: the stack trace is filled, if wanted, by the constructor. */
@@ -123,9 +125,20 @@ public final class RateLimitExceededException extends SQLTransientConnectionExce
     return this;
   }
 
-  static String formatRate(double permitsPerSecond) {
-    return permitsPerSecond == Math.rint(permitsPerSecond) && permitsPerSecond < 1e15
-        ? Long.toString((long) permitsPerSecond)
-        : String.format(Locale.ROOT, "%.3f", permitsPerSecond);
-  }
+  /** How the limiter, outside this package, makes the exceptions it throws. */
+  static final Refusals REFUSALS = new Refusals() {
+    @Override
+    public RateLimitExceededException rate(String budgetName, double permitsPerSecond,
+        String reason, long retryAfterNanos, boolean withStackTrace) {
+      return new RateLimitExceededException(budgetName, permitsPerSecond, reason,
+          retryAfterNanos, withStackTrace);
+    }
+
+    @Override
+    public RateLimitExceededException concurrency(String budgetName, double permitsPerSecond,
+        String reason, boolean withStackTrace, int cap) {
+      return new RateLimitExceededException(budgetName, permitsPerSecond, reason, 0,
+          withStackTrace, Limit.CONCURRENCY, cap);
+    }
+  };
 }

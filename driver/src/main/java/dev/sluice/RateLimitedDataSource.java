@@ -5,6 +5,7 @@ import dev.sluice.internal.config.Key;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.jdbc.ConnectionWrapper;
+import dev.sluice.internal.limit.Limiter;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,5 +1,8 @@
 package dev.sluice;
 
+import dev.sluice.internal.limit.Concurrency;
+import dev.sluice.internal.limit.Limiter;
+import dev.sluice.internal.limit.Share;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -284,8 +287,8 @@ public final class Stats {
             + " shadowRejected=%d, forced=%d, share=%s/s, burst=%d, instances=%s, flag=%s,"
             + " flagReadAgo=%dms, liveInstances=%d, inFlight=%d, concurrencyLimit=%d]", name,
         limiting, recovering, Limiter.modeName(shadow), admitted, rejected, shadowRejected, forced,
-        RateLimitExceededException.formatRate(permitsPerSecond), burst,
-        RateLimitExceededException.formatRate(instances), flagState, sinceFlagRead.toMillis(),
+        Share.rate(permitsPerSecond), burst,
+        Share.rate(instances), flagState, sinceFlagRead.toMillis(),
         liveInstances, inFlight, concurrencyLimit);
   }
 }

@@ -1,8 +1,6 @@
 package dev.sluice;
 
-import dev.sluice.internal.limit.Ticker;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
+import dev.sluice.internal.limit.Bucket;
 
 /**
  * A lock-free token bucket: {@code permitsPerSecond} permits a second on average, at most
@@ -15,152 +13,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * }
  * }</pre>
  *
+ * <p>It is the generic cell rate algorithm (GCRA, ITU-T I.371), its whole state one
+ * {@code AtomicLong}: an admission is one clock read, one volatile read and one CAS; a rejection
+ * writes nothing. The rate is exact to the nanosecond of the interval between permits, never above
+ * the rate asked for. The limiter of a {@link RateLimitedDataSource} runs on the same bucket.
+ *
  * <p>This class is threadsafe. No method blocks, waits or allocates.
- *
- * <h2>How it works</h2>
- *
- * <p>This is the generic cell rate algorithm (GCRA, ITU-T I.371; the "virtual scheduling" form).
- * Each permit costs one emission interval {@code T = 1 s / rate}. The whole state is one number,
- * the theoretical arrival time {@code tat}: the moment at which the bucket would be full again. A
- * request for {@code n} permits at time {@code now} computes {@code next = max(tat, now) + n*T} and
- * is admitted iff {@code next - now <= burst*T}; admission publishes {@code next} with one CAS.
- *
- * <p>Memory ordering: the state lives in one {@link AtomicLong}. The admit path is one volatile
- * read, arithmetic and one CAS; a failed CAS means another thread decided first, so the loop
- * re-reads and decides again. The reject path is the read and the arithmetic only: a rejection
- * writes nothing, so a flood of rejections costs no cache-line traffic.
- *
- * <p>The clock is read once per call, <em>before</em> the state, and a retry after a lost CAS
- * decides on that same reading. Reading the clock (about 25&ndash;30 ns, more than everything
- * else here together) between the state read and the CAS would hold the race window open that
- * long, so under contention most CASes would fail and each retry would pay for the clock again.
- * Deciding on a reading older than the state never admits more than the rate: every admission
- * publishes a {@code tat} at least one interval past its own reading, so a reading older than an
- * admission already published finds {@code tat} ahead of it, and {@code max(tat, now)} takes
- * {@code tat} &mdash; the decision is the one that later moment would make, judged against an
- * older {@code now}, that is, more strictly. A reading older than every published admission is
- * simply a call that arrived at that instant. Either way the decisions form a valid GCRA sequence
- * whose instants never run backwards, and the cost is at most a permit refused that a fresher
- * reading would have granted, by the few nanoseconds the reading is stale.
- *
- * <p>Changing the rate: the rate lives in an immutable {@code Rate} published through a volatile
- * field, and the state is kept in half-nanoseconds with the low bit free for an epoch that names
- * the rate the state was written under ({@code state = tat + epoch}, {@code tat} even). Readers
- * read the state <em>before</em> the rate. A state written under the new rate can only have been written after
- * the new rate was published, so its reader sees that rate too; a reader that finds the state's
- * epoch behind the rate converts the state itself (keeping the permits still available, or fewer
- * when the burst shrank, so no fresh burst appears) and publishes the conversion with the same
- * CAS, before deciding. Every decision
- * is therefore made wholly under one rate, and no thread ever waits for another. {@link #setRate}
- * calls are serialised and each returns only once the state carries its epoch, so the one-bit
- * epoch cannot wrap around under a reader.
- *
- * <p>Time is a nanosecond {@link Ticker} and only differences of readings are compared, so the
- * origin does not matter and wrap-around is harmless. A ticker that stands still grants nothing
- * new; one that steps back is treated as standing still ({@code max(tat, now)} keeps the later),
- * so neither ever grants extra permits.
- *
- * <p>Debt: {@link #forceAcquire} may push {@code tat} past the burst, and later admissions pay
- * the debt back. No state ever reaches more than {@code 2^60} half-nanoseconds (about 18.3 years)
- * ahead of the clock: a forced permit beyond that is not recorded. That bound keeps every sum in
- * the arithmetic below {@code 2^62}, so nothing can wrap (unbounded, about 4.6 million forced
- * permits at 0.001/s used to wrap the state and admit again), and it is the only permit the
- * bucket ever forgives: any shorter cap would forget permits the database really served. A bucket
- * at the cap admits nothing for 18 years, which is what its rate asked for.
- *
- * <p>Priorities ({@code sluice.reserve}, used by the limiter; the public methods see the whole
- * bucket): each {@link Priority} sees its own tolerance on the same {@code tat}, so a priority
- * costs no second bucket and no second CAS. {@code CRITICAL} sees the whole burst {@code b};
- * the priority {@code k} steps below sees {@code (1 - reserve)^k} of it, to the nearest whole
- * permit and at least one ({@code b = 10}, reserve {@code 0.2}: 10, 8, 6). A flood of a lower
- * priority can push {@code tat} no further than its own tolerance, so the top of the bucket
- * &mdash; the last {@code b - b_low} permits, a time window of about {@code reserve * b / rate}
- * &mdash; stays within reach of the higher priorities only. Above the flood's edge, a higher
- * priority sees a bucket of its own, at the full rate and {@code b - b_low} deep: every permit
- * it takes pushes {@code tat} up and the flood waits, so it is admitted whenever its own demand
- * fits the rate and that depth. Nothing is wasted: with no higher demand, a lower priority takes
- * every permit as the rate frees it (its tolerance is at least one interval), so it gets the
- * whole rate, with a smaller burst. And no tolerance exceeds the burst, so the total admitted
- * stays within {@code rate * t + b}, whatever the mix.
- *
- * <p>The limit of the scheme is the depth: the reserve is a number of whole permits, so it only
- * holds when the burst leaves some. Arrivals that are random rather than evenly spaced (Poisson)
- * need a few permits of depth to be admitted 99&nbsp;% of the time. Measured on a fake clock
- * against a flood, with the higher demand at {@code reserve * rate}: at reserve 0.2, one permit
- * of depth admits 90.7&nbsp;%, two 99.2&nbsp;%, three 99.96&nbsp;%; at 0.5, four admit
- * 99.6&nbsp;%. So at the default 0.2 the burst must be at least 8 (the default burst, 100 ms of
- * the share, is from a share above 70/s). Below a burst of 3, {@code NORMAL} keeps the whole
- * burst and there is no reserve over it; with burst 1 every priority sees the one permit and
- * there is no reservation at all: the flood takes each permit as the rate frees it.
- *
- * <p>Precision: the state counts half-nanoseconds with the low bit taken by the epoch, so the
- * interval is a whole number of <em>nanoseconds</em>, rounded up: the effective rate is
- * {@code 1e9 / ceil(1e9 / rate)}, never more than the configured rate. It is exact when the rate
- * divides 10<sup>9</sup>, and otherwise lower by less than {@code rate / 1e9} of itself: 0.01% at
- * 10<sup>5</sup>/s, 0.1% at 10<sup>6</sup>/s, but 9.99&times;10<sup>8</sup>/s
- * admits only 5&times;10<sup>8</sup>/s (a 2 ns interval).
  */
 public final class TokenBucket {
+  private final Bucket bucket;
 
-  /** The slowest rate accepted: one permit every 1,000 seconds. */
-  static final double MIN_RATE = 0.001;
-  /** The fastest rate accepted: one permit a nanosecond. */
-  static final double MAX_RATE = 1e9;
-  /**
-   * How far ahead of the clock any state may reach, in half-nanoseconds (about 18.3 years): it
-   * bounds both {@code burst * interval} and the debt, so every sum stays below {@code 2^62}.
-   */
-  static final long MAX_SPAN = 1L << 60;
-  private static final double HALF_NANOS_PER_SECOND = 2e9;
-
-  /**
-   * An immutable rate and burst, in the units the arithmetic uses: half-nanoseconds, always even,
-   * so that the state's low bit stays free for the epoch. A rate of zero admits nothing: its burst
-   * is zero, and its interval, which forced permits still cost, is that of {@link #MIN_RATE}.
-   */
-  private static final class Rate {
-    final double permitsPerSecond;
-    final int burst;
-    final long interval;
-    final long tolerance;
-    /** The tolerance each priority sees, by ordinal: the top {@code reserve} part kept back. */
-    final long[] tolerances;
-    /** The most permits one call may ask for: the burst, and at least 1 (refused when zero). */
-    final int maxPermits;
-    final long previousInterval;
-    final int previousBurst;
-    final int epoch;
-
-    Rate(double permitsPerSecond, int burst, double reserve, Rate previous, int epoch) {
-      this.permitsPerSecond = permitsPerSecond;
-      this.burst = burst;
-      this.interval = intervalOf(permitsPerSecond == 0 ? MIN_RATE : permitsPerSecond);
-      this.tolerance = burst * interval;
-      this.tolerances = new long[Priority.values().length];
-      for (int k = 0; k < tolerances.length; k++) {
-        tolerances[k] = classBurst(burst, reserve, k) * interval;
-      }
-      this.maxPermits = Math.max(1, burst);
-      this.previousInterval = previous == null ? interval : previous.interval;
-      this.previousBurst = previous == null ? burst : previous.burst;
-      this.epoch = epoch;
-    }
-  }
-
-  private final Ticker ticker;
-  /** {@code sluice.reserve}: {@code 0} gives every priority the whole bucket. */
-  private final double reserve;
-  /** {@code 2 * tat + epoch}, tat in half-nanoseconds of the ticker. */
-  private final AtomicLong state;
-  private volatile Rate rate;
-  /** Serialises {@link #setRate} calls (rare, off the request path; never held while waiting). */
-  private final ReentrantLock rateChange = new ReentrantLock();
-
-  private TokenBucket(double permitsPerSecond, int burst, double reserve, Ticker ticker) {
-    this.ticker = ticker;
-    this.reserve = reserve;
-    this.rate = checkedRate(permitsPerSecond, burst, reserve, null, 0);
-    this.state = new AtomicLong(now());
+  private TokenBucket(Bucket bucket) {
+    this.bucket = bucket;
   }
 
   /**
@@ -174,22 +38,7 @@ public final class TokenBucket {
    *     not positive, or the two together span more than about 18 years
    */
   public static TokenBucket of(double permitsPerSecond, int burst) {
-    return new TokenBucket(permitsPerSecond, burst, 0, Ticker.system());
-  }
-
-  /** As {@link #of(double, int)}, on the given ticker: for tests. */
-  static TokenBucket of(double permitsPerSecond, int burst, Ticker ticker) {
-    return new TokenBucket(permitsPerSecond, burst, 0, ticker);
-  }
-
-  /**
-   * As {@link #of(double, int)}, with the top {@code reserve} part of the bucket kept for higher
-   * priorities (see the class notes).
-   *
-   * @param reserve {@code sluice.reserve}, {@code 0 <= reserve < 1} (checked by the key)
-   */
-  static TokenBucket of(double permitsPerSecond, int burst, double reserve, Ticker ticker) {
-    return new TokenBucket(permitsPerSecond, burst, reserve, ticker);
+    return new TokenBucket(Bucket.of(permitsPerSecond, burst));
   }
 
   /**
@@ -198,7 +47,7 @@ public final class TokenBucket {
    * @return {@code true} if the permit was taken, {@code false} (taking nothing) otherwise
    */
   public boolean tryAcquire() {
-    return tryAcquire(1);
+    return bucket.tryAcquire(1);
   }
 
   /**
@@ -209,67 +58,20 @@ public final class TokenBucket {
    * @throws IllegalArgumentException if {@code permits} is not positive or exceeds the burst
    */
   public boolean tryAcquire(int permits) {
-    return tryAcquire(permits, 0); // the whole bucket, as before priorities existed
-  }
-
-  /**
-   * Takes one permit if one is available now to {@code priority}: a lower priority sees less of
-   * the bucket (see the class notes), in the same single CAS.
-   *
-   * @param priority the caller's priority
-   * @return {@code true} if the permit was taken, {@code false} (taking nothing) otherwise
-   */
-  boolean tryAcquire(Priority priority) {
-    return tryAcquire(1, priority.ordinal());
-  }
-
-  private boolean tryAcquire(int permits, int priority) {
-    long now = now(); // once: a retry after a lost CAS decides on this reading (see above)
-    for (;;) {
-      long current = state.get();
-      Rate r = rate;
-      if (epochOf(current) != r.epoch) {
-        convert(current, r, now);
-        continue;
-      }
-      checkPermits(permits, r);
-      long next = later(current - r.epoch, now) + permits * r.interval;
-      boolean canAcquireImmediately = next - now <= r.tolerances[priority];
-      if (!canAcquireImmediately) {
-        return false;
-      }
-      if (state.compareAndSet(current, next + r.epoch)) {
-        return true;
-      }
-    }
+    return bucket.tryAcquire(permits);
   }
 
   /**
    * Takes {@code permits} permits whether or not they are available, going into debt if need be:
    * each forced permit delays later admissions by exactly one permit's interval, up to a debt
-   * that reaches about 18 years ahead (see the class notes). For work that has already been
-   * admitted and must not be cut in half.
+   * that reaches about 18 years ahead. For work that has already been admitted and must not be
+   * cut in half.
    *
    * @param permits how many permits to charge, at least 1 and at most the burst
    * @throws IllegalArgumentException if {@code permits} is not positive or exceeds the burst
    */
   public void forceAcquire(int permits) {
-    long now = now(); // once: a retry after a lost CAS decides on this reading (see above)
-    for (;;) {
-      long current = state.get();
-      Rate r = rate;
-      if (epochOf(current) != r.epoch) {
-        convert(current, r, now);
-        continue;
-      }
-      checkPermits(permits, r);
-      long tat = later(current - r.epoch, now);
-      long room = Math.max(0, MAX_SPAN - (tat - now)); // the debt cap; never moves tat back
-      long next = tat + Math.min(permits * r.interval, room);
-      if (state.compareAndSet(current, next + r.epoch)) {
-        return;
-      }
-    }
+    bucket.forceAcquire(permits);
   }
 
   /**
@@ -280,22 +82,7 @@ public final class TokenBucket {
    * @throws IllegalArgumentException if {@code permits} is not positive or exceeds the burst
    */
   public long nanosUntilAvailable(int permits) {
-    return nanosUntilAvailable(permits, 0);
-  }
-
-  /** As {@link #nanosUntilAvailable(int)}, for one permit at {@code priority}. */
-  long nanosUntilAvailable(Priority priority) {
-    return nanosUntilAvailable(1, priority.ordinal());
-  }
-
-  private long nanosUntilAvailable(int permits, int priority) {
-    long current = state.get();
-    Rate r = rate;
-    checkPermits(permits, r);
-    long now = now();
-    long tat = epochOf(current) == r.epoch ? current - r.epoch : converted(current, r, now);
-    long next = later(tat, now) + permits * r.interval;
-    return Math.max(0, next - now - r.tolerances[priority]) >>> 1;
+    return bucket.nanosUntilAvailable(permits);
   }
 
   /**
@@ -307,168 +94,29 @@ public final class TokenBucket {
    *     at that rate would span more than about 18 years; then nothing changes
    */
   public void setRate(double permitsPerSecond) {
-    rateChange.lock();
-    try {
-      publish(checkedRate(permitsPerSecond, Math.max(1, rate.burst), reserve, rate,
-          rate.epoch ^ 1));
-    } finally {
-      rateChange.unlock();
-    }
+    bucket.setRate(permitsPerSecond);
   }
 
   /**
-   * Changes the rate and the burst together, for a share that changed. The permits available
-   * stay available, or fewer when the burst shrank: a change never refills the bucket. A rate of
-   * zero admits nothing (forced permits are still charged, at the slowest rate's interval); the
-   * bucket leaves it empty.
+   * The rate, in permits per second.
    *
-   * @param permitsPerSecond the new rate: from 0.001 to 10<sup>9</sup>, or zero
-   * @param burst the new burst, at least 1 (ignored for a zero rate)
-   * @throws IllegalArgumentException if the two are out of range; then nothing changes
-   */
-  void setRate(double permitsPerSecond, int burst) {
-    rateChange.lock();
-    try {
-      Rate previous = rate;
-      publish(permitsPerSecond == 0
-          ? new Rate(0, 0, reserve, previous, previous.epoch ^ 1)
-          : checkedRate(permitsPerSecond, burst, reserve, previous, previous.epoch ^ 1));
-    } finally {
-      rateChange.unlock();
-    }
-  }
-
-  /** Publishes {@code next}, then returns once the state carries its epoch. */
-  private void publish(Rate next) {
-    rate = next;
-    for (;;) {
-      long current = state.get();
-      if (epochOf(current) == next.epoch) {
-        return;
-      }
-      convert(current, next, now());
-    }
-  }
-
-  /**
-   * Returns the largest burst a bucket may have at {@code permitsPerSecond}: about 18 years of it.
-   *
-   * @param permitsPerSecond a rate from 0.001 to 10<sup>9</sup>
-   * @return the most permits, capped at {@link Integer#MAX_VALUE}
-   */
-  static int maxBurst(double permitsPerSecond) {
-    return (int) Math.min(Integer.MAX_VALUE, MAX_SPAN / intervalOf(permitsPerSecond));
-  }
-
-  /**
-   * Returns the configured rate.
-   *
-   * @return permits per second as last set; {@code 0} while the bucket admits nothing
+   * @return the rate
    */
   public double permitsPerSecond() {
-    return rate.permitsPerSecond;
+    return bucket.permitsPerSecond();
   }
 
   /**
-   * Returns the depth of the bucket.
+   * The depth of the bucket, in permits.
    *
-   * @return the most permits that can be taken at once; {@code 0} while the bucket admits nothing
+   * @return the burst
    */
   public int burst() {
-    return rate.burst;
+    return bucket.burst();
   }
 
   @Override
   public String toString() {
-    Rate r = rate;
-    return "TokenBucket[" + r.permitsPerSecond + " permits/s, burst " + r.burst + "]";
-  }
-
-  /** Publishes {@code current}, written under the previous rate, in the units of {@code r}. */
-  private void convert(long current, Rate r, long now) {
-    state.compareAndSet(current, converted(current, r, now) + r.epoch);
-  }
-
-  /**
-   * The tat of {@code current} (written under the previous rate) in the units of {@code r}: the
-   * permits still available stay available, never more than the new burst; a debt stays owed.
-   * Computed in {@code double} and capped before the cast, so no debt can saturate or wrap.
-   */
-  private static long converted(long current, Rate r, long now) {
-    long usedSpan = Math.max(0, (current - epochOf(current)) - now);
-    double used = (double) usedSpan / r.previousInterval + (r.burst - r.previousBurst);
-    double span = Math.min(Math.ceil(Math.max(0, used) * r.interval), MAX_SPAN);
-    return now + roundUpToEven(span);
-  }
-
-  /** Reads the ticker in half-nanoseconds: always even. */
-  private long now() {
-    return ticker.read() << 1;
-  }
-
-  /** The later of two instants, compared by difference so that wrap-around is harmless. */
-  private static long later(long a, long b) {
-    return a - b > 0 ? a : b;
-  }
-
-  private static int epochOf(long state) {
-    return (int) (state & 1);
-  }
-
-  /** One permit's interval in half-nanoseconds: whole nanoseconds, rounded up. */
-  private static long intervalOf(double permitsPerSecond) {
-    return roundUpToEven(Math.ceil(HALF_NANOS_PER_SECOND / permitsPerSecond));
-  }
-
-  private static long roundUpToEven(double halfNanos) {
-    long value = (long) halfNanos;
-    return value + (value & 1);
-  }
-
-  private static void checkPermits(int permits, Rate r) {
-    if (permits < 1 || permits > r.maxPermits) {
-      throw new IllegalArgumentException(
-          "permits must be between 1 and the burst (" + r.burst + "), but was " + permits);
-    }
-  }
-
-  private static Rate checkedRate(double permitsPerSecond, int burst, double reserve,
-      Rate previous, int epoch) {
-    if (!(permitsPerSecond >= MIN_RATE && permitsPerSecond <= MAX_RATE)) {
-      throw new IllegalArgumentException("permitsPerSecond must be a number from " + MIN_RATE
-          + " to " + MAX_RATE + ", but was " + permitsPerSecond);
-    }
-    if (burst < 1) {
-      throw new IllegalArgumentException("burst must be at least 1, but was " + burst);
-    }
-    if (burst > maxBurst(permitsPerSecond)) {
-      throw new IllegalArgumentException("a burst of " + burst + " at " + permitsPerSecond
-          + " permits/s spans too long a time (at most " + maxBurst(permitsPerSecond)
-          + " permits, about 18 years); lower the burst or raise the rate");
-    }
-    return new Rate(permitsPerSecond, burst, reserve, previous, epoch);
-  }
-
-  /**
-   * The burst the priority of ordinal {@code k} sees: the whole burst for the highest, then
-   * {@code (1 - reserve)^k} of it, to the nearest whole permit and at least one, so that every
-   * priority can be admitted. Nearest, not down: a reserve of 0.2 of a burst of 2 is 0.4 of a
-   * permit, and taking a whole one for it would halve what the calls below may take at once.
-   */
-  static int classBurst(int burst, double reserve, int k) {
-    if (k == 0 || burst == 0) {
-      return burst;
-    }
-    return (int) Math.max(1, Math.round(burst * Math.pow(1 - reserve, k)));
-  }
-
-  /**
-   * Returns the burst {@code priority} sees now.
-   *
-   * @param priority a priority
-   * @return permits it may take at once from a full bucket
-   */
-  int burst(Priority priority) {
-    return classBurst(rate.burst, reserve, priority.ordinal());
+    return "TokenBucket[" + bucket.permitsPerSecond() + " permits/s, burst " + bucket.burst() + "]";
   }
 }

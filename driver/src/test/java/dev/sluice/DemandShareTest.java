@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.limit.Bucket;
+import dev.sluice.internal.limit.DemandShare;
+import dev.sluice.internal.limit.FairShares;
+import dev.sluice.internal.limit.Limiter;
+import dev.sluice.internal.limit.Share;
 import dev.sluice.internal.redis.Registry;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -55,8 +59,8 @@ class DemandShareTest {
       Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, BUDGET);
       Share first = Share.of(BUDGET, ASSUMED, 0);
       limiter = new Limiter("users-db", settings,
-          TokenBucket.of(first.permitsPerSecond, first.burst, ticker), BreakerFlag.alwaysOpen(),
-          ASSUMED, false, ticker);
+          Bucket.of(first.permitsPerSecond, first.burst, ticker), BreakerFlag.alwaysOpen(),
+          ASSUMED, false, ticker, RateLimitExceededException.REFUSALS);
       share = new DemandShare(limiter, ticker);
     }
 

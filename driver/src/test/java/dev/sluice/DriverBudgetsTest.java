@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.limit.Limiter;
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;

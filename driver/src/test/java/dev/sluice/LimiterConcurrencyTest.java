@@ -8,7 +8,10 @@ import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Mode;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.jdbc.ConnectionWrapper;
+import dev.sluice.internal.limit.Bucket;
+import dev.sluice.internal.limit.Concurrency;
 import dev.sluice.internal.limit.Gate;
+import dev.sluice.internal.limit.Limiter;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -35,16 +38,16 @@ class LimiterConcurrencyTest {
   private Limiter limiter(Scope scope, int cap, int burst, double instances) {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 1000.0)
         .with(Keys.SCOPE, scope).with(Keys.CONCURRENCY, ConcurrencyCap.of(cap));
-    return new Limiter("users-db", settings, TokenBucket.of(1000 / instances, burst, ticker),
-        flag, instances, false, ticker);
+    return new Limiter("users-db", settings, Bucket.of(1000 / instances, burst, ticker),
+        flag, instances, false, ticker, RateLimitExceededException.REFUSALS);
   }
 
   @Test
   void shadowMode_capReached_passesHoldingNothingUnchargedAndCountsIt() throws SQLException {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 1000.0)
         .with(Keys.CONCURRENCY, ConcurrencyCap.of(1)).with(Keys.MODE, Mode.SHADOW);
-    Limiter limiter = new Limiter("users-db", settings, TokenBucket.of(1000, 100, ticker), flag,
-        1, false, ticker);
+    Limiter limiter = new Limiter("users-db", settings, Bucket.of(1000, 100, ticker), flag,
+        1, false, ticker, RateLimitExceededException.REFUSALS);
     flag.trip();
     int autoCommit = Gate.initialState(true);
     assertThat(limiter.beforeStatement(autoCommit, DRIVER) & Gate.HELD).isNotZero();
@@ -192,8 +195,8 @@ class LimiterConcurrencyTest {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 1e6)
         .with(Keys.CONCURRENCY, ConcurrencyCap.AUTO).with(Keys.CONCURRENCY_MIN, min)
         .with(Keys.CONCURRENCY_MAX, max);
-    return new Limiter("users-db", settings, TokenBucket.of(1e6, 1_000_000, ticker), flag, 1,
-        false, ticker);
+    return new Limiter("users-db", settings, Bucket.of(1e6, 1_000_000, ticker), flag, 1,
+        false, ticker, RateLimitExceededException.REFUSALS);
   }
 
   @Test

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Mode;
 import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.limit.Bucket;
 import dev.sluice.internal.limit.Gate;
+import dev.sluice.internal.limit.Limiter;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -26,8 +28,8 @@ class LimiterPriorityTest {
   private Limiter limiter(Mode mode) {
     Settings settings = Settings.empty().with(Keys.NAME, "prio").with(Keys.BUDGET, 10.0)
         .with(Keys.MODE, mode).with(Keys.RECOVERY_SETTLE, Duration.ofSeconds(30));
-    return new Limiter("prio", settings, TokenBucket.of(10, 10, 0.2, ticker), flag, 1, false,
-        ticker);
+    return new Limiter("prio", settings, Bucket.of(10, 10, 0.2, ticker), flag, 1, false,
+        ticker, RateLimitExceededException.REFUSALS);
   }
 
   /** An auto-committing driver connection; counts how often it is asked whether read-only. */
@@ -189,8 +191,8 @@ class LimiterPriorityTest {
   void beforeCheckout_connectionScope_takesThePriorityOfTheCode() throws Exception {
     Settings settings = Settings.empty().with(Keys.NAME, "prio").with(Keys.BUDGET, 10.0)
         .with(Keys.SCOPE, Scope.CONNECTION);
-    Limiter limiter = new Limiter("prio", settings, TokenBucket.of(10, 10, 0.2, ticker), flag, 1,
-        false, ticker);
+    Limiter limiter = new Limiter("prio", settings, Bucket.of(10, 10, 0.2, ticker), flag, 1,
+        false, ticker, RateLimitExceededException.REFUSALS);
     flag.trip();
     for (int i = 0; i < 8; i++) {
       limiter.beforeCheckout();

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.limit.Bucket;
 import dev.sluice.internal.limit.Gate;
+import dev.sluice.internal.limit.Limiter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Proxy;
@@ -45,8 +47,8 @@ class LimiterRecoveryTest {
   private Limiter limiter(Duration settle) {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 10.0)
         .with(Keys.RECOVERY_SETTLE, settle);
-    return new Limiter("users-db", settings, TokenBucket.of(10, 10, ticker), flag, 1, false,
-        ticker);
+    return new Limiter("users-db", settings, Bucket.of(10, 10, ticker), flag, 1, false,
+        ticker, RateLimitExceededException.REFUSALS);
   }
 
   /** The flag opens and closes, with a call seeing it open; the next call starts the recovery. */
@@ -309,8 +311,8 @@ class LimiterRecoveryTest {
       throws Exception {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 10.0)
         .with(Keys.RECOVERY_SETTLE, SETTLE);
-    Limiter limiter = new Limiter("users-db", settings, TokenBucket.of(10, 1, ticker), flag, 1,
-        false, ticker);
+    Limiter limiter = new Limiter("users-db", settings, Bucket.of(10, 1, ticker), flag, 1,
+        false, ticker, RateLimitExceededException.REFUSALS);
     flag.trip();
     int state = limiter.beforeAutoCommit(Gate.initialState(true), false, AUTO_COMMITTING);
     flag.reset(); // mid-transaction: the recovery begins

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.limit.Bucket;
 import dev.sluice.internal.limit.Gate;
+import dev.sluice.internal.limit.Limiter;
+import dev.sluice.internal.limit.Share;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.time.Duration;
@@ -26,8 +29,8 @@ class LimiterShareTest {
     }
     Share share = Share.of(budget, instances, burst == null ? 0 : burst);
     return new Limiter("users-db", settings,
-        TokenBucket.of(share.permitsPerSecond, share.burst, ticker), BreakerFlag.alwaysOpen(),
-        instances, false, ticker);
+        Bucket.of(share.permitsPerSecond, share.burst, ticker), BreakerFlag.alwaysOpen(),
+        instances, false, ticker, RateLimitExceededException.REFUSALS);
   }
 
   private static int drain(Limiter limiter) {
@@ -119,7 +122,7 @@ class LimiterShareTest {
   void setInstances_explicitBurstTooLongForTheNewShare_heldToWhatTheBucketSpans() {
     Limiter limiter = limiter(10, 1, 1_000_000);
     limiter.setInstances(10_000); // 0.001/s
-    assertThat(limiter.bucket().burst()).isEqualTo(TokenBucket.maxBurst(0.001));
+    assertThat(limiter.bucket().burst()).isEqualTo(Bucket.maxBurst(0.001));
   }
 
   /** Issue 10, item 3: after a JMX budget change from 500 to 4, 13 calls passed at once. */

@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.limit.Bucket;
 import dev.sluice.internal.limit.Gate;
+import dev.sluice.internal.limit.Limiter;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -24,8 +26,8 @@ class LimiterTest {
   private Limiter limiter(Scope scope, boolean driverMode, int burst) {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 10.0)
         .with(Keys.SCOPE, scope);
-    return new Limiter("users-db", settings, TokenBucket.of(10, burst, ticker), flag, 1,
-        driverMode, ticker);
+    return new Limiter("users-db", settings, Bucket.of(10, burst, ticker), flag, 1,
+        driverMode, ticker, RateLimitExceededException.REFUSALS);
   }
 
   @Test
@@ -137,8 +139,8 @@ class LimiterTest {
       throws Exception {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 10.0)
         .with(Keys.POOL_AUTO_COMMIT, false);
-    Limiter limiter = new Limiter("users-db", settings, TokenBucket.of(10, 1, ticker), flag, 1,
-        true, ticker);
+    Limiter limiter = new Limiter("users-db", settings, Bucket.of(10, 1, ticker), flag, 1,
+        true, ticker, RateLimitExceededException.REFUSALS);
     flag.trip();
     limiter.beforeStatement(Gate.initialState(true), DRIVER); // empty the bucket
     // HikariCP with autoCommit=false sets every new connection up, then resets it after use
@@ -206,8 +208,8 @@ class LimiterTest {
   void rejection_withStackTracesOn_recordsTheStack() {
     Settings settings = Settings.empty().with(Keys.NAME, "a").with(Keys.BUDGET, 10.0)
         .with(Keys.STACK_TRACES, true);
-    Limiter limiter = new Limiter("a", settings, TokenBucket.of(10, 1, ticker),
-        BreakerFlag.alwaysOpen(), 1, false, ticker);
+    Limiter limiter = new Limiter("a", settings, Bucket.of(10, 1, ticker),
+        BreakerFlag.alwaysOpen(), 1, false, ticker, RateLimitExceededException.REFUSALS);
     assertThatThrownBy(() -> {
       limiter.admit();
       limiter.admit();

@@ -3,6 +3,7 @@ package dev.sluice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.internal.limit.Limiter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,7 @@ class PriorityTest {
   @Test
   void current_outsideAnyBlock_isNormalAndUnset() {
     assertThat(Priority.current()).isEqualTo(Priority.NORMAL);
-    assertThat(Priority.explicit()).isNull();
+    assertThat(Limiter.CODE_PRIORITY.get()).isNull();
   }
 
   @Test
@@ -26,7 +27,7 @@ class PriorityTest {
     });
     assertThat(inner.get()).isEqualTo(Priority.CRITICAL);
     assertThat(afterInner.get()).isEqualTo(Priority.SHEDDABLE);
-    assertThat(Priority.explicit()).as("nothing left on a pooled thread").isNull();
+    assertThat(Limiter.CODE_PRIORITY.get()).as("nothing left on a pooled thread").isNull();
   }
 
   @Test
@@ -35,7 +36,7 @@ class PriorityTest {
     assertThatThrownBy(() -> Priority.NORMAL.call(() -> Priority.SHEDDABLE.call(() -> {
       throw new java.io.IOException("boom");
     }))).isInstanceOf(java.io.IOException.class).hasMessage("boom");
-    assertThat(Priority.explicit()).isNull();
+    assertThat(Limiter.CODE_PRIORITY.get()).isNull();
   }
 
   @Test

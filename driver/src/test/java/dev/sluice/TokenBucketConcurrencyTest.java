@@ -2,6 +2,7 @@ package dev.sluice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.internal.limit.Bucket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,7 @@ class TokenBucketConcurrencyTest {
   @Test
   void tryAcquire_manyThreadsOnAStoppedClock_admitExactlyTheBurst() throws Exception {
     FakeTicker ticker = new FakeTicker();
-    TokenBucket bucket = TokenBucket.of(1000, 500, ticker);
+    Bucket bucket = Bucket.of(1000, 500, ticker);
     assertThat(hammer(bucket, 20_000)).isEqualTo(500);
 
     ticker.advance(Duration.ofMillis(137)); // exactly 137 more permits
@@ -27,7 +28,7 @@ class TokenBucketConcurrencyTest {
   @Test
   void forceAcquire_manyThreads_eachChargeCountsExactlyOnce() throws Exception {
     FakeTicker ticker = new FakeTicker();
-    TokenBucket bucket = TokenBucket.of(1000, 10, ticker);
+    Bucket bucket = Bucket.of(1000, 10, ticker);
     runOnThreads(() -> {
       for (int i = 0; i < 1000; i++) {
         bucket.forceAcquire(1);
@@ -45,7 +46,7 @@ class TokenBucketConcurrencyTest {
   void setRate_whileThreadsAcquire_neverExceedsTheFasterRateOrHandsOutAFreshBurst()
       throws Exception {
     FakeTicker ticker = new FakeTicker();
-    TokenBucket bucket = TokenBucket.of(1000, 100, ticker);
+    Bucket bucket = Bucket.of(1000, 100, ticker);
     AtomicBoolean stop = new AtomicBoolean();
     LongAdder admitted = new LongAdder();
     List<Thread> threads = new ArrayList<>();
@@ -78,7 +79,7 @@ class TokenBucketConcurrencyTest {
   @Test
   void setRateAndBurst_whileThreadsAcquire_neverRefillsTheBucket() throws Exception {
     FakeTicker ticker = new FakeTicker();
-    TokenBucket bucket = TokenBucket.of(1000, 100, ticker);
+    Bucket bucket = Bucket.of(1000, 100, ticker);
     AtomicBoolean stop = new AtomicBoolean();
     LongAdder admitted = new LongAdder();
     LongAdder attempts = new LongAdder();
@@ -144,7 +145,7 @@ class TokenBucketConcurrencyTest {
         .isGreaterThan(ceiling * 0.5); // wide: a loaded 2-core machine still gets half
   }
 
-  private static long hammer(TokenBucket bucket, int attemptsPerThread) throws Exception {
+  private static long hammer(Bucket bucket, int attemptsPerThread) throws Exception {
     LongAdder admitted = new LongAdder();
     runOnThreads(() -> {
       for (int i = 0; i < attemptsPerThread; i++) {

@@ -2,6 +2,7 @@ package dev.sluice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.internal.limit.Bucket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -39,7 +40,7 @@ class TokenBucketPriorityTest {
   static Run simulate(double rate, int burst, double reserve, Priority high, double highRate,
       Priority low, boolean flood, int seconds, long seed) {
     FakeTicker ticker = new FakeTicker(0);
-    TokenBucket bucket = TokenBucket.of(rate, burst, reserve, ticker);
+    Bucket bucket = Bucket.of(rate, burst, reserve, ticker);
     Random random = new Random(seed);
     Run run = new Run();
     long end = seconds * 1_000_000_000L;
@@ -69,23 +70,23 @@ class TokenBucketPriorityTest {
 
   @Test
   void classBurst_reserve_eachPrioritySeesItsPartOfTheOneAbove() {
-    TokenBucket bucket = TokenBucket.of(100, 10, 0.2, new FakeTicker());
+    Bucket bucket = Bucket.of(100, 10, 0.2, new FakeTicker());
     assertThat(bucket.burst(Priority.CRITICAL)).isEqualTo(10);
     assertThat(bucket.burst(Priority.NORMAL)).isEqualTo(8);
     assertThat(bucket.burst(Priority.SHEDDABLE)).isEqualTo(6); // 6.4, rounded down
-    assertThat(TokenBucket.classBurst(1, 0.2, 2)).as("burst 1: no room, no reserve").isEqualTo(1);
-    assertThat(TokenBucket.classBurst(2, 0.2, 1)).as("0.4 of a permit rounds to none")
+    assertThat(Bucket.classBurst(1, 0.2, 2)).as("burst 1: no room, no reserve").isEqualTo(1);
+    assertThat(Bucket.classBurst(2, 0.2, 1)).as("0.4 of a permit rounds to none")
         .isEqualTo(2);
-    assertThat(TokenBucket.classBurst(3, 0.2, 1)).as("0.6 of a permit rounds to one")
+    assertThat(Bucket.classBurst(3, 0.2, 1)).as("0.6 of a permit rounds to one")
         .isEqualTo(2);
-    assertThat(TokenBucket.classBurst(100, 0, 2)).as("reserve 0: one bucket").isEqualTo(100);
-    assertThat(TokenBucket.classBurst(100, 0.99, 2)).as("never below one").isEqualTo(1);
+    assertThat(Bucket.classBurst(100, 0, 2)).as("reserve 0: one bucket").isEqualTo(100);
+    assertThat(Bucket.classBurst(100, 0.99, 2)).as("never below one").isEqualTo(1);
   }
 
   @Test
   void tryAcquire_stoppedClock_eachPriorityEmptiesOnlyItsPart() {
     FakeTicker ticker = new FakeTicker();
-    TokenBucket bucket = TokenBucket.of(100, 10, 0.2, ticker);
+    Bucket bucket = Bucket.of(100, 10, 0.2, ticker);
     assertThat(drain(bucket, Priority.SHEDDABLE)).isEqualTo(6);
     assertThat(drain(bucket, Priority.NORMAL)).isEqualTo(2);
     assertThat(drain(bucket, Priority.CRITICAL)).isEqualTo(2);
@@ -94,7 +95,7 @@ class TokenBucketPriorityTest {
 
   @Test
   void tryAcquire_publicMethod_seesTheWholeBucketAsBefore() {
-    TokenBucket bucket = TokenBucket.of(100, 10, 0.2, new FakeTicker());
+    Bucket bucket = Bucket.of(100, 10, 0.2, new FakeTicker());
     int taken = 0;
     while (bucket.tryAcquire()) {
       taken++;
@@ -105,7 +106,7 @@ class TokenBucketPriorityTest {
   @Test
   void nanosUntilAvailable_lowerPriority_waitsForItsOwnEdge() {
     FakeTicker ticker = new FakeTicker();
-    TokenBucket bucket = TokenBucket.of(100, 10, 0.2, ticker);
+    Bucket bucket = Bucket.of(100, 10, 0.2, ticker);
     drain(bucket, Priority.SHEDDABLE);
     assertThat(bucket.nanosUntilAvailable(Priority.CRITICAL)).isZero();
     assertThat(bucket.nanosUntilAvailable(Priority.SHEDDABLE)).isEqualTo(10_000_000); // 1 permit
@@ -171,7 +172,7 @@ class TokenBucketPriorityTest {
   @Test
   void tryAcquire_sixteenThreadsMixedPriorities_admitExactlyWhatEachMayReach() throws Exception {
     FakeTicker ticker = new FakeTicker();
-    TokenBucket bucket = TokenBucket.of(1000, 100, 0.2, ticker);
+    Bucket bucket = Bucket.of(1000, 100, 0.2, ticker);
     long[] first = hammer(bucket);
     assertThat(first[0] + first[1] + first[2]).isEqualTo(100);
     assertThat(first[2]).as("SHEDDABLE reaches 64").isLessThanOrEqualTo(64);
@@ -183,7 +184,7 @@ class TokenBucketPriorityTest {
   }
 
   /** 16 threads, priorities mixed, each trying 5,000 times on a stopped clock. */
-  private static long[] hammer(TokenBucket bucket) throws InterruptedException {
+  private static long[] hammer(Bucket bucket) throws InterruptedException {
     LongAdder[] admitted = {new LongAdder(), new LongAdder(), new LongAdder()};
     CountDownLatch start = new CountDownLatch(1);
     List<Thread> threads = new ArrayList<>();
@@ -211,7 +212,7 @@ class TokenBucketPriorityTest {
     return new long[] {admitted[0].sum(), admitted[1].sum(), admitted[2].sum()};
   }
 
-  private static int drain(TokenBucket bucket, Priority priority) {
+  private static int drain(Bucket bucket, Priority priority) {
     int taken = 0;
     while (bucket.tryAcquire(priority)) {
       taken++;

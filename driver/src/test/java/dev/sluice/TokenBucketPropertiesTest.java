@@ -2,6 +2,7 @@ package dev.sluice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.internal.limit.Bucket;
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
@@ -41,7 +42,7 @@ class TokenBucketPropertiesTest {
 
   private static void check(double rate, int burst, List<Arrival> arrivals, boolean allowForce) {
     FakeTicker ticker = new FakeTicker(0);
-    TokenBucket bucket = TokenBucket.of(rate, burst, ticker);
+    Bucket bucket = Bucket.of(rate, burst, ticker);
     double intervalNanos = 1e9 / rate;
     List<double[]> charged = new ArrayList<>(); // {time, permits, debt after this charge}
     for (Arrival a : arrivals) {

@@ -3,6 +3,7 @@ package dev.sluice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.internal.limit.Bucket;
 import dev.sluice.internal.limit.Ticker;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -12,7 +13,7 @@ class TokenBucketTest {
 
   @Test
   void of_newBucket_startsFullWithExactlyBurstPermits() {
-    TokenBucket bucket = TokenBucket.of(10, 5, ticker);
+    Bucket bucket = Bucket.of(10, 5, ticker);
     for (int i = 0; i < 5; i++) {
       assertThat(bucket.tryAcquire()).as("permit %d", i).isTrue();
     }
@@ -21,7 +22,7 @@ class TokenBucketTest {
 
   @Test
   void tryAcquire_afterOneInterval_grantsExactlyOneMore() {
-    TokenBucket bucket = TokenBucket.of(10, 1, ticker);
+    Bucket bucket = Bucket.of(10, 1, ticker);
     assertThat(bucket.tryAcquire()).isTrue();
     ticker.advance(Duration.ofMillis(99));
     assertThat(bucket.tryAcquire()).isFalse();
@@ -32,7 +33,7 @@ class TokenBucketTest {
 
   @Test
   void tryAcquire_longIdle_refillsOnlyToBurst() {
-    TokenBucket bucket = TokenBucket.of(1000, 3, ticker);
+    Bucket bucket = Bucket.of(1000, 3, ticker);
     ticker.advance(Duration.ofHours(5));
     int taken = drain(bucket);
     assertThat(taken).isEqualTo(3);
@@ -40,7 +41,7 @@ class TokenBucketTest {
 
   @Test
   void tryAcquire_rejected_takesNothing() {
-    TokenBucket bucket = TokenBucket.of(10, 2, ticker);
+    Bucket bucket = Bucket.of(10, 2, ticker);
     drain(bucket);
     for (int i = 0; i < 1000; i++) {
       assertThat(bucket.tryAcquire()).isFalse();
@@ -52,7 +53,7 @@ class TokenBucketTest {
 
   @Test
   void tryAcquireMany_notAllAvailable_takesNone() {
-    TokenBucket bucket = TokenBucket.of(10, 4, ticker);
+    Bucket bucket = Bucket.of(10, 4, ticker);
     assertThat(bucket.tryAcquire(3)).isTrue();
     assertThat(bucket.tryAcquire(2)).isFalse();
     assertThat(bucket.tryAcquire(1)).isTrue();
@@ -61,7 +62,7 @@ class TokenBucketTest {
 
   @Test
   void tryAcquire_tickerStandsStill_grantsNothingNew() {
-    TokenBucket bucket = TokenBucket.of(1e6, 10, ticker);
+    Bucket bucket = Bucket.of(1e6, 10, ticker);
     assertThat(drain(bucket)).isEqualTo(10);
     for (int i = 0; i < 10_000; i++) {
       assertThat(bucket.tryAcquire()).isFalse();
@@ -70,7 +71,7 @@ class TokenBucketTest {
 
   @Test
   void tryAcquire_tickerStepsBack_grantsNothingExtra() {
-    TokenBucket bucket = TokenBucket.of(10, 2, ticker);
+    Bucket bucket = Bucket.of(10, 2, ticker);
     drain(bucket);
     ticker.advance(Duration.ofSeconds(-30));
     assertThat(bucket.tryAcquire()).isFalse();
@@ -84,7 +85,7 @@ class TokenBucketTest {
   @Test
   void tryAcquire_tickerNearLongOverflow_keepsCounting() {
     ticker.set(Long.MAX_VALUE - 50_000_000L);
-    TokenBucket bucket = TokenBucket.of(10, 1, ticker);
+    Bucket bucket = Bucket.of(10, 1, ticker);
     assertThat(bucket.tryAcquire()).isTrue();
     assertThat(bucket.tryAcquire()).isFalse();
     ticker.advance(Duration.ofMillis(100));
@@ -103,7 +104,7 @@ class TokenBucketTest {
   void tryAcquire_clockReadBeforeALaterAdmission_doesNotGrantThatPermitTwice() {
     long start = 1_000_000_000L;
     long[] reading = {start};
-    TokenBucket[] holder = new TokenBucket[1];
+    Bucket[] holder = new Bucket[1];
     boolean[] raced = {false};
     Ticker racing = () -> {
       long stale = reading[0];
@@ -114,7 +115,7 @@ class TokenBucketTest {
       }
       return stale;
     };
-    TokenBucket bucket = TokenBucket.of(1, 1, racing);
+    Bucket bucket = Bucket.of(1, 1, racing);
     assertThat(bucket.tryAcquire()).as("the first permit, at the start").isTrue();
     holder[0] = bucket;
 
@@ -125,7 +126,7 @@ class TokenBucketTest {
   @Test
   void tryAcquire_readsTheClockOncePerCall() {
     int[] reads = {0};
-    TokenBucket bucket = TokenBucket.of(1000, 2, () -> {
+    Bucket bucket = Bucket.of(1000, 2, () -> {
       reads[0]++;
       return ticker.read();
     });
@@ -138,7 +139,7 @@ class TokenBucketTest {
 
   @Test
   void forceAcquire_emptyBucket_goesIntoDebtOneIntervalEach() {
-    TokenBucket bucket = TokenBucket.of(10, 1, ticker);
+    Bucket bucket = Bucket.of(10, 1, ticker);
     assertThat(bucket.tryAcquire()).isTrue();
     bucket.forceAcquire(1);
     bucket.forceAcquire(1);
@@ -151,7 +152,7 @@ class TokenBucketTest {
 
   @Test
   void nanosUntilAvailable_emptyBucket_saysWhenThePermitComes() {
-    TokenBucket bucket = TokenBucket.of(10, 1, ticker);
+    Bucket bucket = Bucket.of(10, 1, ticker);
     assertThat(bucket.nanosUntilAvailable(1)).isZero();
     bucket.tryAcquire();
     assertThat(bucket.nanosUntilAvailable(1)).isEqualTo(Duration.ofMillis(100).toNanos());
@@ -161,7 +162,7 @@ class TokenBucketTest {
 
   @Test
   void setRate_emptyBucket_staysEmptyNoFreshBurst() {
-    TokenBucket bucket = TokenBucket.of(10, 5, ticker);
+    Bucket bucket = Bucket.of(10, 5, ticker);
     drain(bucket);
     bucket.setRate(1000);
     assertThat(bucket.tryAcquire()).isFalse();
@@ -173,7 +174,7 @@ class TokenBucketTest {
 
   @Test
   void setRate_halfUsedBucket_keepsPermitsUsed() {
-    TokenBucket bucket = TokenBucket.of(10, 4, ticker);
+    Bucket bucket = Bucket.of(10, 4, ticker);
     assertThat(bucket.tryAcquire(2)).isTrue();
     bucket.setRate(100);
     assertThat(drain(bucket)).isEqualTo(2);
@@ -181,7 +182,7 @@ class TokenBucketTest {
 
   @Test
   void setRate_fullBucket_staysFullAtTheSameBurst() {
-    TokenBucket bucket = TokenBucket.of(10, 4, ticker);
+    Bucket bucket = Bucket.of(10, 4, ticker);
     bucket.setRate(5);
     bucket.setRate(50);
     assertThat(drain(bucket)).isEqualTo(4);
@@ -191,7 +192,7 @@ class TokenBucketTest {
 
   @Test
   void setRate_repeatedly_neverHandsOutMoreThanTheBurst() {
-    TokenBucket bucket = TokenBucket.of(10, 3, ticker);
+    Bucket bucket = Bucket.of(10, 3, ticker);
     drain(bucket);
     for (int i = 0; i < 100; i++) {
       bucket.setRate(i % 2 == 0 ? 1e6 : 0.5);
@@ -201,14 +202,14 @@ class TokenBucketTest {
 
   @Test
   void of_extremeRates_workWithoutOverflow() {
-    TokenBucket slow = TokenBucket.of(0.001, 1, ticker);
+    Bucket slow = Bucket.of(0.001, 1, ticker);
     assertThat(slow.tryAcquire()).isTrue();
     ticker.advance(Duration.ofSeconds(999));
     assertThat(slow.tryAcquire()).isFalse();
     ticker.advance(Duration.ofSeconds(1));
     assertThat(slow.tryAcquire()).isTrue();
 
-    TokenBucket fast = TokenBucket.of(1e9, 1000, ticker);
+    Bucket fast = Bucket.of(1e9, 1000, ticker);
     assertThat(drain(fast)).isEqualTo(1000);
     ticker.advanceNanos(1000);
     assertThat(drain(fast)).isEqualTo(1000);
@@ -222,7 +223,7 @@ class TokenBucketTest {
     assertThatThrownBy(() -> TokenBucket.of(10, 0)).hasMessageContaining("burst must be at least 1");
     assertThatThrownBy(() -> TokenBucket.of(0.001, Integer.MAX_VALUE))
         .hasMessageContaining("spans too long");
-    TokenBucket bucket = TokenBucket.of(10, 2, ticker);
+    Bucket bucket = Bucket.of(10, 2, ticker);
     assertThatThrownBy(() -> bucket.tryAcquire(3)).hasMessageContaining("but was 3");
     assertThatThrownBy(() -> bucket.tryAcquire(0)).hasMessageContaining("but was 0");
   }
@@ -234,7 +235,7 @@ class TokenBucketTest {
    */
   @Test
   void forceAcquire_millionsAtTheSlowestRate_neverWrapsIntoAdmitting() {
-    TokenBucket bucket = TokenBucket.of(0.001, 1000, ticker);
+    Bucket bucket = Bucket.of(0.001, 1000, ticker);
     assertThat(drain(bucket)).isEqualTo(1000);
     for (int i = 0; i < 5_000; i++) {
       bucket.forceAcquire(1000); // 5 million forced permits
@@ -253,7 +254,7 @@ class TokenBucketTest {
    */
   @Test
   void setRate_hugeDebtThenSlowRate_staysInDebt() {
-    TokenBucket bucket = TokenBucket.of(1e9, 1000, ticker);
+    Bucket bucket = Bucket.of(1e9, 1000, ticker);
     for (int i = 0; i < 5_000; i++) {
       bucket.forceAcquire(1000); // 5 million permits of debt: 5 ms at 10^9/s
     }
@@ -267,7 +268,7 @@ class TokenBucketTest {
 
   @Test
   void forceAcquire_atTheCap_neverMovesTheDebtBack() {
-    TokenBucket bucket = TokenBucket.of(0.001, 1000, ticker);
+    Bucket bucket = Bucket.of(0.001, 1000, ticker);
     for (int i = 0; i < 600; i++) {
       bucket.forceAcquire(1000); // past the cap
     }
@@ -279,7 +280,7 @@ class TokenBucketTest {
   /** The interval is whole nanoseconds, rounded up: 9.99e8/s is a 2 ns interval. */
   @Test
   void of_rateJustBelowOnePerNanosecond_admitsHalfOfIt() {
-    TokenBucket bucket = TokenBucket.of(9.99e8, 1000, ticker);
+    Bucket bucket = Bucket.of(9.99e8, 1000, ticker);
     drain(bucket);
     ticker.advanceNanos(1000);
     assertThat(drain(bucket)).isEqualTo(500);
@@ -287,7 +288,7 @@ class TokenBucketTest {
 
   @Test
   void setRateAndBurst_fullBucket_shrinksToTheNewBurst() {
-    TokenBucket bucket = TokenBucket.of(500, 50, ticker);
+    Bucket bucket = Bucket.of(500, 50, ticker);
     bucket.setRate(4, 1);
     assertThat(bucket.burst()).isEqualTo(1);
     assertThat(drain(bucket)).isEqualTo(1);
@@ -295,7 +296,7 @@ class TokenBucketTest {
 
   @Test
   void setRateAndBurst_burstGrows_handsOutNoFreshPermits() {
-    TokenBucket bucket = TokenBucket.of(10, 5, ticker);
+    Bucket bucket = Bucket.of(10, 5, ticker);
     assertThat(bucket.tryAcquire(3)).isTrue(); // 2 left
     bucket.setRate(100, 10);
     assertThat(drain(bucket)).isEqualTo(2);
@@ -305,7 +306,7 @@ class TokenBucketTest {
 
   @Test
   void setRateAndBurst_inDebt_keepsTheDebt() {
-    TokenBucket bucket = TokenBucket.of(10, 5, ticker);
+    Bucket bucket = Bucket.of(10, 5, ticker);
     drain(bucket);
     bucket.forceAcquire(3); // 3 permits owed: 300 ms at 10/s
     bucket.setRate(100, 1); // 30 ms at 100/s, then the one permit of the new burst
@@ -317,7 +318,7 @@ class TokenBucketTest {
 
   @Test
   void setRateAndBurst_zero_admitsNothingAndLeavesEmpty() {
-    TokenBucket bucket = TokenBucket.of(10, 5, ticker);
+    Bucket bucket = Bucket.of(10, 5, ticker);
     bucket.setRate(0, 5);
     assertThat(bucket.permitsPerSecond()).isZero();
     assertThat(bucket.burst()).isZero();
@@ -333,22 +334,22 @@ class TokenBucketTest {
 
   @Test
   void setRateAndBurst_outOfRange_changesNothing() {
-    TokenBucket bucket = TokenBucket.of(10, 5, ticker);
+    Bucket bucket = Bucket.of(10, 5, ticker);
     assertThatThrownBy(() -> bucket.setRate(0.0005, 1)).hasMessageContaining("5.0E-4");
     assertThatThrownBy(() -> bucket.setRate(0.001, 1_000_000))
-        .hasMessageContaining("at most " + TokenBucket.maxBurst(0.001));
+        .hasMessageContaining("at most " + Bucket.maxBurst(0.001));
     assertThat(bucket.permitsPerSecond()).isEqualTo(10);
     assertThat(drain(bucket)).isEqualTo(5);
   }
 
   @Test
   void maxBurst_isAbout18YearsOfTheRate() {
-    assertThat(TokenBucket.maxBurst(0.001)).isEqualTo(576_460);
-    assertThat(TokenBucket.maxBurst(1)).isEqualTo(576_460_752);
-    assertThat(TokenBucket.maxBurst(10)).isEqualTo(Integer.MAX_VALUE);
+    assertThat(Bucket.maxBurst(0.001)).isEqualTo(576_460);
+    assertThat(Bucket.maxBurst(1)).isEqualTo(576_460_752);
+    assertThat(Bucket.maxBurst(10)).isEqualTo(Integer.MAX_VALUE);
   }
 
-  private static int drain(TokenBucket bucket) {
+  private static int drain(Bucket bucket) {
     int taken = 0;
     while (bucket.tryAcquire()) {
       taken++;

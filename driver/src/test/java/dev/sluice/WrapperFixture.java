@@ -2,18 +2,20 @@ package dev.sluice;
 
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.limit.Bucket;
 import dev.sluice.internal.limit.Gate;
+import dev.sluice.internal.limit.Limiter;
 import dev.sluice.internal.limit.Ticker;
 
 /**
  * A limiter on a fake ticker for the wrapper tests in other packages: the {@link Limiter}
- * constructor and {@code TokenBucket.of(rate, burst, ticker)} are package-private here. The
+ * constructor and {@code Bucket.of(rate, burst, ticker)} are package-private here. The
  * ticker moves only when told, so an emptied bucket stays empty.
  */
 public final class WrapperFixture {
   private long nowNanos = 1_000_000_000L;
   private final Ticker ticker = () -> nowNanos;
-  private final TokenBucket bucket;
+  private final Bucket bucket;
   private final BreakerFlag.Manual flag = BreakerFlag.manual();
   private final Limiter limiter;
 
@@ -26,8 +28,8 @@ public final class WrapperFixture {
   public WrapperFixture(Scope scope, boolean driverMode) {
     Settings settings = Settings.empty().with(Keys.NAME, "fixture").with(Keys.BUDGET, 1.0)
         .with(Keys.SCOPE, scope);
-    bucket = TokenBucket.of(1.0, 1, ticker);
-    limiter = new Limiter("fixture", settings, bucket, flag, 1, driverMode, ticker);
+    bucket = Bucket.of(1.0, 1, ticker);
+    limiter = new Limiter("fixture", settings, bucket, flag, 1, driverMode, ticker, RateLimitExceededException.REFUSALS);
   }
 
   /** A statement-scope, data-source-mode limiter. */

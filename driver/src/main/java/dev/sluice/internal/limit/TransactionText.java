@@ -1,4 +1,4 @@
-package dev.sluice.internal.jdbc;
+package dev.sluice.internal.limit;
 
 /**
  * Recognises SQL text that ends a transaction, for statements sent as text through

@@ -1,11 +1,9 @@
-package dev.sluice;
+package dev.sluice.internal.limit;
 
+import dev.sluice.RateLimitExceededException;
 import dev.sluice.internal.config.ConcurrencyCap;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
-import dev.sluice.internal.limit.AdaptiveConcurrency;
-import dev.sluice.internal.limit.ConcurrencyGate;
-import dev.sluice.internal.limit.Ticker;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
@@ -31,8 +29,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>This class is threadsafe, lock-free, and allocates nothing on the request path.
  */
-final class Concurrency {
-  private static final Logger LOG = LoggerFactory.getLogger(RateLimitedDataSource.class);
+public final class Concurrency {
+  private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.RateLimitedDataSource");
   static final int LOGGED_FACTOR = 2;
 
   private final String name;
@@ -59,7 +57,7 @@ final class Concurrency {
    *
    * @return the cap, or {@code null} when {@code sluice.concurrency} is not set
    */
-  static Concurrency of(String name, Settings settings, double instances, Ticker ticker) {
+  public static Concurrency of(String name, Settings settings, double instances, Ticker ticker) {
     ConcurrencyCap cap = settings.get(Keys.CONCURRENCY);
     if (cap == null) {
       return null;
@@ -77,43 +75,43 @@ final class Concurrency {
   }
 
   /** Each instance's part of a fixed cap: never more than the total together, at least 1. */
-  static int shareOf(int total, double instances) {
+  public static int shareOf(int total, double instances) {
     return (int) Math.max(1, Math.floor(total / instances));
   }
 
   /** Follows the live instance count, as the budget's share does; an adaptive cap does not. */
-  void divide(double instances) {
+  public void divide(double instances) {
     if (adaptive == null) {
       gate.setLimit(shareOf(total, instances));
     }
   }
 
-  boolean tryAcquire() {
+  public boolean tryAcquire() {
     return gate.tryAcquire();
   }
 
   /** Counts a statement of an admitted transaction, which is never refused. */
-  void force() {
+  public void force() {
     gate.forceAcquire();
   }
 
   /** Whether a transaction's door finds room for its statements now. */
-  boolean hasRoom() {
+  public boolean hasRoom() {
     return gate.hasRoom();
   }
 
   /** One admitted statement in this many is sampled; 1 for a fixed cap (which samples none). */
-  int sampleStride() {
+  public int sampleStride() {
     return adaptive == null ? 1 : adaptive.sampleStride();
   }
 
   /** When an admitted statement starts, for its latency; 0 (no clock read) for a fixed cap. */
-  long startNanos() {
+  public long startNanos() {
     return adaptive == null ? 0 : ticker.read();
   }
 
   /** Gives back a place taken by a call that was then refused by the rate: it never ran. */
-  void releaseUnused() {
+  public void releaseUnused() {
     gate.release();
   }
 
@@ -130,7 +128,7 @@ final class Concurrency {
    * @param sql its text, the shape of its sample; {@code null} for a batch of texts
    * @param failure what it threw, or {@code null}
    */
-  void release(boolean held, boolean sampled, long startNanos, String sql,
+  public void release(boolean held, boolean sampled, long startNanos, String sql,
       SQLException failure) {
     if (held) {
       gate.release();
@@ -155,7 +153,7 @@ final class Concurrency {
   }
 
   /** A checkout that failed of the pool's timeout: the strongest sign the database is full. */
-  void checkoutFailed(SQLException failure) {
+  public void checkoutFailed(SQLException failure) {
     if (adaptive != null && isOverload(failure)) {
       adaptive.onSample(0, 0, true);
       logMove();
@@ -167,7 +165,7 @@ final class Concurrency {
    * cancel), class 08 and the JDBC connection-failure types (the connection was lost, or the
    * pool timed out handing one out), a JDBC timeout. Never a refusal of Sluice's own.
    */
-  static boolean isOverload(SQLException e) {
+  public static boolean isOverload(SQLException e) {
     if (e == null || e instanceof RateLimitExceededException) {
       return false;
     }
@@ -193,19 +191,19 @@ final class Concurrency {
     }
   }
 
-  int inFlight() {
+  public int inFlight() {
     return gate.inFlight();
   }
 
-  int limit() {
+  public int limit() {
     return gate.limit();
   }
 
-  boolean adaptive() {
+  public boolean adaptive() {
     return adaptive != null;
   }
 
-  ConcurrencyGate gate() {
+  public ConcurrencyGate gate() {
     return gate;
   }
 }

@@ -1,4 +1,4 @@
-package dev.sluice.internal.jdbc;
+package dev.sluice.internal.limit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

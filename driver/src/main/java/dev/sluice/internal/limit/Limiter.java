@@ -1,12 +1,12 @@
-package dev.sluice;
+package dev.sluice.internal.limit;
 
+import dev.sluice.BreakerFlag;
+import dev.sluice.Priority;
+import dev.sluice.RateLimitExceededException;
+import dev.sluice.Scope;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Mode;
 import dev.sluice.internal.config.Settings;
-import dev.sluice.internal.jdbc.TransactionText;
-import dev.sluice.internal.limit.Gate;
-import dev.sluice.internal.limit.Recovery;
-import dev.sluice.internal.limit.Ticker;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.sql.Connection;
@@ -31,15 +31,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Priorities: a door decides at the priority of the code ({@link Priority}) or, with none
  * set, of the connection (read-only: {@code SHEDDABLE}); the bucket gives each priority its own
- * depth ({@code sluice.reserve}, see {@link TokenBucket}). Both are read only while limiting. In
+ * depth ({@code sluice.reserve}, see {@link Bucket}). Both are read only while limiting. In
  * shadow mode ({@code sluice.mode=shadow}) a call the bucket refuses passes, uncharged, and is
  * counted instead; the mode is read only on that refusal path.
  *
  * <p>When the flag closes after having been open, limiting goes on ("recovery", see
  * {@link Recovery}) until this instance's demand has stayed low for {@code sluice.recovery.settle}.
  */
-final class Limiter implements Gate {
-  private static final Logger LOG = LoggerFactory.getLogger(RateLimitedDataSource.class);
+public final class Limiter implements Gate {
+  private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.RateLimitedDataSource");
   /** The flag of a stopped limiter: closed for good, whatever the flag it had was saying. */
   private static final BreakerFlag STOPPED = new BreakerFlag() {
     @Override
@@ -53,8 +53,16 @@ final class Limiter implements Gate {
     }
   };
 
+  /**
+   * The priority the code set for the calls on this thread ({@link Priority#run}), or
+   * {@code null}: read at a door, and only while limiting (one thread-local read).
+   */
+  public static final ThreadLocal<Priority> CODE_PRIORITY = new ThreadLocal<>();
+
   private final String name;
-  private final TokenBucket bucket;
+  /** Makes the exceptions of a refusal (their constructors are the API package's). */
+  private final Refusals refusals;
+  private final Bucket bucket;
   /** Read on every gated call; replaced once, by {@link #stop()}, with {@link #STOPPED}. */
   private volatile BreakerFlag flag;
   private final Scope scope;
@@ -122,9 +130,10 @@ final class Limiter implements Gate {
    */
   private final boolean sampleWhileClosed;
 
-  Limiter(String name, Settings settings, TokenBucket bucket, BreakerFlag flag, double instances,
-      boolean driverMode, Ticker ticker) {
+  public Limiter(String name, Settings settings, Bucket bucket, BreakerFlag flag, double instances,
+      boolean driverMode, Ticker ticker, Refusals refusals) {
     this.name = name;
+    this.refusals = refusals;
     this.bucket = bucket;
     this.flag = flag;
     this.scope = settings.get(Keys.SCOPE);
@@ -152,7 +161,7 @@ final class Limiter implements Gate {
   public int beforeCheckout() throws SQLException {
     if (scope == Scope.CONNECTION && isLimiting()) {
       // no connection yet: only the code can say the priority; the place is held until close
-      return admit(0, Priority.current(), true) & HELD;
+      return admit(0, codePriority(), true) & HELD;
     }
     return 0;
   }
@@ -262,10 +271,25 @@ final class Limiter implements Gate {
    * uncharged from now on, as if the flag were closed, rather than obeying a flag whose reader has
    * stopped (its last value frozen). Nothing is logged for it on the request path.
    */
-  void stop() {
+  public void stop() {
     flag = STOPPED;
     mode = OFF; // ends a recovery too: with the flag closed for good, nothing moves it again
     LOG.info("{} - closed: no longer limiting; connections still open pass uncharged", name);
+  }
+
+  private static Priority codePriority() {
+    Priority priority = CODE_PRIORITY.get();
+    return priority == null ? Priority.NORMAL : priority;
+  }
+
+  /**
+   * A priority as meters and log lines name it: {@code critical}, {@code normal}...
+   *
+   * @param priority the priority
+   * @return its tag
+   */
+  public static String tag(Priority priority) {
+    return priority.name().toLowerCase(Locale.ROOT);
   }
 
   // --- the concurrency cap: a place in flight, taken beside the permit ---
@@ -347,9 +371,9 @@ final class Limiter implements Gate {
     countDemand();
     rejected[priority.ordinal()].increment();
     maybeSummarise();
-    return new RateLimitExceededException(name, bucket.permitsPerSecond(),
-        "this instance's cap on statements in flight is reached", 0, stackTraces,
-        Limit.CONCURRENCY, concurrency.limit());
+    return refusals.concurrency(name, bucket.permitsPerSecond(),
+        "this instance's cap on statements in flight is reached", stackTraces,
+        concurrency.limit());
   }
 
   @Override
@@ -375,16 +399,16 @@ final class Limiter implements Gate {
   }
 
   /** This instance's cap on statements in flight; {@code null} when there is none. */
-  Concurrency concurrency() {
+  public Concurrency concurrency() {
     return concurrency;
   }
 
   // --- permits ---
 
   /** Takes a permit while limiting, or throws. */
-  void admit() throws RateLimitExceededException {
+  public void admit() throws RateLimitExceededException {
     if (isLimiting()) {
-      take(Priority.current());
+      take(codePriority());
     }
   }
 
@@ -396,7 +420,7 @@ final class Limiter implements Gate {
    *     {@link #UNCHARGED} if only shadow mode let the call pass
    */
   private int door(int state, Connection connection, boolean hold) throws SQLException {
-    Priority priority = Priority.explicit();
+    Priority priority = CODE_PRIORITY.get();
     if (priority == null) {
       if ((state & READ_ONLY_UNREAD) != 0) {
         state = Gate.readOnly(state, connection.isReadOnly());
@@ -447,7 +471,7 @@ final class Limiter implements Gate {
   }
 
   /** Reads the flag, noticing when limiting starts or stops; {@code true} while recovering. */
-  boolean isLimiting() {
+  public boolean isLimiting() {
     boolean open = flag.isOpen();
     if (mode != (open ? OPEN : OFF)) {
       return transition(open);
@@ -458,8 +482,8 @@ final class Limiter implements Gate {
   private RateLimitExceededException rejection(Priority priority) {
     long waitNanos = bucket.nanosUntilAvailable(priority);
     maybeSummarise();
-    return new RateLimitExceededException(name, bucket.permitsPerSecond(), rejectionReason,
-        waitNanos, stackTraces);
+    return refusals.rate(name, bucket.permitsPerSecond(), rejectionReason, waitNanos,
+        stackTraces);
   }
 
   // --- share ---
@@ -471,7 +495,7 @@ final class Limiter implements Gate {
    * new (one WARN naming the keys) rather than more than the share. The bucket keeps the permits
    * it has, never more than the new burst: no change hands out a fresh burst.
    */
-  void setInstances(double count) {
+  public void setInstances(double count) {
     setShare(count, Double.NaN);
   }
 
@@ -482,7 +506,7 @@ final class Limiter implements Gate {
    * @param count the live count, for the figures
    * @param part this instance's share / budget, from 0 to 1; {@code NaN}: budget / count
    */
-  void setShare(double count, double part) {
+  public void setShare(double count, double part) {
     shareLock.lock(); // with setBudget: the share is always budget / divisor of one moment
     try {
       if (count != instances || Double.compare(part, this.part) != 0) {
@@ -507,23 +531,23 @@ final class Limiter implements Gate {
   }
 
   private void logShare(Share share, boolean recount) {
-    String count = RateLimitExceededException.formatRate(instances);
+    String count = Share.rate(instances);
     if (!recount && !Double.isNaN(part)) { // demand moves the share at every heartbeat: quietly
       LOG.debug("{} - demand division: this instance admits {}/s of the budget of {}/s, burst {}",
-          name, RateLimitExceededException.formatRate(share.permitsPerSecond),
-          RateLimitExceededException.formatRate(budget), share.burst);
+          name, Share.rate(share.permitsPerSecond),
+          Share.rate(budget), share.burst);
     } else if (share.admitsNothing() && !admitsNothing) {
       LOG.warn("{} - {} instances share the budget of {} permits/s: each share ({}/s) is below"
           + " the slowest rate a bucket holds ({}/s), so this instance admits nothing new until"
           + " at most {} instances share it; to give each a share, raise sluice.budget to at"
           + " least {} or run fewer instances (sluice.instances=redis)", name, count,
-          Share.plain(budget), Share.plain(budget / instances), Share.plain(TokenBucket.MIN_RATE),
-          Share.plain(Math.floor(budget / TokenBucket.MIN_RATE)),
-          Share.plain(instances * TokenBucket.MIN_RATE));
+          Share.plain(budget), Share.plain(budget / instances), Share.plain(Bucket.MIN_RATE),
+          Share.plain(Math.floor(budget / Bucket.MIN_RATE)),
+          Share.plain(instances * Bucket.MIN_RATE));
     } else if (!share.admitsNothing()) {
       LOG.info("{} - {} instances share the budget of {} permits/s: this instance admits {}/s,"
-          + " burst {}", name, count, RateLimitExceededException.formatRate(budget),
-          RateLimitExceededException.formatRate(share.permitsPerSecond), share.burst);
+          + " burst {}", name, count, Share.rate(budget),
+          Share.rate(share.permitsPerSecond), share.burst);
     }
     admitsNothing = share.admitsNothing();
   }
@@ -539,7 +563,7 @@ final class Limiter implements Gate {
    * @throws IllegalArgumentException naming {@code sluice.budget}, the value and the range, if it
    *     is not positive and finite or makes a share a bucket cannot hold; then nothing changes
    */
-  void setBudget(double permitsPerSecond, String by) {
+  public void setBudget(double permitsPerSecond, String by) {
     if (!(permitsPerSecond > 0 && Double.isFinite(permitsPerSecond))) {
       throw Keys.BUDGET.invalid(permitsPerSecond);
     }
@@ -555,7 +579,7 @@ final class Limiter implements Gate {
     double divisor = divisor(instances, part);
     if (!Share.fits(permitsPerSecond / divisor)) {
       throw Share.budgetOutOfRange(Share.plain(permitsPerSecond), divisor,
-          "the " + RateLimitExceededException.formatRate(instances) + " instances sharing it now");
+          "the " + Share.rate(instances) + " instances sharing it now");
     }
     Share share = Share.of(permitsPerSecond, divisor, explicitBurst);
     share.applyTo(bucket);
@@ -563,44 +587,44 @@ final class Limiter implements Gate {
     budget = permitsPerSecond;
     admitsNothing = false;
     LOG.warn("{} - budget changed by {} from {} to {} permits/s: this instance admits {}/s,"
-        + " burst {}", name, by, RateLimitExceededException.formatRate(before),
-        RateLimitExceededException.formatRate(permitsPerSecond),
-        RateLimitExceededException.formatRate(share.permitsPerSecond), share.burst);
+        + " burst {}", name, by, Share.rate(before),
+        Share.rate(permitsPerSecond),
+        Share.rate(share.permitsPerSecond), share.burst);
   }
 
-  double budget() {
+  public double budget() {
     return budget;
   }
 
-  double instances() {
+  public double instances() {
     return instances;
   }
 
-  String name() {
+  public String name() {
     return name;
   }
 
-  TokenBucket bucket() {
+  public Bucket bucket() {
     return bucket;
   }
 
-  BreakerFlag flag() {
+  public BreakerFlag flag() {
     return flag;
   }
 
-  Scope scope() {
+  public Scope scope() {
     return scope;
   }
 
-  long admitted() {
+  public long admitted() {
     return sum(admitted);
   }
 
-  long rejected() {
+  public long rejected() {
     return sum(rejected);
   }
 
-  long shadowRejected() {
+  public long shadowRejected() {
     return sum(shadowRejected);
   }
 
@@ -609,19 +633,19 @@ final class Limiter implements Gate {
     return rejected() + shadowRejected();
   }
 
-  long admitted(Priority priority) {
+  public long admitted(Priority priority) {
     return admitted[priority.ordinal()].sum();
   }
 
-  long rejected(Priority priority) {
+  public long rejected(Priority priority) {
     return rejected[priority.ordinal()].sum();
   }
 
-  long shadowRejected(Priority priority) {
+  public long shadowRejected(Priority priority) {
     return shadowRejected[priority.ordinal()].sum();
   }
 
-  boolean shadow() {
+  public boolean shadow() {
     return shadow;
   }
 
@@ -631,7 +655,7 @@ final class Limiter implements Gate {
    * @param shadowMode {@code true} for shadow, {@code false} for enforce
    * @param by who asked, for the log line
    */
-  void setShadow(boolean shadowMode, String by) {
+  public void setShadow(boolean shadowMode, String by) {
     boolean before = shadow;
     shadow = shadowMode;
     LOG.warn("{} - mode changed by {} from {} to {}: {}", name, by, modeName(before),
@@ -641,7 +665,7 @@ final class Limiter implements Gate {
             : "calls over the limit are refused from now on");
   }
 
-  static String modeName(boolean shadowMode) {
+  public static String modeName(boolean shadowMode) {
     return shadowMode ? "shadow" : "enforce";
   }
 
@@ -661,7 +685,7 @@ final class Limiter implements Gate {
     return total;
   }
 
-  long forced() {
+  public long forced() {
     return forced.sum();
   }
 
@@ -674,7 +698,7 @@ final class Limiter implements Gate {
    *
    * @param open what the flag says now
    */
-  boolean limiting(boolean open) {
+  public boolean limiting(boolean open) {
     return transition(open);
   }
 
@@ -684,7 +708,7 @@ final class Limiter implements Gate {
    * @param by who asked, for the log line
    * @return whether a recovery was on
    */
-  boolean endRecovery(String by) {
+  public boolean endRecovery(String by) {
     transition(flag.isOpen()); // a close no call has seen yet starts its recovery first
     if (MODE.compareAndSet(this, RECOVERING, OFF)) {
       LOG.warn("{} - recovery ended by {} after {}: stopped limiting; {} calls refused during the"
@@ -733,7 +757,7 @@ final class Limiter implements Gate {
         LOG.warn("{} - the cache breaker flag is closed, but the cache is likely cold: still"
             + " limiting the database to {} permits/s while it refills, so that its misses do"
             + " not flood it; limiting stops once demand here stays at or below {}/s for {}",
-            name, RateLimitExceededException.formatRate(bucket.permitsPerSecond()), quietRate(),
+            name, Share.rate(bucket.permitsPerSecond()), quietRate(),
             seconds(recovery.settle().toNanos()));
       }
     }
@@ -745,7 +769,7 @@ final class Limiter implements Gate {
     }
     if (seen == RECOVERING) {
       LOG.warn("{} - the cache breaker flag is open again during recovery: limiting goes on at {}"
-          + " permits/s", name, RateLimitExceededException.formatRate(bucket.permitsPerSecond()));
+          + " permits/s", name, Share.rate(bucket.permitsPerSecond()));
       return;
     }
     nextSummaryNanos.set(ticker.read() + summaryIntervalNanos);
@@ -755,8 +779,8 @@ final class Limiter implements Gate {
 
   /** With no breaker (the flag always open), limiting is the normal state: INFO, saying so. */
   private void logLimiting() {
-    String rate = RateLimitExceededException.formatRate(bucket.permitsPerSecond());
-    String share = RateLimitExceededException.formatRate(budget);
+    String rate = Share.rate(bucket.permitsPerSecond());
+    String share = Share.rate(budget);
     if (flag == BreakerFlag.alwaysOpen()) {
       LOG.info("{} - limiting the database to {} permits/s (this instance's share of {}/s),"
           + " burst {}: there is no cache breaker flag (sluice.flag=always), so every call is"
@@ -775,7 +799,7 @@ final class Limiter implements Gate {
   }
 
   private String quietRate() {
-    return RateLimitExceededException.formatRate(
+    return Share.rate(
         recovery.threshold() * bucket.permitsPerSecond());
   }
 
@@ -795,7 +819,7 @@ final class Limiter implements Gate {
           + " here ({} admitted, {} charged in transactions so far)", name,
           shadow ? "shadow mode: would have rejected" : "rejected", since,
           (summaryIntervalNanos + (now - due)) / 1_000_000, byPriority(),
-          RateLimitExceededException.formatRate(bucket.permitsPerSecond()), admitted(),
+          Share.rate(bucket.permitsPerSecond()), admitted(),
           forced.sum());
     }
   }
@@ -804,7 +828,7 @@ final class Limiter implements Gate {
   private String byPriority() {
     StringBuilder text = new StringBuilder("rejected/shadow-rejected so far by priority:");
     for (Priority p : Priority.values()) {
-      text.append(p.ordinal() == 0 ? " " : ", ").append(p.tag()).append(' ')
+      text.append(p.ordinal() == 0 ? " " : ", ").append(tag(p)).append(' ')
           .append(rejected(p)).append('/').append(shadowRejected(p));
     }
     return text.toString();

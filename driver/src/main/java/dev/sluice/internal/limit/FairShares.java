@@ -1,4 +1,4 @@
-package dev.sluice;
+package dev.sluice.internal.limit;
 
 import java.util.Arrays;
 
@@ -20,9 +20,9 @@ import java.util.Arrays;
  * shares in force sum to at most the budget, except while snapshots differ (see
  * {@link DemandShare}). O(n log n) in the number of instances. This class is stateless.
  */
-final class FairShares {
+public final class FairShares {
   /** The least an instance counts as wanting: this part of budget / instances. */
-  static final double FLOOR = 0.05;
+  public static final double FLOOR = 0.05;
 
   private FairShares() {}
 
@@ -33,7 +33,7 @@ final class FairShares {
    * @param demands each instance's demand, permits per second; negative or NaN counts as none
    * @return each instance's share, in the order of {@code demands}, summing to {@code budget}
    */
-  static double[] divide(double budget, double[] demands) {
+  public static double[] divide(double budget, double[] demands) {
     int n = demands.length;
     double floor = FLOOR * budget / n;
     double[] wants = new double[n];

@@ -1,6 +1,5 @@
-package dev.sluice;
+package dev.sluice.internal.limit;
 
-import dev.sluice.internal.limit.Ticker;
 import dev.sluice.internal.redis.Registry;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -47,7 +46,7 @@ import java.util.Map;
  * <p>This class is not threadsafe on its own: the registry calls it on its one heartbeat thread
  * only; the limiter it sets is threadsafe.
  */
-final class DemandShare implements Registry.Demand {
+public final class DemandShare implements Registry.Demand {
   /** The demand's smoothing time constant: a step in load shows 63 % after this long. */
   static final long SMOOTHING_NANOS = 1_000_000_000L;
 
@@ -59,7 +58,7 @@ final class DemandShare implements Registry.Demand {
   /** A raise decided at the last heartbeat, applied at the next one; {@code 0}: none. */
   private double raiseTo;
 
-  DemandShare(Limiter limiter, Ticker ticker) {
+  public DemandShare(Limiter limiter, Ticker ticker) {
     this.limiter = limiter;
     this.ticker = ticker;
     this.lastDoors = doors();
@@ -85,7 +84,7 @@ final class DemandShare implements Registry.Demand {
   }
 
   /** Folds the doors since the last read into the smoothed demand. */
-  void measure() {
+  public void measure() {
     long now = ticker.read();
     long elapsed = now - lastReadNanos;
     if (elapsed <= 0) {
@@ -158,7 +157,7 @@ final class DemandShare implements Registry.Demand {
    *     hold budget / live count each
    * @param self this instance's index
    */
-  record Division(double[] targets, double[] holding, double pool, int self) {
+  public record Division(double[] targets, double[] holding, double pool, int self) {
     static Division of(double budget, int count, Map<String, Registry.Published> members,
         String self, double held) {
       int n = members.size();

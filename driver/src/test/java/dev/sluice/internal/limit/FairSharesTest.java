@@ -1,4 +1,4 @@
-package dev.sluice;
+package dev.sluice.internal.limit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
