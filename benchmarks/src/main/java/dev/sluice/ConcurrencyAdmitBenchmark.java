@@ -1,6 +1,7 @@
 package dev.sluice;
 
 import dev.sluice.internal.limit.Gate;
+import dev.sluice.internal.limit.Limiter;
 import java.sql.SQLException;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;

@@ -2,6 +2,7 @@ package dev.sluice;
 
 import dev.sluice.internal.limit.AdaptiveConcurrency;
 import dev.sluice.internal.limit.ConcurrencyGate;
+import dev.sluice.internal.limit.Limiter;
 import dev.sluice.internal.limit.Ticker;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import dev.sluice.internal.limit.Limiter;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
