@@ -92,7 +92,7 @@ final class Budget implements AutoCloseable {
       // one tracker per use: Redis may serve the registry and refuse the flag (an ACL)
       health = new RedisHealth(name, Keys.REDIS.show(settings.get(Keys.REDIS)),
           "the breaker flag's reads",
-          RedisBreakerFlag.meanwhile(settings.get(Keys.REDIS_UNREACHABLE)));
+          settings.get(Keys.REDIS_UNREACHABLE).meanwhile());
     }
     BreakerFlag flag = explicitFlag;
     if (flagFromRedis) {

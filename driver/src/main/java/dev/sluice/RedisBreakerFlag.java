@@ -4,6 +4,7 @@ import dev.sluice.internal.config.Key;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.RedisUri;
 import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.config.Unreachable;
 import dev.sluice.internal.limit.Ticker;
 import dev.sluice.internal.redis.FlagReader;
 import dev.sluice.internal.redis.RedisEndpoint;
@@ -111,18 +112,6 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
     FlagReader reader = new FlagReader(name, link, health, timing,
         settings.get(Keys.REDIS_UNREACHABLE), ticker).start();
     return new RedisBreakerFlag(name, reader, owned, Keys.REDIS.show(settings.get(Keys.REDIS)));
-  }
-
-  /** What the flag does while Redis is unreachable, for the WARN line. */
-  static String meanwhile(WhenUnreachable policy) {
-    switch (policy) {
-      case CLOSED:
-        return "the breaker flag answers closed meanwhile (sluice.redis.unreachable=closed)";
-      case LAST:
-        return "the breaker flag keeps its last value meanwhile (sluice.redis.unreachable=last)";
-      default:
-        return "the breaker flag answers open meanwhile, so the database is limited";
-    }
   }
 
   /**
@@ -294,7 +283,8 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
      * @throws NullPointerException if {@code policy} is null
      */
     public Builder whenUnreachable(WhenUnreachable policy) {
-      settings = settings.with(Keys.REDIS_UNREACHABLE, Objects.requireNonNull(policy, "policy"));
+      settings = settings.with(Keys.REDIS_UNREACHABLE,
+          Unreachable.valueOf(Objects.requireNonNull(policy, "policy").name()));
       return this;
     }
 
@@ -313,7 +303,7 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
       RedisLink link = RedisLink.connect(endpoint, settings.get(Keys.REDIS_TIMEOUT),
           "sluice-" + name);
       RedisHealth health = new RedisHealth(name, RedisUri.mask(settings.get(Keys.REDIS)),
-          "the breaker flag's reads", meanwhile(settings.get(Keys.REDIS_UNREACHABLE)));
+          "the breaker flag's reads", settings.get(Keys.REDIS_UNREACHABLE).meanwhile());
       return start(settings, link, health, ticker, link);
     }
 

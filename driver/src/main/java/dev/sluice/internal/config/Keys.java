@@ -1,6 +1,5 @@
 package dev.sluice.internal.config;
 
-import dev.sluice.RedisBreakerFlag.WhenUnreachable;
 import dev.sluice.Scope;
 import dev.sluice.internal.config.Key.Group;
 import java.time.Duration;
@@ -147,10 +146,10 @@ public final class Keys {
           + " closes the flag again, so that a flapping Redis does not flap the limiter.")
       .group(Group.RARELY_USED).build();
 
-  public static final Key<WhenUnreachable> REDIS_UNREACHABLE = Key.named(
-          "sluice.redis.unreachable", WhenUnreachable.class, Key.oneOf(WhenUnreachable.class),
+  public static final Key<Unreachable> REDIS_UNREACHABLE = Key.named(
+          "sluice.redis.unreachable", Unreachable.class, Key.oneOf(Unreachable.class),
           "be `open`, `closed` or `last`")
-      .defaultValue(WhenUnreachable.OPEN, "`open`")
+      .defaultValue(Unreachable.OPEN, "`open`")
       .doc("What the flag says while it cannot be read: `open` (limit: the cache is probably"
           + " down too), `closed` (pass everything), or `last` (the last value read).")
       .group(Group.RARELY_USED).build();

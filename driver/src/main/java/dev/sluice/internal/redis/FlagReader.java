@@ -1,7 +1,7 @@
 package dev.sluice.internal.redis;
 
 import dev.sluice.FlagState;
-import dev.sluice.RedisBreakerFlag.WhenUnreachable;
+import dev.sluice.internal.config.Unreachable;
 import dev.sluice.internal.limit.Ticker;
 import java.time.Duration;
 import java.util.Objects;
@@ -65,7 +65,7 @@ public final class FlagReader implements AutoCloseable {
   private final long timeoutNanos;
   private final long settleNanos;
   private final long pingNanos;
-  private final WhenUnreachable policy;
+  private final Unreachable policy;
 
   private volatile boolean open;
   private volatile FlagState source = FlagState.UNREACHABLE;
@@ -108,7 +108,7 @@ public final class FlagReader implements AutoCloseable {
    * @param ticker the clock
    */
   public FlagReader(String name, RedisLink link, RedisHealth health, Timing timing,
-      WhenUnreachable policy, Ticker ticker) {
+      Unreachable policy, Ticker ticker) {
     this.name = name;
     this.key = "sluice:" + name + ":breaker";
     this.link = link;
@@ -130,7 +130,7 @@ public final class FlagReader implements AutoCloseable {
     this.lastReadNanos = now;
     this.tripUntilNanos = now;
     this.healthySinceNanos = now - settleNanos; // no outage yet: the first answer decides at once
-    this.open = policy != WhenUnreachable.CLOSED; // nothing read yet: as if unreachable
+    this.open = policy != Unreachable.CLOSED; // nothing read yet: as if unreachable
   }
 
   /**
@@ -388,9 +388,9 @@ public final class FlagReader implements AutoCloseable {
     try {
       healthy = false;
       source = FlagState.UNREACHABLE;
-      if (policy == WhenUnreachable.OPEN || policy == WhenUnreachable.LAST && !everRead) {
+      if (policy == Unreachable.OPEN || policy == Unreachable.LAST && !everRead) {
         open = true;
-      } else if (policy == WhenUnreachable.CLOSED) {
+      } else if (policy == Unreachable.CLOSED) {
         open = ticker.read() - tripUntilNanos < 0; // this instance's own trip still holds
       }
     } finally {

@@ -2,7 +2,7 @@ package dev.sluice.internal.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.RedisBreakerFlag.WhenUnreachable;
+import dev.sluice.internal.config.Unreachable;
 import dev.sluice.internal.limit.Ticker;
 import dev.sluice.testing.Await;
 import dev.sluice.testing.TestRedis;
@@ -34,7 +34,7 @@ class FlagReaderRedisTest {
         FlagReader reader = new FlagReader(name, held, new RedisHealth(name, redis.uri(),
             "the breaker flag's reads", "test"), new FlagReader.Timing(Duration.ofSeconds(10),
             Duration.ofMillis(500), Duration.ofMillis(100), Duration.ofSeconds(1)),
-            WhenUnreachable.OPEN, Ticker.system());
+            Unreachable.OPEN, Ticker.system());
         Jedis cli = redis.client()) {
       reader.poll();
       assertThat(reader.isOpen()).isFalse();

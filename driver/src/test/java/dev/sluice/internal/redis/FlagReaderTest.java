@@ -3,7 +3,7 @@ package dev.sluice.internal.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.FlagState;
-import dev.sluice.RedisBreakerFlag.WhenUnreachable;
+import dev.sluice.internal.config.Unreachable;
 import dev.sluice.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,7 +24,7 @@ class FlagReaderTest {
   private final RedisHealth health = new RedisHealth("t", "redis://fake", "the test", "test");
   private final List<FlagReader> made = new ArrayList<>();
 
-  private FlagReader reader(WhenUnreachable policy) {
+  private FlagReader reader(Unreachable policy) {
     FlagReader reader = new FlagReader("t", link, health, new FlagReader.Timing(
         Duration.ofMillis(250), Duration.ofMillis(200), Duration.ofSeconds(1),
         Duration.ofSeconds(1)), policy, now::get);
@@ -43,14 +43,14 @@ class FlagReaderTest {
 
   @Test
   void isOpen_beforeAnyRead_answersOpenAndUnreachable() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     assertThat(reader.isOpen()).isTrue();
     assertThat(reader.state()).isEqualTo(FlagState.UNREACHABLE);
   }
 
   @Test
   void poll_firstAnswerClosed_closesAtOnce() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     reader.poll();
     assertThat(reader.isOpen()).isFalse();
     assertThat(reader.state()).isEqualTo(FlagState.CLOSED);
@@ -58,7 +58,7 @@ class FlagReaderTest {
 
   @Test
   void poll_keySaysOpen_opens() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     reader.poll();
     link.strings.put(KEY, "open");
     reader.poll();
@@ -68,7 +68,7 @@ class FlagReaderTest {
 
   @Test
   void poll_keySaysClosedOtherwise_staysClosed() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     for (String closed : List.of("closed", "CLOSED", "false", "0", "off", "no", "")) {
       link.strings.put(KEY, closed);
       reader.poll();
@@ -79,7 +79,7 @@ class FlagReaderTest {
   @Test
   void poll_keySaysOpenInAnotherSpelling_staysClosedAsTheProtocolSays() {
     for (String odd : List.of("OPEN", "Open", "true", "1", "on", "yes", " open ", "OPEN please")) {
-      FlagReader reader = reader(WhenUnreachable.OPEN);
+      FlagReader reader = reader(Unreachable.OPEN);
       link.strings.put(KEY, odd);
       reader.poll();
       assertThat(reader.isOpen()).as(odd).isFalse();
@@ -89,7 +89,7 @@ class FlagReaderTest {
 
   @Test
   void poll_redisFails_opensAndReportsUnreachable() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     reader.poll();
     link.down = true;
     reader.poll();
@@ -100,7 +100,7 @@ class FlagReaderTest {
 
   @Test
   void poll_redisFailsUnderClosedPolicy_closes() {
-    FlagReader reader = reader(WhenUnreachable.CLOSED);
+    FlagReader reader = reader(Unreachable.CLOSED);
     link.strings.put(KEY, "open");
     reader.poll();
     link.down = true;
@@ -111,7 +111,7 @@ class FlagReaderTest {
 
   @Test
   void poll_redisFailsUnderLastPolicy_keepsLastValue() {
-    FlagReader closedThen = reader(WhenUnreachable.LAST);
+    FlagReader closedThen = reader(Unreachable.LAST);
     closedThen.poll();
     link.down = true;
     closedThen.poll();
@@ -119,7 +119,7 @@ class FlagReaderTest {
 
     link.down = false;
     link.strings.put(KEY, "open");
-    FlagReader openThen = reader(WhenUnreachable.LAST);
+    FlagReader openThen = reader(Unreachable.LAST);
     openThen.poll();
     link.down = true;
     openThen.poll();
@@ -129,14 +129,14 @@ class FlagReaderTest {
   @Test
   void poll_lastPolicyNeverRead_answersOpen() {
     link.down = true;
-    FlagReader reader = reader(WhenUnreachable.LAST);
+    FlagReader reader = reader(Unreachable.LAST);
     reader.poll();
     assertThat(reader.isOpen()).isTrue();
   }
 
   @Test
   void poll_afterOutageKeyClosed_closesOnlyAfterSettle() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     reader.poll();
     link.down = true;
     reader.poll();
@@ -155,7 +155,7 @@ class FlagReaderTest {
 
   @Test
   void poll_failureDuringSettle_restartsSettle() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     reader.poll();
     link.down = true;
     reader.poll();
@@ -177,7 +177,7 @@ class FlagReaderTest {
 
   @Test
   void poll_afterOutageKeyOpen_opensAtOnce() {
-    FlagReader reader = reader(WhenUnreachable.CLOSED);
+    FlagReader reader = reader(Unreachable.CLOSED);
     reader.poll();
     link.down = true;
     reader.poll();
@@ -190,7 +190,7 @@ class FlagReaderTest {
 
   @Test
   void checkStale_noReadForRefreshPlusTimeout_opens() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     reader.poll();
     advance(450);
     reader.checkStale();
@@ -203,7 +203,7 @@ class FlagReaderTest {
 
   @Test
   void sinceLastRead_countsFromTheLastSuccessfulReadsStart() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     reader.poll();
     advance(300);
     link.down = true;
@@ -213,7 +213,7 @@ class FlagReaderTest {
 
   @Test
   void heard_openMessage_opensAtOnce() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     reader.poll();
     reader.heard("open");
     assertThat(reader.isOpen()).isTrue();
@@ -222,7 +222,7 @@ class FlagReaderTest {
 
   @Test
   void heard_closedMessageWhileKeySaysOpen_staysOpen() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     link.strings.put(KEY, "open");
     reader.poll();
     reader.heard("closed"); // a hint only: not started, so no read is even queued
@@ -233,7 +233,7 @@ class FlagReaderTest {
 
   @Test
   void heard_closedMessageAfterDelete_closesOnTheRead() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     link.strings.put(KEY, "open");
     reader.poll();
     link.strings.remove(KEY);
@@ -244,7 +244,7 @@ class FlagReaderTest {
 
   @Test
   void poll_startedBeforeTrip_staleClosedNotApplied() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     reader.poll();
     link.duringGet = () -> reader.trip(Duration.ofSeconds(5)); // the read saw no key
     reader.poll();
@@ -254,7 +254,7 @@ class FlagReaderTest {
 
   @Test
   void poll_whileOwnTripIsUnwritten_closedKeyNotApplied() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     reader.poll();
     link.writesDown = true; // Redis answers reads, refuses the trip's SET
     assertThat(reader.trip(Duration.ofSeconds(5))).isFalse();
@@ -269,7 +269,7 @@ class FlagReaderTest {
 
   @Test
   void poll_readsBetweenTripAndItsWrite_staleClosedNotApplied() throws Exception {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     reader.poll();
     CountDownLatch writing = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
@@ -296,7 +296,7 @@ class FlagReaderTest {
 
   @Test
   void poll_messageArrivesDuringRead_staleResultDropped() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     reader.poll();
     link.duringGet = () -> reader.heard("open"); // the read saw the key before the SET
     reader.poll();
@@ -309,7 +309,7 @@ class FlagReaderTest {
 
   @Test
   void trip_redisDown_opensLocallyAndReportsFalse() {
-    FlagReader reader = reader(WhenUnreachable.CLOSED);
+    FlagReader reader = reader(Unreachable.CLOSED);
     reader.poll();
     link.down = true;
     assertThat(reader.trip(Duration.ofSeconds(5))).isFalse();
@@ -318,7 +318,7 @@ class FlagReaderTest {
 
   @Test
   void tripThenReset_writeKeyAndFollowLocally() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     reader.poll();
     assertThat(reader.trip(Duration.ofSeconds(5))).isTrue();
     assertThat(link.value(KEY)).isEqualTo("open");
@@ -330,7 +330,7 @@ class FlagReaderTest {
 
   @Test
   void tripThenReset_bothFailed_resetWinsWhenRedisAnswers() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     reader.poll();
     link.down = true;
     assertThat(reader.trip(Duration.ofMinutes(5))).isFalse();
@@ -344,7 +344,7 @@ class FlagReaderTest {
 
   @Test
   void trip_writtenLate_expiryCountsFromTheCall() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     reader.poll();
     link.down = true;
     assertThat(reader.trip(Duration.ofSeconds(10))).isFalse();
@@ -356,7 +356,7 @@ class FlagReaderTest {
 
   @Test
   void trip_writtenAfterItsExpiry_deletesTheKey() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     reader.poll();
     link.down = true;
     assertThat(reader.trip(Duration.ofSeconds(10))).isFalse();
@@ -369,7 +369,7 @@ class FlagReaderTest {
 
   @Test
   void tripAndReset_redisStuck_blockAtMostTheTimeout() throws Exception {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     reader.poll();
     CountDownLatch release = new CountDownLatch(1);
     link.beforeWrite = () -> {
@@ -392,7 +392,7 @@ class FlagReaderTest {
 
   @Test
   void trip_ttlOfAThousandYears_isTakenWithoutOverflow() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     reader.poll();
     assertThat(reader.trip(Duration.ofDays(365_000))).isTrue();
     assertThat(link.value(KEY)).isEqualTo("open");
@@ -402,7 +402,7 @@ class FlagReaderTest {
 
   @Test
   void reset_pendingThenTrip_tripWins() {
-    FlagReader reader = reader(WhenUnreachable.OPEN);
+    FlagReader reader = reader(Unreachable.OPEN);
     link.strings.put(KEY, "open");
     reader.poll();
     link.down = true;
