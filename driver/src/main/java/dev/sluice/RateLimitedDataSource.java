@@ -43,16 +43,16 @@ import javax.sql.DataSource;
 public final class RateLimitedDataSource implements DataSource, AutoCloseable {
 
   private final DataSource delegate;
-  private final Budget budget;
+  private final Enforcer enforcer;
   private final Limiter limiter;
   private final boolean checkoutGated;
   /** Set once by {@link #close()}; read by every checkout (one memory read). */
   private volatile boolean closed;
 
-  private RateLimitedDataSource(DataSource delegate, Budget budget) {
+  private RateLimitedDataSource(DataSource delegate, Enforcer enforcer) {
     this.delegate = delegate;
-    this.budget = budget;
-    this.limiter = budget.limiter();
+    this.enforcer = enforcer;
+    this.limiter = enforcer.limiter();
     this.checkoutGated = limiter.scope() == Scope.CONNECTION;
   }
 
@@ -129,7 +129,7 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
    * @return the current figures
    */
   public Stats stats() {
-    return budget.stats();
+    return enforcer.stats();
   }
 
   /**
@@ -140,7 +140,7 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
    * @return a view over this data source's limiter
    */
   public RateLimitedDataSourceMXBean management() {
-    return new BudgetMXBean(limiter, budget::stats);
+    return new EnforcerJmx(limiter, enforcer::stats);
   }
 
   /**
@@ -159,7 +159,7 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
   @Override
   public void close() throws SQLException {
     closed = true;
-    budget.close();
+    enforcer.close();
     if (delegate instanceof AutoCloseable) {
       try {
         ((AutoCloseable) delegate).close();
@@ -236,8 +236,8 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
     return limiter;
   }
 
-  Budget budget() {
-    return budget;
+  Enforcer enforcer() {
+    return enforcer;
   }
 
   /**
@@ -363,7 +363,7 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
       if (!settings.isSet(Keys.NAME)) {
         settings = settings.with(Keys.NAME, "default");
       }
-      return new RateLimitedDataSource(delegate, Budget.open(settings, flag, false));
+      return new RateLimitedDataSource(delegate, Enforcer.open(settings, flag, false));
     }
 
     private <T> Builder set(Key<T> key, T value) {

@@ -63,16 +63,16 @@ public final class SluiceDriver implements Driver {
     }
   }
 
-  private final DriverBudgets budgets;
+  private final DriverEnforcers budgets;
   /** The last real driver connected through; {@link #jdbcCompliant()} asks it. */
   private volatile Driver lastDelegate;
 
   /** Creates the driver; {@link DriverManager} finds it without this. */
   public SluiceDriver() {
-    this(DriverBudgets.SHARED);
+    this(DriverEnforcers.SHARED);
   }
 
-  SluiceDriver(DriverBudgets budgets) {
+  SluiceDriver(DriverEnforcers budgets) {
     this.budgets = budgets;
   }
 
@@ -96,7 +96,7 @@ public final class SluiceDriver implements Driver {
     SluiceUrl target = parse(url, info);
     Driver real = DriverLookup.find(target.url(), SluiceDriver.class);
     lastDelegate = real;
-    DriverBudgets.Entry entry = acquire(target);
+    DriverEnforcers.Entry entry = acquire(target);
     Connection raw;
     try {
       raw = real.connect(target.url(), target.properties());
@@ -208,7 +208,7 @@ public final class SluiceDriver implements Driver {
    * @return its figures, or empty when no open connection uses that name
    */
   public static Optional<Stats> stats(String name) {
-    return Optional.ofNullable(DriverBudgets.SHARED.stats(name));
+    return Optional.ofNullable(DriverEnforcers.SHARED.stats(name));
   }
 
   @Override
@@ -226,7 +226,7 @@ public final class SluiceDriver implements Driver {
     }
   }
 
-  private DriverBudgets.Entry acquire(SluiceUrl target) throws SQLException {
+  private DriverEnforcers.Entry acquire(SluiceUrl target) throws SQLException {
     try {
       return budgets.acquire(target.settings());
     } catch (IllegalArgumentException | UnsupportedOperationException e) {

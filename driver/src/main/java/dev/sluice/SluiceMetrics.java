@@ -98,8 +98,8 @@ public final class SluiceMetrics implements MeterBinder {
    */
   public static SluiceMetrics of(RateLimitedDataSource dataSource) {
     Objects.requireNonNull(dataSource, "dataSource");
-    Budget budget = dataSource.budget();
-    return new SluiceMetrics(budget::stats, Tags.of("name", budget.limiter().name()));
+    Enforcer enforcer = dataSource.enforcer();
+    return new SluiceMetrics(enforcer::stats, Tags.of("name", enforcer.limiter().name()));
   }
 
   /**
@@ -115,7 +115,7 @@ public final class SluiceMetrics implements MeterBinder {
    */
   public static SluiceMetrics ofDriver(String name) {
     String checked = Keys.NAME.parse(name);
-    return new SluiceMetrics(() -> DriverBudgets.SHARED.stats(checked), Tags.of("name", checked));
+    return new SluiceMetrics(() -> DriverEnforcers.SHARED.stats(checked), Tags.of("name", checked));
   }
 
   /**

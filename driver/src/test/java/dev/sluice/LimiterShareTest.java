@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class LimiterShareTest {
   private final FakeTicker ticker = new FakeTicker();
 
-  /** A limiter that always limits, built as {@link Budget} builds one. */
+  /** A limiter that always limits, built as {@link Enforcer} builds one. */
   private Limiter limiter(double budget, double instances, Integer burst) {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, budget);
     if (burst != null) {

@@ -84,8 +84,8 @@ class RateLimitedDataSourceCloseTest {
   @Test
   void driverBudgetClosedBySweeper_stopsLimiting() throws SQLException {
     AtomicLong nanos = new AtomicLong();
-    DriverBudgets budgets = new DriverBudgets(nanos::get, Duration.ofSeconds(30), false);
-    DriverBudgets.Entry entry = budgets.acquire(Settings.parse(
+    DriverEnforcers budgets = new DriverEnforcers(nanos::get, Duration.ofSeconds(30), false);
+    DriverEnforcers.Entry entry = budgets.acquire(Settings.parse(
         Map.of("sluice.name", "orders", "sluice.budget", "100")));
     budgets.abandoned(entry);
     assertThat(entry.limiter().isLimiting()).isTrue(); // sluice.flag=always

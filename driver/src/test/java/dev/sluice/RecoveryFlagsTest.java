@@ -48,15 +48,15 @@ class RecoveryFlagsTest {
     AtomicBoolean breakerOpen = new AtomicBoolean();
     Settings settings = Settings.empty().with(Keys.NAME, "recovery-of").with(Keys.BUDGET, 10.0)
         .with(Keys.JMX, false).with(Keys.RECOVERY_SETTLE, Duration.ofSeconds(5));
-    try (Budget budget = Budget.open(settings, BreakerFlag.of(breakerOpen::get), false, ticker)) {
+    try (Enforcer enforcer = Enforcer.open(settings, BreakerFlag.of(breakerOpen::get), false, ticker)) {
       breakerOpen.set(true);
-      assertThat(budget.stats().limiting()).isTrue();
+      assertThat(enforcer.stats().limiting()).isTrue();
       breakerOpen.set(false);
-      assertThat(budget.stats().recovering()).isTrue();
-      assertThat(budget.limiter().isLimiting()).isTrue();
+      assertThat(enforcer.stats().recovering()).isTrue();
+      assertThat(enforcer.limiter().isLimiting()).isTrue();
       ticker.advance(Duration.ofSeconds(5));
-      assertThat(budget.stats().recovering()).isFalse();
-      assertThat(budget.limiter().isLimiting()).isFalse();
+      assertThat(enforcer.stats().recovering()).isFalse();
+      assertThat(enforcer.limiter().isLimiting()).isFalse();
     }
   }
 

@@ -44,7 +44,7 @@ class RedisPasswordTest {
 
     try (RateLimitedDataSource ds = RedisFlagTest.dataSource(p)) {
       assertThat(ds.stats().flagState()).isEqualTo(FlagState.CLOSED); // read: logged in
-      assertThat(ds.budget().settings().toString()).contains("sluice.redis.password=****")
+      assertThat(ds.enforcer().settings().toString()).contains("sluice.redis.password=****")
           .doesNotContain("s3cr3t");
     }
   }

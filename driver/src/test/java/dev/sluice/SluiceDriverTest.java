@@ -77,13 +77,13 @@ class SluiceDriverTest {
   void connect_sameNameTwice_sharesOneLimiter() throws SQLException {
     String url = "jdbc:sluice:h2:mem:" + db + ";sluice.budget=1000;sluice.name=" + db;
     try (Connection a = driver.connect(url, null)) {
-      Limiter first = DriverBudgets.SHARED.limiter(db);
+      Limiter first = DriverEnforcers.SHARED.limiter(db);
       Properties info = new Properties();
       info.setProperty("sluice.budget", "1000");
       try (Connection b = DriverManager.getConnection("jdbc:sluice:h2:mem:" + db + ";sluice.name="
           + db, info)) {
         assertThat(a.isValid(1) && b.isValid(1)).isTrue();
-        assertThat(DriverBudgets.SHARED.limiter(db)).isNotNull().isSameAs(first);
+        assertThat(DriverEnforcers.SHARED.limiter(db)).isNotNull().isSameAs(first);
       }
     }
   }

@@ -8,7 +8,7 @@ import java.util.Locale;
 /**
  * This instance's part of a budget, {@code budget / instances}, and the burst that goes with it:
  * computed whole before anything is stored, so a change of the share is all or nothing. Shared by
- * the build ({@link Budget}) and the runtime changes ({@link Limiter}).
+ * the build ({@link Enforcer}) and the runtime changes ({@link Limiter}).
  *
  * <p>A share the bucket cannot hold is never rounded up. At build and over JMX it is refused
  * with a message naming the keys; when the registry's live count pushes it below the slowest

@@ -26,7 +26,7 @@ import javax.management.MBeanServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class DriverBudgetsTest {
+class DriverEnforcersTest {
   private static final Duration GRACE = Duration.ofSeconds(30);
   private static final AtomicInteger NAMES = new AtomicInteger();
 
@@ -35,7 +35,7 @@ class DriverBudgetsTest {
   private final Map<String, CountDownLatch> slowBuilds = new ConcurrentHashMap<>();
   private final Map<String, RuntimeException> failingBuilds = new ConcurrentHashMap<>();
   private final AtomicInteger builds = new AtomicInteger();
-  private final DriverBudgets budgets = new DriverBudgets(nanos::get, GRACE, false, this::open);
+  private final DriverEnforcers budgets = new DriverEnforcers(nanos::get, GRACE, false, this::open);
   private final ExecutorService threads = Executors.newCachedThreadPool();
   private final MBeanServer mbeans = ManagementFactory.getPlatformMBeanServer();
 
@@ -45,7 +45,7 @@ class DriverBudgetsTest {
     threads.shutdownNow();
   }
 
-  private Budget open(Settings settings) {
+  private Enforcer open(Settings settings) {
     builds.incrementAndGet();
     String name = settings.get(Keys.NAME);
     CountDownLatch latch = slowBuilds.get(name);
@@ -61,18 +61,18 @@ class DriverBudgetsTest {
     if (failure != null) {
       throw failure;
     }
-    return Budget.open(settings, null, true);
+    return Enforcer.open(settings, null, true);
   }
 
   /** Issue 10 item 9: a build that waits on Redis held the JVM-wide lock. */
   @Test
   void acquire_whileOneNameBuildsSlowly_otherNamesAndStatsDoNotWait() throws Exception {
     slowBuilds.put("slow", new CountDownLatch(1));
-    Future<DriverBudgets.Entry> slow = threads.submit(() ->
+    Future<DriverEnforcers.Entry> slow = threads.submit(() ->
         budgets.acquire(settings("slow", "100")));
     awaitBuilds(1);
 
-    Future<DriverBudgets.Entry> other = threads.submit(() -> budgets.acquire(settings("fast",
+    Future<DriverEnforcers.Entry> other = threads.submit(() -> budgets.acquire(settings("fast",
         "100")));
     Future<Stats> stats = threads.submit(() -> budgets.stats("slow"));
 
@@ -86,7 +86,7 @@ class DriverBudgetsTest {
   @Test
   void acquire_manyConnectsForOneNameAtOnce_buildOneBudgetAndShareIt() throws Exception {
     slowBuilds.put("orders", new CountDownLatch(1));
-    List<Future<DriverBudgets.Entry>> connects = new ArrayList<>();
+    List<Future<DriverEnforcers.Entry>> connects = new ArrayList<>();
     for (int i = 0; i < 16; i++) {
       connects.add(threads.submit(() -> budgets.acquire(settings("orders", "100"))));
     }
@@ -95,7 +95,7 @@ class DriverBudgetsTest {
 
     slowBuilds.get("orders").countDown();
     Limiter first = connects.get(0).get(5, TimeUnit.SECONDS).limiter();
-    for (Future<DriverBudgets.Entry> connect : connects) {
+    for (Future<DriverEnforcers.Entry> connect : connects) {
       assertThat(connect.get(5, TimeUnit.SECONDS).limiter()).isSameAs(first);
     }
     assertThat(builds).hasValue(1);
@@ -105,10 +105,10 @@ class DriverBudgetsTest {
   void acquire_buildFails_everyWaiterGetsTheErrorAndTheNextBuildsAgain() throws Exception {
     slowBuilds.put("orders", new CountDownLatch(1));
     failingBuilds.put("orders", new IllegalArgumentException("sluice.redis is down"));
-    Future<DriverBudgets.Entry> builder = threads.submit(() ->
+    Future<DriverEnforcers.Entry> builder = threads.submit(() ->
         budgets.acquire(settings("orders", "100")));
     awaitBuilds(1);
-    Future<DriverBudgets.Entry> waiter = threads.submit(() ->
+    Future<DriverEnforcers.Entry> waiter = threads.submit(() ->
         budgets.acquire(settings("orders", "100")));
     Thread.sleep(50);
 
@@ -127,16 +127,16 @@ class DriverBudgetsTest {
   void acquire_otherSettingsOnceConnectionsClosed_replacesTheBudgetAtOnce() throws Exception {
     String name = "replaced" + NAMES.incrementAndGet();
     StubConnection c = new StubConnection();
-    DriverBudgets.Entry old = budgets.acquire(jmx(name, "100"));
+    DriverEnforcers.Entry old = budgets.acquire(jmx(name, "100"));
     budgets.connected(old, c.proxy);
     c.closed.set(true); // the pool was closed; the sweeper has not run yet
 
-    DriverBudgets.Entry replacement = budgets.acquire(jmx(name, "200"));
+    DriverEnforcers.Entry replacement = budgets.acquire(jmx(name, "200"));
 
     assertThat(replacement.limiter()).isNotSameAs(old.limiter());
     assertThat(budgets.limiter(name).bucket().permitsPerSecond()).isEqualTo(200.0);
-    assertThat(mbeans.isRegistered(BudgetMXBean.objectName(name))).isTrue();
-    assertThat(mbeans.isRegistered(BudgetMXBean.objectName(name + "#2")))
+    assertThat(mbeans.isRegistered(EnforcerJmx.objectName(name))).isTrue();
+    assertThat(mbeans.isRegistered(EnforcerJmx.objectName(name + "#2")))
         .as("the old budget's MXBean is gone before the new one registers").isFalse();
   }
 
@@ -160,8 +160,8 @@ class DriverBudgetsTest {
 
     budgets.acquire(jmx(name, "100"));
 
-    assertThat(mbeans.isRegistered(BudgetMXBean.objectName(name))).isTrue();
-    assertThat(mbeans.isRegistered(BudgetMXBean.objectName(name + "#2"))).isFalse();
+    assertThat(mbeans.isRegistered(EnforcerJmx.objectName(name))).isTrue();
+    assertThat(mbeans.isRegistered(EnforcerJmx.objectName(name + "#2"))).isFalse();
   }
 
   private void awaitBuilds(int count) throws InterruptedException {
@@ -173,8 +173,8 @@ class DriverBudgetsTest {
 
   @Test
   void acquire_sameNameTwice_sharesOneLimiter() throws Exception {
-    DriverBudgets.Entry first = budgets.acquire(settings("orders", "100"));
-    DriverBudgets.Entry second = budgets.acquire(settings("orders", "100"));
+    DriverEnforcers.Entry first = budgets.acquire(settings("orders", "100"));
+    DriverEnforcers.Entry second = budgets.acquire(settings("orders", "100"));
 
     assertThat(second.limiter()).isSameAs(first.limiter());
   }
@@ -218,7 +218,7 @@ class DriverBudgetsTest {
   @Test
   void sweep_connectionReopenedWithinGrace_keepsTheSameLimiter() throws Exception {
     StubConnection first = new StubConnection();
-    DriverBudgets.Entry entry = budgets.acquire(settings("orders", "100"));
+    DriverEnforcers.Entry entry = budgets.acquire(settings("orders", "100"));
     budgets.connected(entry, first.proxy);
     first.closed.set(true);
     budgets.sweep();
@@ -252,7 +252,7 @@ class DriverBudgetsTest {
 
   @Test
   void sweeper_runsWhileABudgetExistsAndStopsWithTheLast() throws Exception {
-    DriverBudgets background = new DriverBudgets(nanos::get, Duration.ZERO, true);
+    DriverEnforcers background = new DriverEnforcers(nanos::get, Duration.ZERO, true);
     background.abandoned(background.acquire(settings("orders", "100")));
     assertThat(background.isSweeping()).isTrue();
 

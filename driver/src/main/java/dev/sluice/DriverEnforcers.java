@@ -63,22 +63,22 @@ import org.slf4j.LoggerFactory;
  *
  * <p>This class is threadsafe: its state is guarded by one {@link ReentrantLock} (not a monitor, so
  * a virtual thread waiting for it does not pin its carrier), held only for map and list updates:
- * neither {@link Budget#open}, {@link Budget#close()} nor {@code isClosed()} is ever called while
+ * neither {@link Enforcer#open}, {@link Enforcer#close()} nor {@code isClosed()} is ever called while
  * holding it.
  */
-final class DriverBudgets {
+final class DriverEnforcers {
   private static final Logger LOG = LoggerFactory.getLogger(SluiceDriver.class);
 
   static final int GRACE_SECONDS = 30;
   static final int SWEEP_SECONDS = 10;
 
   /** The budgets of the registered driver. */
-  static final DriverBudgets SHARED =
-      new DriverBudgets(Ticker.system(), Duration.ofSeconds(GRACE_SECONDS), true);
+  static final DriverEnforcers SHARED =
+      new DriverEnforcers(Ticker.system(), Duration.ofSeconds(GRACE_SECONDS), true);
 
   /** Builds a budget from checked settings; tests give one that waits or fails on purpose. */
   interface Opener {
-    Budget open(Settings settings);
+    Enforcer open(Settings settings);
   }
 
   private final Ticker ticker;
@@ -89,11 +89,11 @@ final class DriverBudgets {
   private final Map<String, Entry> entries = new HashMap<>();
   private ScheduledExecutorService sweeper;
 
-  DriverBudgets(Ticker ticker, Duration grace, boolean sweepInBackground) {
-    this(ticker, grace, sweepInBackground, settings -> Budget.open(settings, null, true));
+  DriverEnforcers(Ticker ticker, Duration grace, boolean sweepInBackground) {
+    this(ticker, grace, sweepInBackground, settings -> Enforcer.open(settings, null, true));
   }
 
-  DriverBudgets(Ticker ticker, Duration grace, boolean sweepInBackground, Opener opener) {
+  DriverEnforcers(Ticker ticker, Duration grace, boolean sweepInBackground, Opener opener) {
     this.ticker = ticker;
     this.graceNanos = grace.toNanos();
     this.sweepInBackground = sweepInBackground;
@@ -108,9 +108,9 @@ final class DriverBudgets {
     private final String name;
     private final Settings settings;
     /** Completed by the one builder: with the budget, or with the build's failure. */
-    private final CompletableFuture<Budget> built = new CompletableFuture<>();
+    private final CompletableFuture<Enforcer> built = new CompletableFuture<>();
     /** Set once by the builder before {@link #built} completes. */
-    private volatile Budget budget;
+    private volatile Enforcer enforcer;
     /** Set when the budget is being closed; completed once it is. */
     private CompletableFuture<Void> retired;
     private final List<WeakReference<Connection>> connections = new ArrayList<>();
@@ -125,7 +125,7 @@ final class DriverBudgets {
 
     /** The budget's limiter; only once {@link #acquire} has returned this entry. */
     Limiter limiter() {
-      return budget.limiter();
+      return enforcer.limiter();
     }
   }
 
@@ -212,7 +212,7 @@ final class DriverBudgets {
       retire(replaced); // first, so the new MXBean takes the plain name
     }
     try {
-      entry.budget = opener.open(entry.settings);
+      entry.enforcer = opener.open(entry.settings);
     } catch (RuntimeException | Error e) {
       lock.lock();
       try {
@@ -223,7 +223,7 @@ final class DriverBudgets {
       entry.built.completeExceptionally(e);
       throw e;
     }
-    entry.built.complete(entry.budget);
+    entry.built.complete(entry.enforcer);
     return entry;
   }
 
@@ -279,7 +279,7 @@ final class DriverBudgets {
   /** Closes a retired entry's budget, then forgets the entry and wakes those waiting on it. */
   private void retire(Entry entry) {
     try {
-      entry.budget.close();
+      entry.enforcer.close();
     } finally {
       lock.lock();
       try {
@@ -328,21 +328,21 @@ final class DriverBudgets {
 
   /** The figures of the budget named {@code name}, or {@code null} when none is built. */
   Stats stats(String name) {
-    Budget budget = find(name);
-    return budget == null ? null : budget.stats();
+    Enforcer enforcer = find(name);
+    return enforcer == null ? null : enforcer.stats();
   }
 
   /** The limiter of the budget named {@code name}, or {@code null}: for tests. */
   Limiter limiter(String name) {
-    Budget budget = find(name);
-    return budget == null ? null : budget.limiter();
+    Enforcer enforcer = find(name);
+    return enforcer == null ? null : enforcer.limiter();
   }
 
-  private Budget find(String name) {
+  private Enforcer find(String name) {
     lock.lock();
     try {
       Entry entry = entries.get(name);
-      return entry == null ? null : entry.budget;
+      return entry == null ? null : entry.enforcer;
     } finally {
       lock.unlock();
     }
@@ -381,7 +381,7 @@ final class DriverBudgets {
 
   /** Whether the entry has had no connection for the grace period; marks it idle if newly so. */
   private boolean isExpired(Entry entry, long now) {
-    if (!entry.connections.isEmpty() || entry.connecting > 0 || entry.budget == null) {
+    if (!entry.connections.isEmpty() || entry.connecting > 0 || entry.enforcer == null) {
       entry.idle = false;
       return false;
     }

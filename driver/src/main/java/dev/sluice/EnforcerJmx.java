@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>This class is threadsafe: it holds nothing but the limiter, which is.
  */
-final class BudgetMXBean implements RateLimitedDataSourceMXBean {
+final class EnforcerJmx implements RateLimitedDataSourceMXBean {
   private static final Logger LOG = LoggerFactory.getLogger(RateLimitedDataSource.class);
   static final String DOMAIN_AND_TYPE = "dev.sluice:type=RateLimitedDataSource,name=";
   private static final int MAX_SUFFIX = 1000;
@@ -30,7 +30,7 @@ final class BudgetMXBean implements RateLimitedDataSourceMXBean {
   private final Limiter limiter;
   private final Supplier<Stats> stats;
 
-  BudgetMXBean(Limiter limiter, Supplier<Stats> stats) {
+  EnforcerJmx(Limiter limiter, Supplier<Stats> stats) {
     this.limiter = limiter;
     this.stats = stats;
   }
@@ -47,7 +47,7 @@ final class BudgetMXBean implements RateLimitedDataSourceMXBean {
   static AutoCloseable register(Limiter limiter, Supplier<Stats> stats, MBeanServer server) {
     // StandardMBean: the MXBean rules apply to the public interface, not to this class's name
     StandardMBean bean =
-        new StandardMBean(new BudgetMXBean(limiter, stats), RateLimitedDataSourceMXBean.class, true);
+        new StandardMBean(new EnforcerJmx(limiter, stats), RateLimitedDataSourceMXBean.class, true);
     for (int n = 1; n <= MAX_SUFFIX; n++) {
       ObjectName name = objectName(limiter.name() + (n == 1 ? "" : "#" + n));
       try {

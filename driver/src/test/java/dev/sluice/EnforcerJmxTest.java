@@ -13,7 +13,7 @@ import javax.management.ObjectName;
 import javax.management.RuntimeMBeanException;
 import org.junit.jupiter.api.Test;
 
-class BudgetMXBeanTest {
+class EnforcerJmxTest {
 
   private static final MBeanServer SERVER = ManagementFactory.getPlatformMBeanServer();
 

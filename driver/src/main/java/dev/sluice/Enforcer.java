@@ -1,0 +1,183 @@
+package dev.sluice;
+
+import dev.sluice.internal.config.Division;
+import dev.sluice.internal.config.FlagSource;
+import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.RedisUri;
+import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.limit.Bucket;
+import dev.sluice.internal.limit.DemandShare;
+import dev.sluice.internal.limit.Limiter;
+import dev.sluice.internal.limit.Share;
+import dev.sluice.internal.limit.Ticker;
+import dev.sluice.internal.redis.RedisHealth;
+import dev.sluice.internal.redis.RedisLink;
+import dev.sluice.internal.redis.Registry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One budget, built from checked settings: its limiter and the background work it owns (a Redis
+ * flag reader, a registry member). Shared by {@link RateLimitedDataSource} and the driver.
+ *
+ * <p>This class is threadsafe; {@link #close()} is idempotent.
+ */
+final class Enforcer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RateLimitedDataSource.class);
+
+  private final Limiter limiter;
+  private final Settings settings;
+  private final List<AutoCloseable> owned;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private final Registry registry;
+
+  private Enforcer(Limiter limiter, Settings settings, List<AutoCloseable> owned,
+      Registry registry) {
+    this.limiter = limiter;
+    this.settings = settings;
+    this.owned = owned;
+    this.registry = registry;
+  }
+
+  /**
+   * Checks the settings across keys and builds the budget.
+   *
+   * @param settings the checked settings, {@code sluice.name} and {@code sluice.budget} set
+   * @param explicitFlag a flag given in code, winning over {@code sluice.flag}; or {@code null}
+   * @param driverMode whether the connections are made by {@link SluiceDriver}
+   * @throws IllegalArgumentException naming the key when the settings do not fit together
+   */
+  static Enforcer open(Settings settings, BreakerFlag explicitFlag, boolean driverMode) {
+    return open(settings, explicitFlag, driverMode, Ticker.system());
+  }
+
+  static Enforcer open(Settings settings, BreakerFlag explicitFlag, boolean driverMode,
+      Ticker ticker) {
+    SettingsCheck.acrossKeys(settings);
+    List<AutoCloseable> owned = new ArrayList<>();
+    try {
+      return open(settings, explicitFlag, driverMode, ticker, owned);
+    } catch (RuntimeException | Error e) {
+      closeAll(owned, settings.get(Keys.NAME));
+      throw e;
+    }
+  }
+
+  private static Enforcer open(Settings settings, BreakerFlag explicitFlag, boolean driverMode,
+      Ticker ticker, List<AutoCloseable> owned) {
+    String name = settings.get(Keys.NAME);
+    double count = SettingsCheck.firstCount(settings);
+    Bucket bucket = Bucket.of(settings.get(Keys.BUDGET) / count, firstBurst(settings, count),
+        settings.get(Keys.RESERVE), ticker);
+    boolean flagFromRedis = explicitFlag == null && flagSource(settings) == FlagSource.REDIS;
+    RedisLink link = null;
+    RedisHealth health = null;
+    if (flagFromRedis || settings.get(Keys.INSTANCES).fromRedis()) {
+      link = RedisLink.connect(RedisUri.endpoint(settings),
+          settings.get(Keys.REDIS_TIMEOUT), "sluice-" + name);
+      owned.add(link);
+      // one tracker per use: Redis may serve the registry and refuse the flag (an ACL)
+      health = new RedisHealth(name, Keys.REDIS.show(settings.get(Keys.REDIS)),
+          "the breaker flag's reads", settings.get(Keys.REDIS_UNREACHABLE).meanwhile());
+    }
+    BreakerFlag flag = flagFromRedis ? redisFlag(settings, link, health, ticker, owned)
+        : explicitFlag != null ? explicitFlag
+        : flagSource(settings) == FlagSource.MANUAL ? BreakerFlag.manual()
+        : BreakerFlag.alwaysOpen();
+    Limiter limiter = new Limiter(name, settings, bucket, flag, count, driverMode, ticker,
+        RateLimitExceededException.REFUSALS);
+    Registry registry = settings.get(Keys.INSTANCES).fromRedis()
+        ? startRegistry(settings, link, health, limiter, ticker, owned) : null;
+    Enforcer opened = new Enforcer(limiter, settings, Collections.unmodifiableList(owned),
+        registry);
+    if (settings.get(Keys.JMX)) {
+      // after the enforcer exists, for its stats; its list is a view, so it sees this
+      owned.add(0, EnforcerJmx.register(limiter, opened::stats)); // unregistered first
+    }
+    LOG.info("{} - Sluice limiter built: budget {} permits/s over {} instance(s), this instance"
+        + " admits {}/s, burst {}, scope {}, flag {}; settings {}", name,
+        Share.rate(settings.get(Keys.BUDGET)), settings.get(Keys.INSTANCES),
+        Share.rate(bucket.permitsPerSecond()), bucket.burst(), limiter.scope(), flag,
+        settings.describe());
+    return opened;
+  }
+
+  /** The burst before any count arrives; checked across keys, so it fits a bucket as given. */
+  private static int firstBurst(Settings settings, double count) {
+    return Share.of(settings.get(Keys.BUDGET), count,
+        settings.isSet(Keys.BURST) ? settings.get(Keys.BURST) : 0).burst;
+  }
+
+  private static BreakerFlag redisFlag(Settings settings, RedisLink link, RedisHealth health,
+      Ticker ticker, List<AutoCloseable> owned) {
+    RedisBreakerFlag shared = RedisBreakerFlag.start(settings, link, health, ticker);
+    owned.add(0, shared); // closed before the link it reads through
+    return shared;
+  }
+
+  private static Registry startRegistry(Settings settings, RedisLink link, RedisHealth health,
+      Limiter limiter, Ticker ticker, List<AutoCloseable> owned) {
+    RedisHealth registryHealth = health.forUse("the instance registry",
+        "the budget stays divided as it was last");
+    Duration heartbeat = settings.get(Keys.REDIS_HEARTBEAT);
+    Duration expiry = settings.get(Keys.INSTANCES_EXPIRY);
+    String name = settings.get(Keys.NAME);
+    Registry registry = settings.get(Keys.INSTANCES_DIVISION) == Division.DEMAND
+        ? new Registry(name, link, registryHealth, heartbeat, expiry,
+            new DemandShare(limiter, ticker))
+        : new Registry(name, link, registryHealth, heartbeat, expiry, limiter::setInstances);
+    owned.add(0, registry); // leaves before the flag and the link close
+    registry.start();
+    return registry;
+  }
+
+  /** Where the flag comes from: {@code sluice.flag}, else Redis when {@code sluice.redis} is set. */
+  static FlagSource flagSource(Settings settings) {
+    FlagSource source = settings.get(Keys.FLAG);
+    if (source == null) {
+      source = settings.get(Keys.REDIS) != null ? FlagSource.REDIS : FlagSource.ALWAYS;
+    }
+    return source;
+  }
+
+  Limiter limiter() {
+    return limiter;
+  }
+
+  Settings settings() {
+    return settings;
+  }
+
+  Stats stats() {
+    return new Stats(limiter, registry == null ? 0 : registry.liveCount());
+  }
+
+  /**
+   * Stops the limiter first, so that no call obeys a flag whose reader is stopping, then the
+   * background work. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      limiter.stop();
+      closeAll(owned, limiter.name());
+    }
+  }
+
+  /** Closes in list order: the registry member, then the flag, then the Redis link. */
+  private static void closeAll(List<AutoCloseable> resources, String name) {
+    for (AutoCloseable resource : resources) {
+      try {
+        resource.close();
+      } catch (Exception e) {
+        LOG.warn("{} - failed to close {}", name, resource, e);
+      }
+    }
+  }
+}

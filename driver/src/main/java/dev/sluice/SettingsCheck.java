@@ -1,0 +1,122 @@
+package dev.sluice;
+
+import dev.sluice.internal.config.ConcurrencyCap;
+import dev.sluice.internal.config.Division;
+import dev.sluice.internal.config.FlagSource;
+import dev.sluice.internal.config.Instances;
+import dev.sluice.internal.config.Key;
+import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.limit.Bucket;
+import dev.sluice.internal.limit.Share;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The checks across keys made before an {@link Enforcer} is built: a key that needs another
+ * ({@code sluice.instances=redis} needs {@code sluice.redis}), keys that apply only beside another,
+ * and a budget whose share, or a burst, no bucket can hold. Each key alone was checked when it was
+ * read ({@code Keys}).
+ */
+final class SettingsCheck {
+  private SettingsCheck() {}
+
+  /** The count that divides the budget before the registry answers, if there is one. */
+  static double firstCount(Settings settings) {
+    Instances instances = settings.get(Keys.INSTANCES);
+    return instances.fromRedis() ? settings.get(Keys.INSTANCES_ASSUMED) : instances.count();
+  }
+
+  /**
+   * Refuses a budget whose share a bucket cannot hold, and an explicit burst too long for the
+   * share, naming the key and the value as the user gave it. Nothing is rounded.
+   */
+  private static void checkShare(Settings settings) {
+    double count = firstCount(settings);
+    double share = settings.get(Keys.BUDGET) / count;
+    if (!Share.fits(share)) {
+      Key<?> counted = settings.get(Keys.INSTANCES).fromRedis()
+          ? Keys.INSTANCES_ASSUMED : Keys.INSTANCES;
+      String until = counted == Keys.INSTANCES ? "" : " (the count until the registry answers)";
+      throw Share.budgetOutOfRange(settings.given(Keys.BUDGET), count,
+          counted.name() + "=" + settings.given(counted) + until);
+    }
+    if (settings.isSet(Keys.BURST) && settings.get(Keys.BURST) > Bucket.maxBurst(share)) {
+      throw Share.burstTooLong(settings.given(Keys.BURST), share);
+    }
+  }
+
+  /**
+   * Checks what no single key can: keys that need others, and the share and burst a bucket must
+   * hold. Every message names the keys and the values as given.
+   *
+   * @param settings each key already checked on its own
+   * @throws IllegalArgumentException naming the key when the settings do not fit together
+   */
+  static void acrossKeys(Settings settings) {
+    if (settings.get(Keys.BUDGET) == null) {
+      throw Keys.BUDGET.invalid(null);
+    }
+    boolean hasRedis = settings.get(Keys.REDIS) != null;
+    boolean registry = settings.get(Keys.INSTANCES).fromRedis();
+    if (registry && !hasRedis) {
+      throw new IllegalArgumentException("sluice.instances=redis needs sluice.redis, the Redis"
+          + " that holds the instance registry; set sluice.redis or give a fixed count");
+    }
+    if (settings.get(Keys.FLAG) == FlagSource.MANUAL && !settings.get(Keys.JMX)) {
+      throw new IllegalArgumentException("sluice.flag=manual needs sluice.jmx=true, but"
+          + " sluice.jmx was \"false\": the MXBean's tripFlag and resetFlag are the only way to"
+          + " switch a manual flag made from settings");
+    }
+    if (settings.get(Keys.FLAG) == FlagSource.REDIS && !hasRedis) {
+      throw new IllegalArgumentException("sluice.flag=redis needs sluice.redis, the Redis that"
+          + " holds the flag; set sluice.redis or use sluice.flag=always");
+    }
+    for (Key<?> key : Keys.REDIS_ONLY) {
+      if (settings.isSet(key) && !hasRedis) {
+        throw new IllegalArgumentException(key.name() + " is set, but sluice.redis is not: it"
+            + " only applies to a Redis flag or registry; set sluice.redis or remove it");
+      }
+    }
+    if (settings.get(Keys.INSTANCES_DIVISION) == Division.DEMAND && !registry) {
+      throw new IllegalArgumentException("sluice.instances.division=demand needs"
+          + " sluice.instances=redis (the demand travels with the registry's heartbeats), but"
+          + " sluice.instances was \"" + settings.given(Keys.INSTANCES) + "\"; set"
+          + " sluice.instances=redis or remove sluice.instances.division");
+    }
+    for (Key<?> key : Keys.REGISTRY_ONLY) {
+      if (settings.isSet(key) && !registry) {
+        throw new IllegalArgumentException(key.name() + " is set, but sluice.instances is "
+            + settings.get(Keys.INSTANCES) + ": it only applies to sluice.instances=redis;"
+            + " set that or remove it");
+      }
+    }
+    checkShare(settings);
+    checkConcurrency(settings);
+    Duration expiry = settings.get(Keys.INSTANCES_EXPIRY);
+    Duration needed = settings.get(Keys.REDIS_HEARTBEAT).plus(settings.get(Keys.REDIS_TIMEOUT));
+    if (registry && expiry.compareTo(needed) <= 0) {
+      throw new IllegalArgumentException("sluice.instances.expiry must be longer than"
+          + " sluice.redis.heartbeat plus sluice.redis.timeout (" + needed.toMillis() + " ms), but"
+          + " was \"" + expiry.toMillis() + "ms\"; otherwise live instances would be pruned");
+    }
+  }
+
+  private static void checkConcurrency(Settings settings) {
+    ConcurrencyCap cap = settings.get(Keys.CONCURRENCY);
+    boolean auto = cap != null && cap.auto();
+    for (Key<?> key : List.of(Keys.CONCURRENCY_MIN, Keys.CONCURRENCY_MAX)) {
+      if (settings.isSet(key) && !auto) {
+        throw new IllegalArgumentException(key.name() + " is set, but sluice.concurrency is "
+            + (cap == null ? "not" : "\"" + cap + "\"") + ": it only applies to"
+            + " sluice.concurrency=auto; set that or remove it");
+      }
+    }
+    int min = settings.get(Keys.CONCURRENCY_MIN);
+    int max = settings.get(Keys.CONCURRENCY_MAX);
+    if (auto && min > max) {
+      throw new IllegalArgumentException("sluice.concurrency.min must be at most"
+          + " sluice.concurrency.max (" + max + "), but was \"" + min + "\"");
+    }
+  }
+}
