@@ -14,7 +14,6 @@ import java.sql.SQLException;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,10 +69,6 @@ public final class Limiter implements Gate {
   private final boolean stackTraces;
   private final Ticker ticker;
   private final long summaryIntervalNanos;
-  /** Written only under {@link #shareLock}, by {@link #setBudget}; read anywhere. */
-  private volatile double budget;
-  /** Serialises changes of the share (never taken on the request path; no monitor, no pinning). */
-  private final ReentrantLock shareLock = new ReentrantLock();
   private final String rejectionReason;
 
   /** By {@link Priority#ordinal()}: one adder each, so counting by priority allocates nothing. */
@@ -113,13 +108,8 @@ public final class Limiter implements Gate {
   private long rejectedBeforeRecovery;
   private final AtomicLong nextSummaryNanos = new AtomicLong();
   private final AtomicLong rejectedAtLastSummary = new AtomicLong();
-  private volatile double instances;
-  /** Under demand division, this instance's share / budget; {@code NaN}: budget / instances. */
-  private volatile double part = Double.NaN;
-  /** {@code sluice.burst} if it was set; {@code 0}: the burst follows the share. */
-  private final int explicitBurst;
-  /** Guarded by {@link #shareLock}: whether the share is below what a bucket holds. */
-  private boolean admitsNothing;
+  /** This instance's share of the budget, and its changes. */
+  private final BudgetShare share;
   /** The cap on statements in flight ({@code sluice.concurrency}); {@code null}: none. */
   private final Concurrency concurrency;
   /** One statement in the state's sample count. */
@@ -140,14 +130,13 @@ public final class Limiter implements Gate {
     this.switchIsDoor = !driverMode || settings.get(Keys.POOL_AUTO_COMMIT);
     this.stackTraces = settings.get(Keys.STACK_TRACES);
     this.summaryIntervalNanos = settings.get(Keys.SUMMARY_INTERVAL).toNanos();
-    this.budget = settings.get(Keys.BUDGET);
-    this.instances = instances;
-    this.explicitBurst = settings.isSet(Keys.BURST) ? settings.get(Keys.BURST) : 0;
     this.ticker = ticker;
     this.recovery = new Recovery(settings.get(Keys.RECOVERY_SETTLE),
         settings.get(Keys.RECOVERY_THRESHOLD));
     this.shadow = settings.get(Keys.MODE) == Mode.SHADOW;
     this.concurrency = Concurrency.of(name, settings, instances, ticker);
+    this.share = new BudgetShare(name, settings.get(Keys.BUDGET), instances,
+        settings.isSet(Keys.BURST) ? settings.get(Keys.BURST) : 0, bucket, concurrency);
     this.sampleWhileClosed = concurrency != null && concurrency.adaptive()
         && scope == Scope.STATEMENT;
     this.rejectionReason = flag == BreakerFlag.alwaysOpen()
@@ -486,118 +475,47 @@ public final class Limiter implements Gate {
         stackTraces);
   }
 
-  // --- share ---
+  // --- share: kept by BudgetShare, off the request path ---
 
   /**
-   * Sets how many instances share the budget now (the registry's live count). All or nothing:
-   * the new share and burst are computed first and the count is stored only once the bucket took
-   * them. It never refuses a count: a share below the slowest rate a bucket holds admits nothing
-   * new (one WARN naming the keys) rather than more than the share. The bucket keeps the permits
-   * it has, never more than the new burst: no change hands out a fresh burst.
+   * Sets how many instances share the budget now (the registry's live count): see
+   * {@link BudgetShare#setInstances}.
+   *
+   * @param count the live count
    */
   public void setInstances(double count) {
-    setShare(count, Double.NaN);
+    share.setInstances(count);
   }
 
   /**
-   * Sets this instance's part of the budget under demand division, as {@link #setInstances}
-   * does the count: all or nothing, never a fresh burst. A budget changed later keeps the part.
+   * Sets this instance's part of the budget under demand division: see
+   * {@link BudgetShare#setShare}.
    *
    * @param count the live count, for the figures
    * @param part this instance's share / budget, from 0 to 1; {@code NaN}: budget / count
    */
   public void setShare(double count, double part) {
-    shareLock.lock(); // with setBudget: the share is always budget / divisor of one moment
-    try {
-      if (count != instances || Double.compare(part, this.part) != 0) {
-        Share share = Share.of(budget, divisor(count, part), explicitBurst);
-        share.applyTo(bucket);
-        if (concurrency != null && count != instances) {
-          concurrency.divide(count);
-        }
-        boolean recount = count != instances;
-        instances = count;
-        this.part = part;
-        logShare(share, recount);
-      }
-    } finally {
-      shareLock.unlock();
-    }
-  }
-
-  /** What the budget is divided by: the count, or {@code 1 / part} under demand division. */
-  private static double divisor(double count, double part) {
-    return Double.isNaN(part) ? count : 1 / part;
-  }
-
-  private void logShare(Share share, boolean recount) {
-    String count = Share.rate(instances);
-    if (!recount && !Double.isNaN(part)) { // demand moves the share at every heartbeat: quietly
-      LOG.debug("{} - demand division: this instance admits {}/s of the budget of {}/s, burst {}",
-          name, Share.rate(share.permitsPerSecond),
-          Share.rate(budget), share.burst);
-    } else if (share.admitsNothing() && !admitsNothing) {
-      LOG.warn("{} - {} instances share the budget of {} permits/s: each share ({}/s) is below"
-          + " the slowest rate a bucket holds ({}/s), so this instance admits nothing new until"
-          + " at most {} instances share it; to give each a share, raise sluice.budget to at"
-          + " least {} or run fewer instances (sluice.instances=redis)", name, count,
-          Share.plain(budget), Share.plain(budget / instances), Share.plain(Bucket.MIN_RATE),
-          Share.plain(Math.floor(budget / Bucket.MIN_RATE)),
-          Share.plain(instances * Bucket.MIN_RATE));
-    } else if (!share.admitsNothing()) {
-      LOG.info("{} - {} instances share the budget of {} permits/s: this instance admits {}/s,"
-          + " burst {}", name, count, Share.rate(budget),
-          Share.rate(share.permitsPerSecond), share.burst);
-    }
-    admitsNothing = share.admitsNothing();
+    share.setShare(count, part);
   }
 
   /**
-   * Changes the budget at runtime (an operator's JMX call): the share becomes
-   * {@code budget / instances} (under demand division, the same part of the new budget) at once,
-   * and the burst follows it unless {@code sluice.burst} was set. The bucket keeps the permits it
-   * has, never more than the new burst.
+   * Changes the budget at runtime (an operator's JMX call): see {@link BudgetShare#setBudget}.
    *
    * @param permitsPerSecond the new budget, all instances together
    * @param by who asked, for the log line
-   * @throws IllegalArgumentException naming {@code sluice.budget}, the value and the range, if it
-   *     is not positive and finite or makes a share a bucket cannot hold; then nothing changes
    */
   public void setBudget(double permitsPerSecond, String by) {
-    if (!(permitsPerSecond > 0 && Double.isFinite(permitsPerSecond))) {
-      throw Keys.BUDGET.invalid(permitsPerSecond);
-    }
-    shareLock.lock();
-    try {
-      changeBudget(permitsPerSecond, by);
-    } finally {
-      shareLock.unlock();
-    }
+    share.setBudget(permitsPerSecond, by);
   }
 
-  private void changeBudget(double permitsPerSecond, String by) {
-    double divisor = divisor(instances, part);
-    if (!Share.fits(permitsPerSecond / divisor)) {
-      throw Share.budgetOutOfRange(Share.plain(permitsPerSecond), divisor,
-          "the " + Share.rate(instances) + " instances sharing it now");
-    }
-    Share share = Share.of(permitsPerSecond, divisor, explicitBurst);
-    share.applyTo(bucket);
-    double before = budget;
-    budget = permitsPerSecond;
-    admitsNothing = false;
-    LOG.warn("{} - budget changed by {} from {} to {} permits/s: this instance admits {}/s,"
-        + " burst {}", name, by, Share.rate(before),
-        Share.rate(permitsPerSecond),
-        Share.rate(share.permitsPerSecond), share.burst);
-  }
-
+  /** @return the budget, all instances together, in permits per second */
   public double budget() {
-    return budget;
+    return share.budget();
   }
 
+  /** @return how many instances share the budget now */
   public double instances() {
-    return instances;
+    return share.instances();
   }
 
   public String name() {
@@ -780,7 +698,7 @@ public final class Limiter implements Gate {
   /** With no breaker (the flag always open), limiting is the normal state: INFO, saying so. */
   private void logLimiting() {
     String rate = Share.rate(bucket.permitsPerSecond());
-    String share = Share.rate(budget);
+    String share = Share.rate(this.share.budget());
     if (flag == BreakerFlag.alwaysOpen()) {
       LOG.info("{} - limiting the database to {} permits/s (this instance's share of {}/s),"
           + " burst {}: there is no cache breaker flag (sluice.flag=always), so every call is"
