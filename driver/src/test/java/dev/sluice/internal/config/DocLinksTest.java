@@ -157,7 +157,7 @@ class DocLinksTest {
         : path.startsWith("/") ? ROOT.resolve(path.substring(1)).normalize()
         : from.getParent().resolve(path).normalize();
     if (!Files.exists(file)) {
-      return "no file " + file;
+      return "no file " + (file.startsWith(ROOT) ? ROOT.relativize(file) : file);
     }
     if (anchor == null || anchor.isEmpty() || !file.toString().endsWith(".md")) {
       return null;
