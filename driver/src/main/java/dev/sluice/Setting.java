@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One {@code sluice.*} setting as the README's configuration reference documents it: for tools
- * that complete, document or check configuration, such as the Spring Boot starter's IDE metadata
- * and its test of which keys exist. Building a data source never needs it.
+ * One {@code sluice.*} setting as the configuration reference ({@code docs/configuration.md})
+ * documents it: for tools that complete, document or check configuration, such as the Spring Boot
+ * starter's IDE metadata and its test of which keys exist. Building a data source never needs it.
  *
  * <pre>{@code
  * boolean known = Setting.all().stream().anyMatch(s -> s.name().equals("sluice.budget"));
@@ -37,8 +37,9 @@ public final class Setting {
   }
 
   /**
-   * Returns every setting Sluice knows, in the order of the README's reference. A name may hold
-   * placeholders in angle brackets ({@code sluice.datasources.<bean>.<key>}).
+   * Returns every setting Sluice knows, in the order of the configuration reference
+   * ({@code docs/configuration.md}). A name may hold placeholders in angle brackets
+   * ({@code sluice.datasources.<bean>.<key>}).
    *
    * @return the settings, unmodifiable
    */

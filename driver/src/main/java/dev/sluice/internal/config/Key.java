@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * One configuration key: its name as spelled in a URL or {@code Properties}, how its text is
  * parsed and checked, its default and its one-line documentation. Every key is declared once, in
  * {@link Keys}; that table serves the builder, {@code Properties}, the JDBC URL, the error messages
- * and the README's configuration reference.
+ * and the configuration reference, {@code docs/configuration.md}.
  *
  * <p>Instances are immutable and threadsafe.
  *
@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  */
 public final class Key<T> {
 
-  /** Where the README's configuration reference lists a key. */
+  /** Where the configuration reference ({@code docs/configuration.md}) lists a key. */
   public enum Group { ESSENTIALS, FREQUENTLY_USED, RARELY_USED, SPRING_BOOT }
 
   private final String name;
@@ -87,7 +87,7 @@ public final class Key<T> {
     return doc;
   }
 
-  /** Where the README lists it. */
+  /** Where the configuration reference lists it. */
   public Group group() {
     return group;
   }

@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
 
 /**
  * The table of every {@code sluice.*} key. Adding a key means adding one constant here and
- * listing it in {@link #ALL}; the README's configuration reference is checked against this table.
+ * listing it in {@link #ALL}; the configuration reference, {@code docs/configuration.md}, is
+ * checked against this table.
  */
 public final class Keys {
 
@@ -316,7 +317,7 @@ public final class Keys {
           + " a trusted gateway sets: any client can claim `critical`.")
       .group(Group.SPRING_BOOT).build();
 
-  /** Every key, in the order the README lists them. */
+  /** Every key, in the order the configuration reference lists them. */
   public static final List<Key<?>> ALL = List.of(
       NAME, BUDGET, INSTANCES, REDIS, REDIS_PASSWORD, BURST, SCOPE, FLAG, REDIS_REFRESH,
       REDIS_TIMEOUT, INSTANCES_ASSUMED, RECOVERY_SETTLE, RESERVE, MODE, INSTANCES_DIVISION,

@@ -10,31 +10,48 @@ import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's configuration reference is the key table, rendered: adding a key to {@link Keys}
- * without documenting it fails here. To regenerate the block after changing the table, run
- * {@code mvn -pl driver test -Dtest=ReadmeKeysTest -Dsluice.readme.write=true}.
+ * The configuration reference, {@code docs/configuration.md}, is the key table, rendered: adding
+ * a key to {@link Keys} without documenting it fails here. To regenerate the block after changing
+ * the table, run
+ * {@code mvn -pl driver test -Dtest=ConfigurationDocTest -Dsluice.readme.write=true}.
  */
-class ReadmeKeysTest {
-  private static final String BEGIN = "<!-- keys:begin (generated from Keys.java by ReadmeKeysTest) -->";
+class ConfigurationDocTest {
+  static final Path REFERENCE = Path.of("..", "docs", "configuration.md");
+
+  private static final String BEGIN =
+      "<!-- keys:begin (generated from Keys.java by ConfigurationDocTest) -->";
   private static final String END = "<!-- keys:end -->";
 
   @Test
-  void readme_configurationReference_isExactlyTheKeyTable() throws IOException {
-    Path readme = Path.of("..", "README.md");
-    String text = Files.readString(readme, StandardCharsets.UTF_8);
+  void configurationReference_keysBlock_isExactlyTheKeyTable() throws IOException {
+    String text = Files.readString(REFERENCE, StandardCharsets.UTF_8);
     int begin = text.indexOf(BEGIN);
     int end = text.indexOf(END);
-    assertThat(begin).as("README.md has the keys block").isNotNegative();
+    assertThat(begin).as("docs/configuration.md has the keys block").isNotNegative();
     assertThat(end).isGreaterThan(begin);
     String rendered = render();
     if (Boolean.getBoolean("sluice.readme.write")) {
       text = text.substring(0, begin + BEGIN.length()) + "\n" + rendered + text.substring(end);
-      Files.writeString(readme, text, StandardCharsets.UTF_8);
+      Files.writeString(REFERENCE, text, StandardCharsets.UTF_8);
       return;
     }
     assertThat(text.substring(begin + BEGIN.length() + 1, end))
-        .as("README.md keys block; regenerate with -Dsluice.readme.write=true")
+        .as("docs/configuration.md keys block; regenerate with -Dsluice.readme.write=true")
         .isEqualTo(rendered);
+  }
+
+  @Test
+  void readme_essentialKeys_areKeysOfTheTable() throws IOException {
+    String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
+    int mentioned = 0;
+    for (Key<?> key : Keys.ALL) {
+      if (key.group() == Key.Group.ESSENTIALS) {
+        assertThat(readme).as("README.md names the essential key " + key.name())
+            .contains("`" + key.name() + "`");
+        mentioned++;
+      }
+    }
+    assertThat(mentioned).isPositive();
   }
 
   static String render() {
