@@ -2,12 +2,12 @@ package dev.sluice;
 
 import dev.sluice.internal.config.Key;
 import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.RedisEndpoint;
 import dev.sluice.internal.config.RedisUri;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.config.Unreachable;
 import dev.sluice.internal.limit.Ticker;
 import dev.sluice.internal.redis.FlagReader;
-import dev.sluice.internal.redis.RedisEndpoint;
 import dev.sluice.internal.redis.RedisHealth;
 import dev.sluice.internal.redis.RedisLink;
 import java.time.Duration;

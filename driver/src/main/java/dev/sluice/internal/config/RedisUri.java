@@ -1,6 +1,5 @@
 package dev.sluice.internal.config;
 
-import dev.sluice.internal.redis.RedisEndpoint;
 import java.util.function.UnaryOperator;
 
 /**

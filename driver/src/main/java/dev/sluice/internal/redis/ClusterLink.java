@@ -1,15 +1,16 @@
 package dev.sluice.internal.redis;
 
+import dev.sluice.internal.config.RedisEndpoint;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.Map;
 import java.util.function.Function;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisCluster;

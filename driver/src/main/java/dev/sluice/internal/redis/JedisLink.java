@@ -1,5 +1,6 @@
 package dev.sluice.internal.redis;
 
+import dev.sluice.internal.config.RedisEndpoint;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.sluice.internal.config.RedisEndpoint;
 import dev.sluice.testing.Await;
 import dev.sluice.testing.TestCluster;
 import dev.sluice.testing.TestRedis;

@@ -2,6 +2,7 @@ package dev.sluice.internal.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.internal.config.RedisEndpoint;
 import dev.sluice.internal.config.Unreachable;
 import dev.sluice.internal.limit.Ticker;
 import dev.sluice.testing.Await;

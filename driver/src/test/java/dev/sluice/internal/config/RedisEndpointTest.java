@@ -1,4 +1,4 @@
-package dev.sluice.internal.redis;
+package dev.sluice.internal.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,7 +1,5 @@
-package dev.sluice.internal.redis;
+package dev.sluice.internal.config;
 
-import dev.sluice.internal.config.Keys;
-import dev.sluice.internal.config.RedisUri;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;

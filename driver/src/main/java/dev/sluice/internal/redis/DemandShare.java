@@ -1,6 +1,9 @@
-package dev.sluice.internal.limit;
+package dev.sluice.internal.redis;
 
-import dev.sluice.internal.redis.Registry;
+import dev.sluice.internal.limit.FairShares;
+import dev.sluice.internal.limit.Limiter;
+import dev.sluice.internal.limit.Share;
+import dev.sluice.internal.limit.Ticker;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
