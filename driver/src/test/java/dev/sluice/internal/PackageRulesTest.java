@@ -1,0 +1,124 @@
+package dev.sluice.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules of the house, read from the sources (see {@code docs/architecture.md}): the internal
+ * packages lean on the API package only through its interfaces, enums, records and exceptions;
+ * they form no cycle among themselves; and only {@code internal.redis} talks to Jedis.
+ */
+class PackageRulesTest {
+  private static final Path MAIN = Path.of("src", "main", "java");
+  private static final Path INTERNAL = MAIN.resolve(Path.of("dev", "sluice", "internal"));
+  private static final Pattern API_TYPE = Pattern.compile("\\bdev\\.sluice\\.([A-Z]\\w*)");
+  private static final Pattern INTERNAL_PACKAGE =
+      Pattern.compile("\\bdev\\.sluice\\.internal\\.([a-z]+)\\b");
+
+  @Test
+  void internals_useTheApiPackageOnlyThroughInterfacesEnumsRecordsAndExceptions()
+      throws ClassNotFoundException {
+    List<String> violations = new ArrayList<>();
+    for (Path source : sources(INTERNAL)) {
+      Matcher m = API_TYPE.matcher(code(source));
+      while (m.find()) {
+        Class<?> type = Class.forName("dev.sluice." + m.group(1));
+        if (!(type.isInterface() || type.isEnum() || type.isRecord()
+            || Throwable.class.isAssignableFrom(type))) {
+          violations.add(MAIN.relativize(source) + " uses the class " + type.getName());
+        }
+      }
+    }
+    assertThat(violations).isEmpty();
+  }
+
+  @Test
+  void internalPackages_formNoCycle() {
+    Map<String, Set<String>> uses = internalPackageGraph();
+    assertThat(uses).as("the internal packages").containsKeys("config", "jdbc", "limit", "redis");
+    for (String from : uses.keySet()) {
+      assertThat(reachable(uses, from)).as("what %s reaches: %s", from, uses).doesNotContain(from);
+    }
+  }
+
+  @Test
+  void onlyTheRedisPackage_importsJedis() {
+    List<String> importers = new ArrayList<>();
+    for (Path source : sources(MAIN.resolve("dev"))) {
+      if (code(source).contains("redis.clients.")
+          && !source.startsWith(INTERNAL.resolve("redis"))) {
+        importers.add(MAIN.relativize(source).toString());
+      }
+    }
+    assertThat(importers).isEmpty();
+  }
+
+  @Test
+  void theCycleCheck_findsACycle() {
+    Map<String, Set<String>> cyclic = Map.of("a", Set.of("b"), "b", Set.of("c"), "c", Set.of("a"));
+    assertThat(reachable(cyclic, "a")).contains("a");
+    assertThat(reachable(Map.of("a", Set.of("b"), "b", Set.of()), "a")).doesNotContain("a");
+  }
+
+  private static Map<String, Set<String>> internalPackageGraph() {
+    Map<String, Set<String>> uses = new TreeMap<>();
+    for (Path source : sources(INTERNAL)) {
+      String from = INTERNAL.relativize(source).getName(0).toString();
+      Set<String> targets = uses.computeIfAbsent(from, k -> new TreeSet<>());
+      Matcher m = INTERNAL_PACKAGE.matcher(code(source));
+      while (m.find()) {
+        if (!m.group(1).equals(from)) {
+          targets.add(m.group(1));
+        }
+      }
+    }
+    return uses;
+  }
+
+  private static Set<String> reachable(Map<String, Set<String>> uses, String from) {
+    Set<String> seen = new TreeSet<>();
+    List<String> next = new ArrayList<>(uses.getOrDefault(from, Set.of()));
+    while (!next.isEmpty()) {
+      String p = next.remove(next.size() - 1);
+      if (seen.add(p)) {
+        next.addAll(uses.getOrDefault(p, Set.of()));
+      }
+    }
+    return seen;
+  }
+
+  private static List<Path> sources(Path root) {
+    try (Stream<Path> files = Files.walk(root)) {
+      return files.filter(p -> p.toString().endsWith(".java")).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The source without its comments and strings: a {@code {@link}} in javadoc, or a logger's
+   * name, is no dependency.
+   */
+  private static String code(Path source) {
+    try {
+      return Files.readString(source).replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("//[^\n]*", "")
+          .replaceAll("\"(?:[^\"\\\\\n]|\\\\.)*\"", "\"\"");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
