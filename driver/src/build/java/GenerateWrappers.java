@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -164,8 +165,8 @@ public final class GenerateWrappers {
         .map(t -> ((ClassTree) t).getSimpleName().toString()).findFirst().orElseThrow();
     String superclass = leaf.base().equals(outer) ? outer : outer + "." + leaf.base();
     out.append("\n/**\n * The {@link ").append(iface.getSimpleName()).append("} Sluice hands out: ")
-        .append("what {@link ").append(superclass).append("} intercepts, and every\n")
-        .append(" * other method passed on to the driver's object.\n */\n")
+        .append("what {@link ").append(superclass).append("}\n")
+        .append(" * intercepts, and every other method passed on to the driver's object.\n */\n")
         .append("final class ").append(leaf.name()).append(" extends ").append(superclass)
         .append(" {\n");
     for (Tree member : base.getMembers()) {
@@ -213,18 +214,32 @@ public final class GenerateWrappers {
     return parent == null ? null : classes.get(simpleName(parent));
   }
 
-  /** Every instance method of {@code iface} and the interfaces it extends, once each. */
+  /**
+   * Every instance method of {@code iface} and the interfaces it extends, once each: those of
+   * {@code iface} first, then each super-interface's, each group sorted by name and parameters so
+   * that every JDK writes the same file (the order of {@code --release} class files varies).
+   */
   private List<ExecutableElement> methodsOf(TypeElement iface) {
+    List<TypeElement> owners = new ArrayList<>(List.of(iface));
+    for (int i = 0; i < owners.size(); i++) {
+      for (TypeMirror parent : owners.get(i).getInterfaces()) {
+        TypeElement type = (TypeElement) ((DeclaredType) parent).asElement();
+        if (!owners.contains(type)) {
+          owners.add(type);
+        }
+      }
+    }
     List<ExecutableElement> methods = new ArrayList<>();
     for (Element member : elements.getAllMembers(iface)) {
-      Element owner = member.getEnclosingElement();
       if (member.getKind() == ElementKind.METHOD
-          && ((TypeElement) owner).getKind() == ElementKind.INTERFACE
+          && owners.contains(member.getEnclosingElement())
           && !member.getModifiers().contains(Modifier.STATIC)
           && !member.getModifiers().contains(Modifier.PRIVATE)) {
         methods.add((ExecutableElement) member);
       }
     }
+    methods.sort(Comparator.comparingInt((ExecutableElement m) ->
+        owners.indexOf(m.getEnclosingElement())).thenComparing(this::key));
     return methods;
   }
 

@@ -399,7 +399,8 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    * wrapped so that their {@code getStatement()} returns this wrapper.
    *
    * <p>The prepared and callable wrappers extend it: every gated {@code Statement} method is
-   * written once.
+   * written once. No closed flag of its own ({@code close} is delegated): JDBC makes closing a
+   * closed statement a no-op, and one field less keeps the wrapper small.
    */
   abstract static sealed class StatementWrapper implements Statement
       permits GeneratedStatement, PreparedStatementWrapper {
