@@ -30,6 +30,12 @@ import java.sql.Wrapper;
  * The methods here are {@code final}, so that a generated method can never replace one, and the
  * generator refuses a file where one is not. To intercept one more method, write it here.
  *
+ * <p>So the path of one {@code executeQuery} stays in this file between the data source and the
+ * limiter: {@code RateLimitedDataSource.getConnection()} calls {@link #wrap}, then
+ * {@code prepareStatement(sql)} and {@code executeQuery()} are the final methods here, and
+ * {@code executeQuery()} asks the {@link Gate} ({@code Limiter}), which takes from the bucket. The
+ * generated classes add only their constructors and the methods that pass a call on.
+ *
  * <h2>The connection</h2>
  *
  * <p>{@code unwrap} is the one door out: it returns the wrapper for the interfaces it implements
