@@ -1,39 +1,50 @@
 package dev.sluice.internal.jdbc;
 
 import dev.sluice.internal.limit.Gate;
-import java.sql.Array;
-import java.sql.Blob;
 import java.sql.CallableStatement;
-import java.sql.Clob;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
-import java.sql.NClob;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLClientInfoException;
 import java.sql.SQLException;
-import java.sql.SQLWarning;
-import java.sql.SQLXML;
-import java.sql.Savepoint;
-import java.sql.ShardingKey;
 import java.sql.Statement;
-import java.sql.Struct;
-import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.Executor;
+import java.sql.Wrapper;
 
 /**
- * The connection Sluice hands out: every JDBC 4.3 method delegates to the driver's connection
- * (default methods included, so {@code beginRequest}, {@code enquoteIdentifier} and friends reach
- * the driver's own implementation), and the statements and metadata it returns are wrapped in
- * turn, so that no path through the JDBC API leads back to an unlimited driver object.
- * {@code unwrap} is the one door out: it returns this wrapper for the interfaces it implements
+ * The connection Sluice hands out, and in this one file everything its JDBC objects do beyond
+ * passing a call on: the connection's transaction state, the statements' gated {@code execute*}
+ * family, and the wrapping that keeps every object reached through the JDBC API a wrapper.
+ *
+ * <h2>Written here, generated at build time</h2>
+ *
+ * <p>Each wrapper is an abstract class here, holding only the methods Sluice intercepts; the
+ * final class actually handed out ({@code GeneratedConnection}, {@code GeneratedStatement}...)
+ * is written at build time by {@code driver/src/build/java/GenerateWrappers.java} into
+ * {@code target/generated-sources/jdbc-wrappers}. It implements every other method of the JDBC
+ * 4.3 interface, default methods included (so {@code beginRequest}, {@code enquoteIdentifier}
+ * and friends reach the driver's own implementation), as a plain call to the driver's object:
+ * no reflection, no proxy, the same bytecode as a hand-written delegation. One rule bends that:
+ * a method that returns a {@code ResultSet}, {@code Statement}, {@code Connection} or
+ * {@code DatabaseMetaData} returns {@code wrap(delegate.m(...))}, a {@code wrap} overload
+ * declared here (a kind with no such overload must write the method here, or the build fails).
+ * The methods here are {@code final}, so that a generated method can never replace one, and the
+ * generator refuses a file where one is not. To intercept one more method, write it here.
+ *
+ * <p>So the path of one {@code executeQuery} stays in this file between the data source and the
+ * limiter: {@code RateLimitedDataSource.getConnection()} calls {@link #wrap}, then
+ * {@code prepareStatement(sql)} and {@code executeQuery()} are the final methods here, and
+ * {@code executeQuery()} asks the {@link Gate} ({@code Limiter}), which takes from the bucket. The
+ * generated classes add only their constructors and the methods that pass a call on.
+ *
+ * <h2>The connection</h2>
+ *
+ * <p>{@code unwrap} is the one door out: it returns the wrapper for the interfaces it implements
  * ({@code unwrap(Connection.class)} stays limited) and the driver's object for anything else
  * ({@code unwrap(PGConnection.class)} works for COPY; work done on it is not limited).
  *
- * <p>The {@link Gate} decides admission. This wrapper only reports what happens and keeps the
- * connection's transaction state, an {@code int} of {@link Gate}'s bits (the driver's auto-commit
- * is read only when the gate first needs it): statements report each execution through
+ * <p>The {@link Gate} decides admission. The connection only reports what happens and keeps its
+ * transaction state, an {@code int} of {@link Gate}'s bits (the driver's auto-commit is read only
+ * when the gate first needs it): statements report each execution through
  * {@link #beforeStatement()} (or {@link #beforeStatement(String)} when the SQL comes as text, which
  * may end the transaction), {@link #setAutoCommit} reports before it reaches the driver (and
  * keeps the new state only if the driver accepted the change; a failed switch to auto-commit
@@ -42,27 +53,31 @@ import java.util.concurrent.Executor;
  * setters, {@code setReadOnly}, {@code isValid}, metadata, {@code close}.
  *
  * <p>With a concurrency cap, the gate's answer to a statement may carry {@link Gate#HELD} (a
- * place in flight) or {@link Gate#SAMPLED} (its latency is learned from): the wrapper keeps them
- * out of the state and hands them to the statement as an {@code int}, which reports them back
+ * place in flight) or {@link Gate#SAMPLED} (its latency is learned from): the connection keeps
+ * them out of the state and hands them to the statement as an {@code int}, which reports them back
  * through {@link #afterStatement} when its {@code execute*} returns or throws. Without a cap,
  * and while not limiting, that {@code int} is {@code 0} and the report is one compare. A checkout
  * that took a place (in {@code connection} scope) gives it back on the first {@link #close()}.
  *
- * <p>Identity: {@code equals} and {@code hashCode} are {@link Object}'s, so a wrapper equals only
- * itself and never the driver's connection. That is enough because nothing leaks: the
- * back-references ({@code Statement.getConnection()}, {@code DatabaseMetaData.getConnection()},
- * and through {@code ResultSet.getStatement()}) return this very wrapper, so a framework comparing
- * the connection it holds with the one a statement reports (Spring's {@code DataSourceUtils}) sees
+ * <h2>Identity</h2>
+ *
+ * <p>{@code equals} and {@code hashCode} are {@link Object}'s, so a wrapper equals only itself
+ * and never the driver's object. That is enough because nothing leaks: the back-references
+ * ({@code Statement.getConnection()}, {@code DatabaseMetaData.getConnection()}, and through
+ * {@code ResultSet.getStatement()}) return the very wrappers, so a framework comparing the
+ * connection it holds with the one a statement reports (Spring's {@code DataSourceUtils}) sees
  * the same object.
  *
- * <p>Thread-safety: like the driver's connection, it is meant for one thread at a time. It holds
- * no lock and has no {@code synchronized} code (a virtual thread never pins here). The state is a
- * plain field: a connection shared between threads without ordering can at worst miscount a
- * permit, never corrupt a driver call. Calls allocate nothing beyond the wrappers of the objects
- * they return (one per statement, one per result set, one metadata wrapper per connection).
+ * <p>Thread-safety: like the driver's objects, the wrappers are meant for one thread at a time.
+ * They hold no lock and have no {@code synchronized} code (a virtual thread never pins here).
+ * The state is a plain field: a connection shared between threads without ordering can at worst
+ * miscount a permit, never corrupt a driver call. Calls allocate nothing beyond the wrappers of
+ * the objects they return (one per statement, one per result set, one metadata wrapper per
+ * connection).
  */
-public final class ConnectionWrapper implements Connection {
-  private final Connection delegate;
+public abstract sealed class ConnectionWrapper implements Connection permits GeneratedConnection {
+  /** The driver's connection. */
+  final Connection delegate;
   private final Gate gate;
   /** The transaction state, of {@link Gate}'s bits; confined to the thread using the connection. */
   private int state;
@@ -77,7 +92,7 @@ public final class ConnectionWrapper implements Connection {
    */
   private long startNanos;
 
-  private ConnectionWrapper(Connection delegate, Gate gate, int state, int checkoutHeld) {
+  ConnectionWrapper(Connection delegate, Gate gate, int state, int checkoutHeld) {
     this.delegate = delegate;
     this.gate = gate;
     this.state = state;
@@ -111,7 +126,7 @@ public final class ConnectionWrapper implements Connection {
       gate.afterCheckout(checkoutHeld, null);
       return null;
     }
-    return new ConnectionWrapper(raw, gate, Gate.initialState(), checkoutHeld);
+    return new GeneratedConnection(raw, gate, Gate.initialState(), checkoutHeld);
   }
 
   /**
@@ -121,7 +136,7 @@ public final class ConnectionWrapper implements Connection {
    *     latency is learned from, to pass to {@link #afterStatement}; else {@code 0}
    * @throws SQLException a {@code RateLimitExceededException} when the gate refuses it
    */
-  int beforeStatement() throws SQLException {
+  final int beforeStatement() throws SQLException {
     return held(gate.beforeStatement(state, delegate));
   }
 
@@ -132,7 +147,7 @@ public final class ConnectionWrapper implements Connection {
    * @return as {@link #beforeStatement()}
    * @throws SQLException a {@code RateLimitExceededException} when the gate refuses it
    */
-  int beforeStatement(String sql) throws SQLException {
+  final int beforeStatement(String sql) throws SQLException {
     return held(gate.beforeStatement(state, delegate, sql));
   }
 
@@ -157,7 +172,7 @@ public final class ConnectionWrapper implements Connection {
    * @param failure what it threw, or {@code null}
    * @return {@code 0}: nothing is held any more
    */
-  int afterStatement(int held, String sql, SQLException failure) {
+  final int afterStatement(int held, String sql, SQLException failure) {
     if (held != 0) {
       gate.afterStatement(held, startNanos, sql, failure);
     }
@@ -165,7 +180,7 @@ public final class ConnectionWrapper implements Connection {
   }
 
   /** The transaction state, for tests. */
-  int state() {
+  final int state() {
     return state;
   }
 
@@ -174,7 +189,7 @@ public final class ConnectionWrapper implements Connection {
    * the driver sees the call, so the connection stays as it was.
    */
   @Override
-  public void setAutoCommit(boolean autoCommit) throws SQLException {
+  public final void setAutoCommit(boolean autoCommit) throws SQLException {
     int next = gate.beforeAutoCommit(state, autoCommit, delegate);
     try {
       delegate.setAutoCommit(autoCommit);
@@ -189,7 +204,7 @@ public final class ConnectionWrapper implements Connection {
 
   /** Ends the transaction, even when it throws (see {@link Gate#afterEnd}). */
   @Override
-  public void commit() throws SQLException {
+  public final void commit() throws SQLException {
     try {
       delegate.commit();
     } finally {
@@ -202,7 +217,7 @@ public final class ConnectionWrapper implements Connection {
    * reported.
    */
   @Override
-  public void rollback() throws SQLException {
+  public final void rollback() throws SQLException {
     try {
       delegate.rollback();
     } finally {
@@ -215,7 +230,7 @@ public final class ConnectionWrapper implements Connection {
    * the checkout took is given back on the first call, even if the driver's close throws.
    */
   @Override
-  public void close() throws SQLException {
+  public final void close() throws SQLException {
     if (!closed) {
       try {
         delegate.close();
@@ -230,318 +245,624 @@ public final class ConnectionWrapper implements Connection {
     }
   }
 
-  /**
-   * Returns this wrapper for the interfaces it implements, else the driver's object: the
-   * delegate itself when it is an {@code iface}, or what its {@code unwrap} returns.
-   */
   @Override
-  public <T> T unwrap(Class<T> iface) throws SQLException {
-    return Wrappers.unwrap(this, delegate, iface);
-  }
-
-  @Override
-  public boolean isWrapperFor(Class<?> iface) throws SQLException {
-    return Wrappers.isWrapperFor(this, delegate, iface);
-  }
-
-  @Override
-  public String toString() {
-    return Wrappers.describe(this, delegate);
-  }
-
-  private DatabaseMetaData metaData(DatabaseMetaData raw) {
-    if (raw == null) {
-      return null;
-    }
-    if (metaData == null || !metaData.wraps(raw)) {
-      metaData = new DatabaseMetaDataWrapper(this, raw);
-    }
-    return metaData;
-  }
-
-  // --- Connection ---
-
-  @Override
-  public Statement createStatement() throws SQLException {
-    return StatementWrapper.of(this, delegate.createStatement());
-  }
-
-  @Override
-  public PreparedStatement prepareStatement(String sql) throws SQLException {
-    return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(sql));
-  }
-
-  @Override
-  public CallableStatement prepareCall(String sql) throws SQLException {
-    return CallableStatementWrapper.of(this, sql, delegate.prepareCall(sql));
-  }
-
-  @Override
-  public String nativeSQL(String sql) throws SQLException {
-    return delegate.nativeSQL(sql);
-  }
-
-  @Override
-  public boolean getAutoCommit() throws SQLException {
-    return delegate.getAutoCommit();
-  }
-
-  @Override
-  public boolean isClosed() throws SQLException {
-    return delegate.isClosed();
-  }
-
-  @Override
-  public DatabaseMetaData getMetaData() throws SQLException {
-    return metaData(delegate.getMetaData());
-  }
-
-  @Override
-  public void setReadOnly(boolean readOnly) throws SQLException {
+  public final void setReadOnly(boolean readOnly) throws SQLException {
     delegate.setReadOnly(readOnly);
     state = Gate.readOnly(state, readOnly); // kept, so a decision need not ask the driver
   }
 
   @Override
-  public boolean isReadOnly() throws SQLException {
-    return delegate.isReadOnly();
+  public final DatabaseMetaData getMetaData() throws SQLException {
+    DatabaseMetaData raw = delegate.getMetaData();
+    if (raw == null) {
+      return null;
+    }
+    if (metaData == null || metaData.delegate != raw) {
+      metaData = new GeneratedDatabaseMetaData(this, raw);
+    }
+    return metaData;
+  }
+
+  // --- statements: each knows its connection, and a prepared one its SQL (its samples' shape)
+
+  @Override
+  public final Statement createStatement() throws SQLException {
+    return StatementWrapper.of(this, delegate.createStatement());
   }
 
   @Override
-  public void setCatalog(String catalog) throws SQLException {
-    delegate.setCatalog(catalog);
-  }
-
-  @Override
-  public String getCatalog() throws SQLException {
-    return delegate.getCatalog();
-  }
-
-  @Override
-  public void setTransactionIsolation(int level) throws SQLException {
-    delegate.setTransactionIsolation(level);
-  }
-
-  @Override
-  public int getTransactionIsolation() throws SQLException {
-    return delegate.getTransactionIsolation();
-  }
-
-  @Override
-  public SQLWarning getWarnings() throws SQLException {
-    return delegate.getWarnings();
-  }
-
-  @Override
-  public void clearWarnings() throws SQLException {
-    delegate.clearWarnings();
-  }
-
-  @Override
-  public Statement createStatement(int resultSetType, int resultSetConcurrency)
+  public final Statement createStatement(int resultSetType, int resultSetConcurrency)
       throws SQLException {
     return StatementWrapper.of(this, delegate.createStatement(resultSetType, resultSetConcurrency));
   }
 
   @Override
-  public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency)
-      throws SQLException {
-    return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(
-        sql, resultSetType, resultSetConcurrency));
-  }
-
-  @Override
-  public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency)
-      throws SQLException {
-    return CallableStatementWrapper.of(this, sql, delegate.prepareCall(
-        sql, resultSetType, resultSetConcurrency));
-  }
-
-  @Override
-  public Map<String,Class<?>> getTypeMap() throws SQLException {
-    return delegate.getTypeMap();
-  }
-
-  @Override
-  public void setTypeMap(Map<String,Class<?>> map) throws SQLException {
-    delegate.setTypeMap(map);
-  }
-
-  @Override
-  public void setHoldability(int holdability) throws SQLException {
-    delegate.setHoldability(holdability);
-  }
-
-  @Override
-  public int getHoldability() throws SQLException {
-    return delegate.getHoldability();
-  }
-
-  @Override
-  public Savepoint setSavepoint() throws SQLException {
-    return delegate.setSavepoint();
-  }
-
-  @Override
-  public Savepoint setSavepoint(String name) throws SQLException {
-    return delegate.setSavepoint(name);
-  }
-
-  @Override
-  public void rollback(Savepoint savepoint) throws SQLException {
-    delegate.rollback(savepoint);
-  }
-
-  @Override
-  public void releaseSavepoint(Savepoint savepoint) throws SQLException {
-    delegate.releaseSavepoint(savepoint);
-  }
-
-  @Override
-  public Statement createStatement(int resultSetType, int resultSetConcurrency,
+  public final Statement createStatement(int resultSetType, int resultSetConcurrency,
       int resultSetHoldability) throws SQLException {
     return StatementWrapper.of(this, delegate.createStatement(
         resultSetType, resultSetConcurrency, resultSetHoldability));
   }
 
   @Override
-  public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency,
-      int resultSetHoldability) throws SQLException {
+  public final PreparedStatement prepareStatement(String sql) throws SQLException {
+    return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(sql));
+  }
+
+  @Override
+  public final PreparedStatement prepareStatement(String sql, int resultSetType,
+      int resultSetConcurrency) throws SQLException {
+    return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(
+        sql, resultSetType, resultSetConcurrency));
+  }
+
+  @Override
+  public final PreparedStatement prepareStatement(String sql, int resultSetType,
+      int resultSetConcurrency, int resultSetHoldability) throws SQLException {
     return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(
         sql, resultSetType, resultSetConcurrency, resultSetHoldability));
   }
 
   @Override
-  public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency,
-      int resultSetHoldability) throws SQLException {
-    return CallableStatementWrapper.of(this, sql, delegate.prepareCall(
-        sql, resultSetType, resultSetConcurrency, resultSetHoldability));
-  }
-
-  @Override
-  public PreparedStatement prepareStatement(String sql, int autoGeneratedKeys) throws SQLException {
+  public final PreparedStatement prepareStatement(String sql, int autoGeneratedKeys)
+      throws SQLException {
     return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(sql, autoGeneratedKeys));
   }
 
   @Override
-  public PreparedStatement prepareStatement(String sql, int[] columnIndexes) throws SQLException {
+  public final PreparedStatement prepareStatement(String sql, int[] columnIndexes)
+      throws SQLException {
     return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(sql, columnIndexes));
   }
 
   @Override
-  public PreparedStatement prepareStatement(String sql, String[] columnNames) throws SQLException {
+  public final PreparedStatement prepareStatement(String sql, String[] columnNames)
+      throws SQLException {
     return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(sql, columnNames));
   }
 
   @Override
-  public Clob createClob() throws SQLException {
-    return delegate.createClob();
+  public final CallableStatement prepareCall(String sql) throws SQLException {
+    return CallableStatementWrapper.of(this, sql, delegate.prepareCall(sql));
   }
 
   @Override
-  public Blob createBlob() throws SQLException {
-    return delegate.createBlob();
+  public final CallableStatement prepareCall(String sql, int resultSetType,
+      int resultSetConcurrency) throws SQLException {
+    return CallableStatementWrapper.of(this, sql, delegate.prepareCall(
+        sql, resultSetType, resultSetConcurrency));
   }
 
   @Override
-  public NClob createNClob() throws SQLException {
-    return delegate.createNClob();
+  public final CallableStatement prepareCall(String sql, int resultSetType,
+      int resultSetConcurrency, int resultSetHoldability) throws SQLException {
+    return CallableStatementWrapper.of(this, sql, delegate.prepareCall(
+        sql, resultSetType, resultSetConcurrency, resultSetHoldability));
+  }
+
+  /** Wraps a statement the driver reports, with the wrapper of its kind. */
+  final Statement statement(Statement raw) {
+    if (raw instanceof CallableStatement) {
+      return CallableStatementWrapper.of(this, (CallableStatement) raw);
+    }
+    if (raw instanceof PreparedStatement) {
+      return PreparedStatementWrapper.of(this, (PreparedStatement) raw);
+    }
+    return StatementWrapper.of(this, raw);
+  }
+
+  // --- what every wrapper does alike
+
+  /**
+   * Returns this wrapper for the interfaces it implements, else the driver's object: the
+   * delegate itself when it is an {@code iface}, or what its {@code unwrap} returns.
+   */
+  @Override
+  public final <T> T unwrap(Class<T> iface) throws SQLException {
+    return unwrap(this, delegate, iface);
   }
 
   @Override
-  public SQLXML createSQLXML() throws SQLException {
-    return delegate.createSQLXML();
+  public final boolean isWrapperFor(Class<?> iface) throws SQLException {
+    return isWrapperFor(this, delegate, iface);
   }
 
   @Override
-  public boolean isValid(int timeout) throws SQLException {
-    return delegate.isValid(timeout);
+  public final String toString() {
+    return describe(this, delegate);
   }
 
-  @Override
-  public void setClientInfo(String name, String value) throws SQLClientInfoException {
-    delegate.setClientInfo(name, value);
+  /**
+   * The {@code unwrap} of every wrapper: the wrapper itself for the interfaces it implements (a
+   * caller asking for a {@code Connection} keeps a limited one), else the driver's object.
+   */
+  static <T> T unwrap(Wrapper wrapper, Wrapper delegate, Class<T> iface) throws SQLException {
+    if (iface.isInstance(wrapper)) {
+      return iface.cast(wrapper);
+    }
+    if (iface.isInstance(delegate)) {
+      return iface.cast(delegate);
+    }
+    return delegate.unwrap(iface);
   }
 
-  @Override
-  public void setClientInfo(Properties properties) throws SQLClientInfoException {
-    delegate.setClientInfo(properties);
-  }
-
-  @Override
-  public String getClientInfo(String name) throws SQLException {
-    return delegate.getClientInfo(name);
-  }
-
-  @Override
-  public Properties getClientInfo() throws SQLException {
-    return delegate.getClientInfo();
-  }
-
-  @Override
-  public Array createArrayOf(String typeName, Object[] elements) throws SQLException {
-    return delegate.createArrayOf(typeName, elements);
-  }
-
-  @Override
-  public Struct createStruct(String typeName, Object[] attributes) throws SQLException {
-    return delegate.createStruct(typeName, attributes);
-  }
-
-  @Override
-  public void setSchema(String schema) throws SQLException {
-    delegate.setSchema(schema);
-  }
-
-  @Override
-  public String getSchema() throws SQLException {
-    return delegate.getSchema();
-  }
-
-  @Override
-  public void abort(Executor executor) throws SQLException {
-    delegate.abort(executor);
-  }
-
-  @Override
-  public void setNetworkTimeout(Executor executor, int milliseconds) throws SQLException {
-    delegate.setNetworkTimeout(executor, milliseconds);
-  }
-
-  @Override
-  public int getNetworkTimeout() throws SQLException {
-    return delegate.getNetworkTimeout();
-  }
-
-  @Override
-  public void beginRequest() throws SQLException {
-    delegate.beginRequest();
-  }
-
-  @Override
-  public void endRequest() throws SQLException {
-    delegate.endRequest();
-  }
-
-  @Override
-  public boolean setShardingKeyIfValid(ShardingKey shardingKey, ShardingKey superShardingKey,
-      int timeout) throws SQLException {
-    return delegate.setShardingKeyIfValid(shardingKey, superShardingKey, timeout);
-  }
-
-  @Override
-  public boolean setShardingKeyIfValid(ShardingKey shardingKey, int timeout) throws SQLException {
-    return delegate.setShardingKeyIfValid(shardingKey, timeout);
-  }
-
-  @Override
-  public void setShardingKey(ShardingKey shardingKey, ShardingKey superShardingKey)
+  /** The {@code isWrapperFor} of every wrapper: true exactly when {@link #unwrap} succeeds. */
+  static boolean isWrapperFor(Wrapper wrapper, Wrapper delegate, Class<?> iface)
       throws SQLException {
-    delegate.setShardingKey(shardingKey, superShardingKey);
+    return iface.isInstance(wrapper) || iface.isInstance(delegate) || delegate.isWrapperFor(iface);
   }
 
-  @Override
-  public void setShardingKey(ShardingKey shardingKey) throws SQLException {
-    delegate.setShardingKey(shardingKey);
+  /** Names the wrapper by its class here (the generated class's superclass) and the delegate. */
+  static String describe(Wrapper wrapper, Object delegate) {
+    return "Sluice " + wrapper.getClass().getSuperclass().getSimpleName() + " over " + delegate;
+  }
+
+  /**
+   * A statement handed out by a {@link ConnectionWrapper}. Each execution ({@code execute*},
+   * {@code executeLarge*}, batches) first reports to the connection, whose gate admits, charges
+   * or refuses it; a refused call never reaches the driver and leaves the statement usable. It
+   * reports back when the call returns or throws, exactly once on every way out.
+   * {@code getConnection()} returns the connection wrapper, and the result sets returned are
+   * wrapped so that their {@code getStatement()} returns this wrapper.
+   *
+   * <p>The prepared and callable wrappers extend it: every gated {@code Statement} method is
+   * written once. No closed flag of its own ({@code close} is delegated): JDBC makes closing a
+   * closed statement a no-op, and one field less keeps the wrapper small.
+   */
+  abstract static sealed class StatementWrapper implements Statement
+      permits GeneratedStatement, PreparedStatementWrapper {
+    final ConnectionWrapper connection;
+    /** The driver's statement. */
+    final Statement delegate;
+    /** The result set last handed out, so asking twice for the same one gives the same wrapper. */
+    private ResultSetWrapper resultSet;
+
+    StatementWrapper(ConnectionWrapper connection, Statement delegate) {
+      this.connection = connection;
+      this.delegate = delegate;
+    }
+
+    static StatementWrapper of(ConnectionWrapper connection, Statement raw) {
+      return raw == null ? null : new GeneratedStatement(connection, raw);
+    }
+
+    /**
+     * Wraps a result set of this statement, reusing the wrapper when the driver repeats itself;
+     * the generated {@code getResultSet} and {@code getGeneratedKeys} call it too.
+     */
+    final ResultSet wrap(ResultSet raw) {
+      resultSet = ResultSetWrapper.reuse(resultSet, connection, this, raw);
+      return resultSet;
+    }
+
+    @Override
+    public final Connection getConnection() throws SQLException {
+      return connection;
+    }
+
+    @Override
+    public final <T> T unwrap(Class<T> iface) throws SQLException {
+      return ConnectionWrapper.unwrap(this, delegate, iface);
+    }
+
+    @Override
+    public final boolean isWrapperFor(Class<?> iface) throws SQLException {
+      return ConnectionWrapper.isWrapperFor(this, delegate, iface);
+    }
+
+    @Override
+    public final String toString() {
+      return describe(this, delegate);
+    }
+
+    // --- the gated calls: report before, and after on every way out
+
+    @Override
+    public final ResultSet executeQuery(String sql) throws SQLException {
+      int held = connection.beforeStatement(sql);
+      try {
+        return wrap(delegate.executeQuery(sql));
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, sql, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, sql, null);
+      }
+    }
+
+    @Override
+    public final int executeUpdate(String sql) throws SQLException {
+      int held = connection.beforeStatement(sql);
+      try {
+        return delegate.executeUpdate(sql);
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, sql, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, sql, null);
+      }
+    }
+
+    @Override
+    public final int executeUpdate(String sql, int autoGeneratedKeys) throws SQLException {
+      int held = connection.beforeStatement(sql);
+      try {
+        return delegate.executeUpdate(sql, autoGeneratedKeys);
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, sql, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, sql, null);
+      }
+    }
+
+    @Override
+    public final int executeUpdate(String sql, int[] columnIndexes) throws SQLException {
+      int held = connection.beforeStatement(sql);
+      try {
+        return delegate.executeUpdate(sql, columnIndexes);
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, sql, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, sql, null);
+      }
+    }
+
+    @Override
+    public final int executeUpdate(String sql, String[] columnNames) throws SQLException {
+      int held = connection.beforeStatement(sql);
+      try {
+        return delegate.executeUpdate(sql, columnNames);
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, sql, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, sql, null);
+      }
+    }
+
+    @Override
+    public final boolean execute(String sql) throws SQLException {
+      int held = connection.beforeStatement(sql);
+      try {
+        return delegate.execute(sql);
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, sql, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, sql, null);
+      }
+    }
+
+    @Override
+    public final boolean execute(String sql, int autoGeneratedKeys) throws SQLException {
+      int held = connection.beforeStatement(sql);
+      try {
+        return delegate.execute(sql, autoGeneratedKeys);
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, sql, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, sql, null);
+      }
+    }
+
+    @Override
+    public final boolean execute(String sql, int[] columnIndexes) throws SQLException {
+      int held = connection.beforeStatement(sql);
+      try {
+        return delegate.execute(sql, columnIndexes);
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, sql, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, sql, null);
+      }
+    }
+
+    @Override
+    public final boolean execute(String sql, String[] columnNames) throws SQLException {
+      int held = connection.beforeStatement(sql);
+      try {
+        return delegate.execute(sql, columnNames);
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, sql, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, sql, null);
+      }
+    }
+
+    @Override
+    public final int[] executeBatch() throws SQLException {
+      int held = connection.beforeStatement();
+      try {
+        return delegate.executeBatch();
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, null, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, null, null);
+      }
+    }
+
+    @Override
+    public final long[] executeLargeBatch() throws SQLException {
+      int held = connection.beforeStatement();
+      try {
+        return delegate.executeLargeBatch();
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, null, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, null, null);
+      }
+    }
+
+    @Override
+    public final long executeLargeUpdate(String sql) throws SQLException {
+      int held = connection.beforeStatement(sql);
+      try {
+        return delegate.executeLargeUpdate(sql);
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, sql, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, sql, null);
+      }
+    }
+
+    @Override
+    public final long executeLargeUpdate(String sql, int autoGeneratedKeys) throws SQLException {
+      int held = connection.beforeStatement(sql);
+      try {
+        return delegate.executeLargeUpdate(sql, autoGeneratedKeys);
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, sql, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, sql, null);
+      }
+    }
+
+    @Override
+    public final long executeLargeUpdate(String sql, int[] columnIndexes) throws SQLException {
+      int held = connection.beforeStatement(sql);
+      try {
+        return delegate.executeLargeUpdate(sql, columnIndexes);
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, sql, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, sql, null);
+      }
+    }
+
+    @Override
+    public final long executeLargeUpdate(String sql, String[] columnNames) throws SQLException {
+      int held = connection.beforeStatement(sql);
+      try {
+        return delegate.executeLargeUpdate(sql, columnNames);
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, sql, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, sql, null);
+      }
+    }
+  }
+
+  /**
+   * A prepared statement handed out by a {@link ConnectionWrapper}: a {@link StatementWrapper}
+   * whose own executions (without SQL text) are gated the same way and report the SQL it was
+   * prepared with.
+   */
+  abstract static sealed class PreparedStatementWrapper extends StatementWrapper
+      implements PreparedStatement permits GeneratedPreparedStatement, CallableStatementWrapper {
+    /** The SQL text it was prepared with, the shape of its latency samples; {@code null}: unknown. */
+    final String sql;
+
+    PreparedStatementWrapper(ConnectionWrapper connection, String sql, PreparedStatement delegate) {
+      super(connection, delegate);
+      this.sql = sql;
+    }
+
+    static PreparedStatementWrapper of(ConnectionWrapper connection, PreparedStatement raw) {
+      return of(connection, null, raw);
+    }
+
+    static PreparedStatementWrapper of(ConnectionWrapper connection, String sql,
+        PreparedStatement raw) {
+      return raw == null ? null : new GeneratedPreparedStatement(connection, sql, raw);
+    }
+
+    /** The driver's statement, as the type this wrapper was made for. */
+    final PreparedStatement prepared() {
+      return (PreparedStatement) delegate;
+    }
+
+    @Override
+    public final ResultSet executeQuery() throws SQLException {
+      int held = connection.beforeStatement();
+      try {
+        return wrap(prepared().executeQuery());
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, sql, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, sql, null);
+      }
+    }
+
+    @Override
+    public final int executeUpdate() throws SQLException {
+      int held = connection.beforeStatement();
+      try {
+        return prepared().executeUpdate();
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, sql, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, sql, null);
+      }
+    }
+
+    @Override
+    public final boolean execute() throws SQLException {
+      int held = connection.beforeStatement();
+      try {
+        return prepared().execute();
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, sql, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, sql, null);
+      }
+    }
+
+    @Override
+    public final long executeLargeUpdate() throws SQLException {
+      int held = connection.beforeStatement();
+      try {
+        return prepared().executeLargeUpdate();
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, sql, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, sql, null);
+      }
+    }
+  }
+
+  /**
+   * A callable statement handed out by a {@link ConnectionWrapper}: a
+   * {@link PreparedStatementWrapper}; nothing of {@code CallableStatement} itself is gated.
+   */
+  abstract static sealed class CallableStatementWrapper extends PreparedStatementWrapper
+      implements CallableStatement permits GeneratedCallableStatement {
+    CallableStatementWrapper(ConnectionWrapper connection, String sql,
+        CallableStatement delegate) {
+      super(connection, sql, delegate);
+    }
+
+    static CallableStatementWrapper of(ConnectionWrapper connection, CallableStatement raw) {
+      return of(connection, null, raw);
+    }
+
+    static CallableStatementWrapper of(ConnectionWrapper connection, String sql,
+        CallableStatement raw) {
+      return raw == null ? null : new GeneratedCallableStatement(connection, sql, raw);
+    }
+
+    /** The driver's statement, as the type this wrapper was made for. */
+    final CallableStatement callable() {
+      return (CallableStatement) delegate;
+    }
+  }
+
+  /**
+   * A result set handed out by a statement or metadata wrapper: {@code getStatement()} returns
+   * the statement wrapper it came from. The result sets of {@link DatabaseMetaData} have no
+   * statement wrapper of their own: the driver's statement, if it reports one, is wrapped on
+   * first request. LOBs, arrays and structs are returned as the driver made them, since drivers
+   * cast what is handed back to them. No closed flag of its own: JDBC makes closing a closed
+   * result set a no-op, and one field less keeps the wrapper small.
+   */
+  abstract static sealed class ResultSetWrapper implements ResultSet
+      permits GeneratedResultSet {
+    private final ConnectionWrapper connection;
+    /** The driver's result set. */
+    final ResultSet delegate;
+    /** The statement wrapper this result set came from; wrapped lazily for metadata results. */
+    private Statement statement;
+
+    ResultSetWrapper(ConnectionWrapper connection, Statement statement, ResultSet delegate) {
+      this.connection = connection;
+      this.statement = statement;
+      this.delegate = delegate;
+    }
+
+    /**
+     * Wraps {@code raw}, a result set of {@code statement} (a wrapper, or {@code null} for
+     * metadata).
+     */
+    static ResultSetWrapper of(ConnectionWrapper connection, Statement statement, ResultSet raw) {
+      return raw == null ? null : new GeneratedResultSet(connection, statement, raw);
+    }
+
+    /**
+     * As {@link #of}, but returns {@code last} again when it wraps the same result set: a
+     * statement asked twice for its current result set hands out one wrapper.
+     */
+    static ResultSetWrapper reuse(ResultSetWrapper last, ConnectionWrapper connection,
+        Statement statement, ResultSet raw) {
+      return last != null && last.delegate == raw ? last : of(connection, statement, raw);
+    }
+
+    @Override
+    public final Statement getStatement() throws SQLException {
+      if (statement == null) {
+        statement = connection.statement(delegate.getStatement());
+      }
+      return statement;
+    }
+
+    @Override
+    public final <T> T unwrap(Class<T> iface) throws SQLException {
+      return ConnectionWrapper.unwrap(this, delegate, iface);
+    }
+
+    @Override
+    public final boolean isWrapperFor(Class<?> iface) throws SQLException {
+      return ConnectionWrapper.isWrapperFor(this, delegate, iface);
+    }
+
+    @Override
+    public final String toString() {
+      return describe(this, delegate);
+    }
+  }
+
+  /**
+   * The metadata of a {@link ConnectionWrapper} ({@code getURL()} is delegated unchanged, so
+   * tools that detect the database from it keep working): {@code getConnection()} returns the
+   * connection wrapper and every result set returned is wrapped. Metadata queries are not gated.
+   * It holds no state of its own beyond its two references.
+   */
+  abstract static sealed class DatabaseMetaDataWrapper implements DatabaseMetaData
+      permits GeneratedDatabaseMetaData {
+    private final ConnectionWrapper connection;
+    /** The driver's metadata. */
+    final DatabaseMetaData delegate;
+
+    DatabaseMetaDataWrapper(ConnectionWrapper connection, DatabaseMetaData delegate) {
+      this.connection = connection;
+      this.delegate = delegate;
+    }
+
+    /** Wraps a result set of a metadata query; the generated {@code getTables}... call it. */
+    final ResultSet wrap(ResultSet raw) {
+      return ResultSetWrapper.of(connection, null, raw);
+    }
+
+    @Override
+    public final Connection getConnection() throws SQLException {
+      return connection;
+    }
+
+    @Override
+    public final <T> T unwrap(Class<T> iface) throws SQLException {
+      return ConnectionWrapper.unwrap(this, delegate, iface);
+    }
+
+    @Override
+    public final boolean isWrapperFor(Class<?> iface) throws SQLException {
+      return ConnectionWrapper.isWrapperFor(this, delegate, iface);
+    }
+
+    @Override
+    public final String toString() {
+      return describe(this, delegate);
+    }
   }
 }

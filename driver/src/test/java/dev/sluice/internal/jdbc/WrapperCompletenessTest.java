@@ -2,6 +2,13 @@ package dev.sluice.internal.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.WrapperFixture;
+import dev.sluice.internal.jdbc.ConnectionWrapper.CallableStatementWrapper;
+import dev.sluice.internal.jdbc.ConnectionWrapper.DatabaseMetaDataWrapper;
+import dev.sluice.internal.jdbc.ConnectionWrapper.PreparedStatementWrapper;
+import dev.sluice.internal.jdbc.ConnectionWrapper.ResultSetWrapper;
+import dev.sluice.internal.jdbc.ConnectionWrapper.StatementWrapper;
+import dev.sluice.internal.jdbc.StubJdbc.Recorder;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -9,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -21,13 +29,20 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every JDBC 4.3 method, default methods included, is implemented by the wrapper or a wrapper it
- * extends (the statement wrappers form one hierarchy): a method left to the interface's default
- * would skip the driver (P6Spy #540: {@code executeLargeUpdate} and
- * {@code setObject(..., SQLType)} threw instead of reaching it).
+ * Every JDBC 4.3 method, default methods included, is implemented by the wrapper handed out (a
+ * class generated at build time) or the hand-written class it extends in
+ * {@code ConnectionWrapper.java}: a method left to the interface's default would skip the driver
+ * (P6Spy #540: {@code executeLargeUpdate} and {@code setObject(..., SQLType)} threw instead of
+ * reaching it).
  */
 class WrapperCompletenessTest {
-  private static final List<Class<?>> WRAPPERS = List.of(ConnectionWrapper.class,
+  /** The classes handed out, in the order of {@link Kinds#INTERFACES}. */
+  private static final List<Class<?>> WRAPPERS = List.of(GeneratedConnection.class,
+      GeneratedStatement.class, GeneratedPreparedStatement.class,
+      GeneratedCallableStatement.class, GeneratedResultSet.class,
+      GeneratedDatabaseMetaData.class);
+  /** What they extend: the methods Sluice intercepts, written by hand. */
+  private static final List<Class<?>> INTERCEPTORS = List.of(ConnectionWrapper.class,
       StatementWrapper.class, PreparedStatementWrapper.class, CallableStatementWrapper.class,
       ResultSetWrapper.class, DatabaseMetaDataWrapper.class);
 
@@ -47,7 +62,8 @@ class WrapperCompletenessTest {
     for (Method method : Kinds.methodsOf(iface)) {
       try {
         Method own = wrapper.getMethod(method.getName(), method.getParameterTypes());
-        if (own.getDeclaringClass().isInterface() || !WRAPPERS.contains(own.getDeclaringClass())) {
+        Class<?> owner = own.getDeclaringClass();
+        if (owner.isInterface() || !(WRAPPERS.contains(owner) || INTERCEPTORS.contains(owner))) {
           missing.add(Kinds.describe(method) + " (left to " + own.getDeclaringClass() + ")");
         } else if (own.isSynthetic() || own.isBridge()) {
           missing.add(Kinds.describe(method) + " (only a bridge)");
@@ -64,10 +80,39 @@ class WrapperCompletenessTest {
   @Test
   void interfaces_haveDefaultMethods_soTheCheckAboveCoversThem() throws Exception {
     assertThat(Connection.class.getMethod("beginRequest").isDefault()).isTrue();
-    assertThat(ConnectionWrapper.class.getDeclaredMethod("beginRequest").isDefault()).isFalse();
+    assertThat(GeneratedConnection.class.getDeclaredMethod("beginRequest").isDefault()).isFalse();
     long defaults = Kinds.INTERFACES.stream().flatMap(i -> Kinds.methodsOf(i).stream())
         .filter(Method::isDefault).count();
     assertThat(defaults).isGreaterThan(20);
+  }
+
+  @Test
+  void wrappersHandedOut_areTheClassesCheckedAbove() throws SQLException {
+    Connection connection = ConnectionWrapper.wrap(StubJdbc.connection(new Recorder(), true),
+        new WrapperFixture().gate());
+    assertThat(Kinds.wrappersOf(connection).stream().map(Object::getClass))
+        .containsExactlyElementsOf(WRAPPERS);
+  }
+
+  /** A generated method can never replace an intercepted one: the build fails instead. */
+  @ParameterizedTest(name = "{1}")
+  @MethodSource("kinds")
+  void interceptedMethods_areFinal(Class<?> iface, Class<?> wrapper) {
+    List<String> overridable = new ArrayList<>();
+    for (Method method : Kinds.methodsOf(iface)) {
+      for (Class<?> type = wrapper.getSuperclass(); INTERCEPTORS.contains(type);
+          type = type.getSuperclass()) {
+        try {
+          Method own = type.getDeclaredMethod(method.getName(), method.getParameterTypes());
+          if (!Modifier.isFinal(own.getModifiers())) {
+            overridable.add(type.getSimpleName() + "." + Kinds.describe(method));
+          }
+        } catch (NoSuchMethodException e) {
+          continue; // delegated: the generated class declares it
+        }
+      }
+    }
+    assertThat(overridable).isEmpty();
   }
 
   @ParameterizedTest(name = "{1}")

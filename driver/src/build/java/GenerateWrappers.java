@@ -1,0 +1,344 @@
+import com.sun.source.tree.AnnotatedTypeTree;
+import com.sun.source.tree.ArrayTypeTree;
+import com.sun.source.tree.ClassTree;
+import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.ImportTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.ParameterizedTypeTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
+import com.sun.source.util.JavacTask;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.TypeParameterElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.ArrayType;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+
+/**
+ * Writes, at build time, the final JDBC wrapper classes Sluice hands out. Maven runs it in
+ * {@code generate-sources} (see {@code driver/pom.xml}) as a single-file program:
+ *
+ * <pre>java GenerateWrappers.java ConnectionWrapper.java target/generated-sources/jdbc-wrappers</pre>
+ *
+ * <p>{@code ConnectionWrapper.java} holds, as abstract classes, the methods Sluice intercepts. For
+ * each of them ({@link #LEAVES}) this writes a final class that extends it and implements every
+ * other method of its JDBC interface, default methods included, as a plain call to the driver's
+ * object: {@code return delegate.m(a0, a1);}. A method returning one of {@link #WRAPPED} returns
+ * {@code wrap(delegate.m(...))} instead, a {@code wrap} overload the hand-written class declares
+ * (if it declares none for that type, the generated class does not compile: wrapping is never
+ * forgotten silently).
+ *
+ * <p>The interfaces are read with {@code javax.lang.model} under {@code --release 17}, so the
+ * classes implement the JDBC API Sluice compiles against whatever JDK runs the build. Which
+ * methods are hand-written is read from the file's syntax tree (name and erased parameter types;
+ * no symbol needs to resolve, so the file can name the classes written here). Every hand-written
+ * method of the interface must be {@code final}: a mismatch in that reading then fails the build
+ * instead of replacing a gated method with a plain delegation. Output files are rewritten only
+ * when their text changes, so an unchanged build stays incremental.
+ */
+public final class GenerateWrappers {
+  /** A class to write: its name, the hand-written class it completes, and how it reaches the driver. */
+  record Leaf(String name, String base, String iface, String delegate) {}
+
+  static final List<Leaf> LEAVES = List.of(
+      new Leaf("GeneratedConnection", "ConnectionWrapper", "java.sql.Connection", "delegate"),
+      new Leaf("GeneratedStatement", "StatementWrapper", "java.sql.Statement", "delegate"),
+      new Leaf("GeneratedPreparedStatement", "PreparedStatementWrapper",
+          "java.sql.PreparedStatement", "prepared()"),
+      new Leaf("GeneratedCallableStatement", "CallableStatementWrapper",
+          "java.sql.CallableStatement", "callable()"),
+      new Leaf("GeneratedResultSet", "ResultSetWrapper", "java.sql.ResultSet", "delegate"),
+      new Leaf("GeneratedDatabaseMetaData", "DatabaseMetaDataWrapper",
+          "java.sql.DatabaseMetaData", "delegate"));
+
+  /** Return types that must never reach the caller unwrapped: they lead back to the driver. */
+  static final Set<String> WRAPPED = Set.of("java.sql.Connection", "java.sql.Statement",
+      "java.sql.PreparedStatement", "java.sql.CallableStatement", "java.sql.ResultSet",
+      "java.sql.DatabaseMetaData");
+
+  private final CompilationUnitTree unit;
+  private final Map<String, ClassTree> classes = new LinkedHashMap<>();
+  private final Elements elements;
+  private final Types types;
+
+  private GenerateWrappers(CompilationUnitTree unit, Elements elements, Types types) {
+    this.unit = unit;
+    this.elements = elements;
+    this.types = types;
+    collect(unit.getTypeDecls());
+  }
+
+  public static void main(String[] args) throws IOException {
+    if (args.length != 2) {
+      throw new IllegalArgumentException(
+          "usage: java GenerateWrappers.java <ConnectionWrapper.java> <output directory>");
+    }
+    Path source = Path.of(args[0]);
+    Path output = Path.of(args[1]);
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    DiagnosticCollector<JavaFileObject> ignored = new DiagnosticCollector<>();
+    StandardJavaFileManager files =
+        javac.getStandardFileManager(ignored, null, StandardCharsets.UTF_8);
+    JavacTask task = (JavacTask) javac.getTask(null, files, ignored,
+        List.of("--release", "17", "-proc:none"), null, files.getJavaFileObjects(source));
+    CompilationUnitTree unit = task.parse().iterator().next();
+    GenerateWrappers generator = new GenerateWrappers(unit, task.getElements(), task.getTypes());
+    Path dir = output.resolve(unit.getPackageName().toString().replace('.', '/'));
+    Files.createDirectories(dir);
+    Set<Path> written = new HashSet<>();
+    int lines = 0;
+    for (Leaf leaf : LEAVES) {
+      String text = generator.write(leaf);
+      Path file = dir.resolve(leaf.name() + ".java");
+      if (!Files.exists(file) || !Files.readString(file).equals(text)) {
+        Files.writeString(file, text);
+      }
+      written.add(file);
+      lines += text.split("\n", -1).length - 1;
+    }
+    try (Stream<Path> old = Files.list(dir)) {
+      for (Path stale : old.filter(p -> !written.contains(p)).collect(Collectors.toList())) {
+        Files.delete(stale);
+      }
+    }
+    System.out.println("GenerateWrappers: " + LEAVES.size() + " classes, " + lines
+        + " lines in " + dir);
+  }
+
+  private void collect(List<? extends Tree> trees) {
+    for (Tree tree : trees) {
+      if (tree instanceof ClassTree) {
+        ClassTree type = (ClassTree) tree;
+        classes.put(type.getSimpleName().toString(), type);
+        collect(type.getMembers());
+      }
+    }
+  }
+
+  /** The source of {@code leaf}. */
+  private String write(Leaf leaf) {
+    ClassTree base = classes.get(leaf.base());
+    if (base == null) {
+      throw fail(leaf.base() + " must be a class of " + unit.getSourceFile().getName()
+          + ", but was not found");
+    }
+    Map<String, MethodTree> handWritten = handWritten(base);
+    TypeElement iface = elements.getTypeElement(leaf.iface());
+    StringBuilder out = new StringBuilder();
+    out.append("// Generated by driver/src/build/java/GenerateWrappers.java from ")
+        .append(Path.of(unit.getSourceFile().getName()).getFileName()).append(": do not edit.\n")
+        .append("package ").append(unit.getPackageName()).append(";\n\n");
+    for (ImportTree anImport : unit.getImports()) {
+      if (!anImport.isStatic()) {
+        out.append("import ").append(anImport.getQualifiedIdentifier()).append(";\n");
+      }
+    }
+    String outer = unit.getTypeDecls().stream().filter(t -> t instanceof ClassTree)
+        .map(t -> ((ClassTree) t).getSimpleName().toString()).findFirst().orElseThrow();
+    String superclass = leaf.base().equals(outer) ? outer : outer + "." + leaf.base();
+    out.append("\n/**\n * The {@link ").append(iface.getSimpleName()).append("} Sluice hands out: ")
+        .append("what {@link ").append(superclass).append("}\n")
+        .append(" * intercepts, and every other method passed on to the driver's object.\n */\n")
+        .append("final class ").append(leaf.name()).append(" extends ").append(superclass)
+        .append(" {\n");
+    for (Tree member : base.getMembers()) {
+      if (member instanceof MethodTree && ((MethodTree) member).getName().contentEquals("<init>")) {
+        constructor(out, leaf, (MethodTree) member);
+      }
+    }
+    int delegated = 0;
+    for (ExecutableElement method : methodsOf(iface)) {
+      MethodTree own = handWritten.get(key(method));
+      if (own == null) {
+        delegate(out, leaf, method);
+        delegated++;
+      } else if (!own.getModifiers().getFlags().contains(Modifier.FINAL)) {
+        throw fail(leaf.base() + "." + key(method) + " must be final, so that no generated"
+            + " method can replace it, but was not");
+      }
+    }
+    if (delegated == 0) {
+      throw fail(leaf.name() + " must delegate something, but " + leaf.base()
+          + " writes every method of " + iface.getSimpleName());
+    }
+    return out.append("}\n").toString();
+  }
+
+  /** The methods with a body in {@code base} and the classes of this file it extends. */
+  private Map<String, MethodTree> handWritten(ClassTree base) {
+    Map<String, MethodTree> methods = new LinkedHashMap<>();
+    for (ClassTree type = base; type != null; type = superclassOf(type)) {
+      for (Tree member : type.getMembers()) {
+        if (member instanceof MethodTree) {
+          MethodTree method = (MethodTree) member;
+          if (method.getBody() != null
+              && !method.getModifiers().getFlags().contains(Modifier.STATIC)) {
+            methods.putIfAbsent(key(method), method);
+          }
+        }
+      }
+    }
+    return methods;
+  }
+
+  private ClassTree superclassOf(ClassTree type) {
+    Tree parent = type.getExtendsClause();
+    return parent == null ? null : classes.get(simpleName(parent));
+  }
+
+  /**
+   * Every instance method of {@code iface} and the interfaces it extends, once each: those of
+   * {@code iface} first, then each super-interface's, each group sorted by name and parameters so
+   * that every JDK writes the same file (the order of {@code --release} class files varies).
+   */
+  private List<ExecutableElement> methodsOf(TypeElement iface) {
+    List<TypeElement> owners = new ArrayList<>(List.of(iface));
+    for (int i = 0; i < owners.size(); i++) {
+      for (TypeMirror parent : owners.get(i).getInterfaces()) {
+        TypeElement type = (TypeElement) ((DeclaredType) parent).asElement();
+        if (!owners.contains(type)) {
+          owners.add(type);
+        }
+      }
+    }
+    List<ExecutableElement> methods = new ArrayList<>();
+    for (Element member : elements.getAllMembers(iface)) {
+      if (member.getKind() == ElementKind.METHOD
+          && owners.contains(member.getEnclosingElement())
+          && !member.getModifiers().contains(Modifier.STATIC)
+          && !member.getModifiers().contains(Modifier.PRIVATE)) {
+        methods.add((ExecutableElement) member);
+      }
+    }
+    methods.sort(Comparator.comparingInt((ExecutableElement m) ->
+        owners.indexOf(m.getEnclosingElement())).thenComparing(this::key));
+    return methods;
+  }
+
+  private void constructor(StringBuilder out, Leaf leaf, MethodTree constructor) {
+    out.append("  ").append(leaf.name()).append('(').append(constructor.getParameters().stream()
+        .map(p -> p.getType() + " " + p.getName()).collect(Collectors.joining(", ")))
+        .append(") {\n    super(").append(constructor.getParameters().stream()
+        .map(p -> p.getName().toString()).collect(Collectors.joining(", ")))
+        .append(");\n  }\n");
+  }
+
+  private void delegate(StringBuilder out, Leaf leaf, ExecutableElement method) {
+    out.append('\n');
+    if (elements.isDeprecated(method)) {
+      out.append("  @Deprecated\n");
+    }
+    out.append("  @Override\n  public ");
+    if (!method.getTypeParameters().isEmpty()) {
+      out.append(method.getTypeParameters().stream().map(this::typeParameter)
+          .collect(Collectors.joining(", ", "<", "> ")));
+    }
+    out.append(method.getReturnType()).append(' ').append(method.getSimpleName()).append('(')
+        .append(method.getParameters().stream().map(p -> p.asType() + " " + name(method, p))
+        .collect(Collectors.joining(", "))).append(')');
+    if (!method.getThrownTypes().isEmpty()) {
+      out.append(method.getThrownTypes().stream().map(TypeMirror::toString)
+          .collect(Collectors.joining(", ", " throws ", "")));
+    }
+    String call = leaf.delegate() + "." + method.getSimpleName() + "("
+        + method.getParameters().stream().map(p -> name(method, p))
+        .collect(Collectors.joining(", ")) + ")";
+    out.append(" {\n    ");
+    TypeMirror returned = method.getReturnType();
+    if (returned.getKind() == TypeKind.VOID) {
+      out.append(call);
+    } else if (WRAPPED.contains(types.erasure(returned).toString())) {
+      out.append("return wrap(").append(call).append(')');
+    } else {
+      out.append("return ").append(call);
+    }
+    out.append(";\n  }\n");
+  }
+
+  private String typeParameter(TypeParameterElement parameter) {
+    List<String> bounds = parameter.getBounds().stream().map(TypeMirror::toString)
+        .filter(b -> !b.equals("java.lang.Object")).collect(Collectors.toList());
+    return parameter.getSimpleName()
+        + (bounds.isEmpty() ? "" : " extends " + String.join(" & ", bounds));
+  }
+
+  /** The class files of {@code --release} carry no parameter names: a0, a1... */
+  private static String name(ExecutableElement method, VariableElement parameter) {
+    return "a" + method.getParameters().indexOf(parameter);
+  }
+
+  /** {@code name(ErasedSimpleType,...)}: what the syntax tree and the interface agree on. */
+  private String key(ExecutableElement method) {
+    return method.getSimpleName() + method.getParameters().stream()
+        .map(p -> erasedName(p.asType())).collect(Collectors.joining(",", "(", ")"));
+  }
+
+  private static String key(MethodTree method) {
+    return method.getName() + method.getParameters().stream()
+        .map(VariableTree::getType).map(GenerateWrappers::simpleName)
+        .collect(Collectors.joining(",", "(", ")"));
+  }
+
+  private String erasedName(TypeMirror type) {
+    TypeMirror erased = types.erasure(type);
+    if (erased.getKind() == TypeKind.ARRAY) {
+      return erasedName(((ArrayType) erased).getComponentType()) + "[]";
+    }
+    if (erased.getKind() == TypeKind.DECLARED) {
+      return ((DeclaredType) erased).asElement().getSimpleName().toString();
+    }
+    return erased.toString();
+  }
+
+  /** The erased simple name a type is written with: {@code Map<String,Object>} gives Map. */
+  private static String simpleName(Tree type) {
+    switch (type.getKind()) {
+      case PARAMETERIZED_TYPE:
+        return simpleName(((ParameterizedTypeTree) type).getType());
+      case ARRAY_TYPE:
+        return simpleName(((ArrayTypeTree) type).getType()) + "[]";
+      case ANNOTATED_TYPE:
+        return simpleName(((AnnotatedTypeTree) type).getUnderlyingType());
+      case MEMBER_SELECT:
+        return ((MemberSelectTree) type).getIdentifier().toString();
+      case IDENTIFIER:
+        return ((IdentifierTree) type).getName().toString();
+      case PRIMITIVE_TYPE:
+        return type.toString();
+      default:
+        throw fail("a parameter type must be a class, an array or a primitive, but was " + type);
+    }
+  }
+
+  private static IllegalStateException fail(String message) {
+    return new IllegalStateException("GenerateWrappers: " + message);
+  }
+}
