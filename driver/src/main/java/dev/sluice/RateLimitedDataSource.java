@@ -6,6 +6,7 @@ import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.jdbc.ConnectionWrapper;
 import dev.sluice.internal.limit.Limiter;
+import dev.sluice.internal.limit.Ticker;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -252,6 +253,7 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
     private Settings explicit = Settings.empty();
     private Settings fromProperties = Settings.empty();
     private BreakerFlag flag;
+    private Ticker ticker = Ticker.system();
 
     private Builder(DataSource delegate) {
       this.delegate = delegate;
@@ -363,7 +365,13 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
       if (!settings.isSet(Keys.NAME)) {
         settings = settings.with(Keys.NAME, "default");
       }
-      return new RateLimitedDataSource(delegate, Enforcer.open(settings, flag, false));
+      return new RateLimitedDataSource(delegate, Enforcer.open(settings, flag, false, ticker));
+    }
+
+    /** The clock of the bucket and the recovery: for tests. */
+    Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      return this;
     }
 
     private <T> Builder set(Key<T> key, T value) {

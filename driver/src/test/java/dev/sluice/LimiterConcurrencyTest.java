@@ -10,7 +10,6 @@ import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.jdbc.ConnectionWrapper;
 import dev.sluice.internal.limit.Bucket;
 import dev.sluice.internal.limit.Concurrency;
-import dev.sluice.internal.limit.Gate;
 import dev.sluice.internal.limit.Limiter;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -49,12 +48,12 @@ class LimiterConcurrencyTest {
     Limiter limiter = new Limiter("users-db", settings, Bucket.of(1000, 100, ticker), flag,
         1, false, ticker, RateLimitExceededException.REFUSALS);
     flag.trip();
-    int autoCommit = Gate.initialState(true);
-    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & Gate.HELD).isNotZero();
+    int autoCommit = Limiter.initialState(true);
+    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & Limiter.HELD).isNotZero();
 
     int passed = limiter.beforeStatement(autoCommit, DRIVER); // enforce would refuse it
 
-    assertThat(passed & Gate.HELD).isZero();
+    assertThat(passed & Limiter.HELD).isZero();
     assertThat(new Stats(limiter).inFlight()).isEqualTo(1);
     assertThat(limiter.rejected()).isZero();
     assertThat(new Stats(limiter).shadowRejected()).isEqualTo(1);
@@ -65,7 +64,7 @@ class LimiterConcurrencyTest {
   void capReached_refusalCountsUnderTheCallsPriority() throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
     flag.trip();
-    int autoCommit = Gate.initialState(true);
+    int autoCommit = Limiter.initialState(true);
     limiter.beforeStatement(autoCommit, DRIVER);
 
     assertThatThrownBy(() -> Priority.CRITICAL.call(
@@ -80,9 +79,9 @@ class LimiterConcurrencyTest {
       throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 2, 100, 1);
     flag.trip();
-    int autoCommit = Gate.initialState(true);
-    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & Gate.HELD).isNotZero();
-    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & Gate.HELD).isNotZero();
+    int autoCommit = Limiter.initialState(true);
+    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & Limiter.HELD).isNotZero();
+    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & Limiter.HELD).isNotZero();
 
     assertThatThrownBy(() -> limiter.beforeStatement(autoCommit, DRIVER))
         .isInstanceOfSatisfying(RateLimitExceededException.class, e -> {
@@ -94,8 +93,8 @@ class LimiterConcurrencyTest {
     assertThat(limiter.admitted()).isEqualTo(2); // the refused call spent no permit
     assertThat(new Stats(limiter).inFlight()).isEqualTo(2);
 
-    limiter.afterStatement(Gate.HELD, 0, "select 1", null);
-    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & Gate.HELD).isNotZero();
+    limiter.afterStatement(Limiter.HELD, 0, "select 1", null);
+    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & Limiter.HELD).isNotZero();
     assertThat(new Stats(limiter).concurrencyLimit()).isEqualTo(2);
   }
 
@@ -103,7 +102,7 @@ class LimiterConcurrencyTest {
   void beforeStatement_rateRefuses_givesThePlaceBackAndSaysRate() throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 5, 1, 1);
     flag.trip();
-    int autoCommit = Gate.initialState(true);
+    int autoCommit = Limiter.initialState(true);
     limiter.beforeStatement(autoCommit, DRIVER);
 
     assertThatThrownBy(() -> limiter.beforeStatement(autoCommit, DRIVER))
@@ -116,7 +115,7 @@ class LimiterConcurrencyTest {
   void beforeStatement_flagClosed_takesNoPlace() throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
     for (int i = 0; i < 10; i++) {
-      assertThat(limiter.beforeStatement(Gate.initialState(true), DRIVER) & Gate.HELD).isZero();
+      assertThat(limiter.beforeStatement(Limiter.initialState(true), DRIVER) & Limiter.HELD).isZero();
     }
     assertThat(limiter.concurrency().inFlight()).isZero();
   }
@@ -125,16 +124,16 @@ class LimiterConcurrencyTest {
   void beforeStatement_inAnAdmittedTransaction_isCountedButNeverRefused() throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
     flag.trip();
-    int tx = limiter.beforeStatement(Gate.initialState(false), DRIVER); // the door: the place
-    assertThat(tx & Gate.HELD).isNotZero();
-    int state = tx & ~Gate.HELD;
+    int tx = limiter.beforeStatement(Limiter.initialState(false), DRIVER); // the door: the place
+    assertThat(tx & Limiter.HELD).isNotZero();
+    int state = tx & ~Limiter.HELD;
     for (int i = 0; i < 3; i++) {
-      assertThat(limiter.beforeStatement(state, DRIVER) & Gate.HELD).isNotZero();
+      assertThat(limiter.beforeStatement(state, DRIVER) & Limiter.HELD).isNotZero();
     }
     assertThat(limiter.concurrency().inFlight()).isEqualTo(4);
     assertThat(limiter.rejected()).isZero();
     // a new door finds the cap reached
-    assertThatThrownBy(() -> limiter.beforeStatement(Gate.initialState(true), DRIVER))
+    assertThatThrownBy(() -> limiter.beforeStatement(Limiter.initialState(true), DRIVER))
         .isInstanceOf(RateLimitExceededException.class);
   }
 
@@ -142,13 +141,13 @@ class LimiterConcurrencyTest {
   void beforeAutoCommit_capReached_refusesTheTransactionsDoor() throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
     flag.trip();
-    limiter.beforeStatement(Gate.initialState(true), DRIVER);
-    assertThatThrownBy(() -> limiter.beforeAutoCommit(Gate.initialState(true), false, DRIVER))
+    limiter.beforeStatement(Limiter.initialState(true), DRIVER);
+    assertThatThrownBy(() -> limiter.beforeAutoCommit(Limiter.initialState(true), false, DRIVER))
         .isInstanceOfSatisfying(RateLimitExceededException.class,
             e -> assertThat(e.limit()).isEqualTo(Limit.CONCURRENCY));
-    limiter.afterStatement(Gate.HELD, 0, null, null);
-    int state = limiter.beforeAutoCommit(Gate.initialState(true), false, DRIVER);
-    assertThat(state & Gate.IN_TRANSACTION).isNotZero();
+    limiter.afterStatement(Limiter.HELD, 0, null, null);
+    int state = limiter.beforeAutoCommit(Limiter.initialState(true), false, DRIVER);
+    assertThat(state & Limiter.IN_TRANSACTION).isNotZero();
     assertThat(limiter.concurrency().inFlight()).isZero(); // the switch runs no statement
   }
 
@@ -175,7 +174,7 @@ class LimiterConcurrencyTest {
     first.close();
     first.close(); // once
     assertThat(limiter.concurrency().inFlight()).isEqualTo(1);
-    assertThat(limiter.beforeCheckout()).isEqualTo(Gate.HELD);
+    assertThat(limiter.beforeCheckout()).isEqualTo(Limiter.HELD);
   }
 
   @Test
@@ -204,7 +203,7 @@ class LimiterConcurrencyTest {
     Limiter limiter = auto(2, 40);
     flag.trip();
     assertThat(limiter.concurrency().limit()).isEqualTo(40);
-    int autoCommit = Gate.initialState(true);
+    int autoCommit = Limiter.initialState(true);
     for (int window = 0; window < 20; window++) {
       for (int i = 0; i < 30; i++) { // the gate in use: 30 of 40 in flight
         limiter.beforeStatement(autoCommit, DRIVER);
@@ -212,7 +211,7 @@ class LimiterConcurrencyTest {
       long start = limiter.startNanos();
       ticker.advanceNanos(150_000_000L);
       for (int i = 0; i < 30; i++) {
-        limiter.afterStatement(Gate.HELD, start, "select * from t",
+        limiter.afterStatement(Limiter.HELD, start, "select * from t",
             new SQLException("too many connections", "53300"));
       }
       if (limiter.concurrency().limit() <= 30) {
@@ -227,7 +226,7 @@ class LimiterConcurrencyTest {
   void auto_refusedCalls_giveNoSampleAndMoveNothing() throws SQLException {
     Limiter limiter = auto(1, 3);
     flag.trip();
-    int autoCommit = Gate.initialState(true);
+    int autoCommit = Limiter.initialState(true);
     for (int i = 0; i < 3; i++) {
       limiter.beforeStatement(autoCommit, DRIVER);
     }
@@ -244,21 +243,21 @@ class LimiterConcurrencyTest {
   void auto_flagClosed_samplesOneStatementInSampleEveryPerConnectionAndHoldsNothing()
       throws SQLException {
     Limiter limiter = auto(1, 10);
-    int state = Gate.initialState();
+    int state = Limiter.initialState();
     int sampled = 0;
-    for (int i = 1; i <= 10 * Gate.SAMPLE_EVERY; i++) {
+    for (int i = 1; i <= 10 * Limiter.SAMPLE_EVERY; i++) {
       int next = limiter.beforeStatement(state, DRIVER);
-      assertThat(next & Gate.HELD).isZero();
-      if ((next & Gate.SAMPLED) != 0) {
+      assertThat(next & Limiter.HELD).isZero();
+      if ((next & Limiter.SAMPLED) != 0) {
         sampled++;
-        assertThat(i % Gate.SAMPLE_EVERY).isZero();
-        limiter.afterStatement(Gate.SAMPLED, limiter.startNanos(), "select 1", null);
+        assertThat(i % Limiter.SAMPLE_EVERY).isZero();
+        limiter.afterStatement(Limiter.SAMPLED, limiter.startNanos(), "select 1", null);
       }
-      state = next & ~Gate.SAMPLED;
+      state = next & ~Limiter.SAMPLED;
     }
     assertThat(sampled).isEqualTo(10);
     assertThat(limiter.concurrency().inFlight()).isZero(); // nothing was released either
-    assertThat(state & ~Gate.SAMPLE_COUNT).isEqualTo(Gate.initialState() | Gate.RAN);
+    assertThat(state & ~Limiter.SAMPLE_COUNT).isEqualTo(Limiter.initialState() | Limiter.RAN);
   }
 
   @Test
@@ -266,8 +265,8 @@ class LimiterConcurrencyTest {
       throws SQLException {
     Limiter limiter = auto(1, 1000);
     flag.trip();
-    int state = Gate.initialState(true);
-    int both = Gate.HELD | Gate.SAMPLED;
+    int state = Limiter.initialState(true);
+    int both = Limiter.HELD | Limiter.SAMPLED;
     for (int i = 0; i < 100; i++) { // 10 a second: every one is timed
       int next = limiter.beforeStatement(state, DRIVER);
       assertThat(next & both).as("statement " + i).isEqualTo(both);
@@ -279,7 +278,7 @@ class LimiterConcurrencyTest {
     for (int i = 0; i < 20_000; i++) { // 20,000 a second on one connection, 50 us each
       int next = limiter.beforeStatement(state, DRIVER);
       state = next & ~both;
-      long start = (next & Gate.SAMPLED) != 0 ? limiter.startNanos() : 0;
+      long start = (next & Limiter.SAMPLED) != 0 ? limiter.startNanos() : 0;
       ticker.advanceNanos(50_000L);
       limiter.afterStatement(next & both, start, "select 1", null);
     }
@@ -289,8 +288,8 @@ class LimiterConcurrencyTest {
     int sampled = 0;
     for (int i = 0; i < 10 * stride; i++) {
       int next = limiter.beforeStatement(state, DRIVER);
-      assertThat(next & Gate.HELD).isNotZero();
-      sampled += (next & Gate.SAMPLED) != 0 ? 1 : 0;
+      assertThat(next & Limiter.HELD).isNotZero();
+      sampled += (next & Limiter.SAMPLED) != 0 ? 1 : 0;
       state = next & ~both;
       limiter.afterStatement(next & both, limiter.startNanos(), "select 1", null);
     }
@@ -302,8 +301,8 @@ class LimiterConcurrencyTest {
   @Test
   void fixedCap_flagClosed_samplesNothing() throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 4, 100, 1);
-    int state = Gate.initialState(true);
-    for (int i = 0; i < 2 * Gate.SAMPLE_EVERY; i++) {
+    int state = Limiter.initialState(true);
+    for (int i = 0; i < 2 * Limiter.SAMPLE_EVERY; i++) {
       assertThat(limiter.beforeStatement(state, DRIVER)).isEqualTo(state);
     }
   }
@@ -317,7 +316,7 @@ class LimiterConcurrencyTest {
       return null;
     }), limiter);
     PreparedStatement statement = connection.prepareStatement("select 1");
-    for (int i = 0; i < 3 * Gate.SAMPLE_EVERY; i++) {
+    for (int i = 0; i < 3 * Limiter.SAMPLE_EVERY; i++) {
       statement.execute();
     }
     flag.trip();
@@ -371,7 +370,7 @@ class LimiterConcurrencyTest {
       executed.incrementAndGet();
       return null;
     }), limiter);
-    limiter.beforeStatement(Gate.initialState(true), DRIVER); // another's statement runs
+    limiter.beforeStatement(Limiter.initialState(true), DRIVER); // another's statement runs
     assertThatThrownBy(() -> connection.prepareStatement("select 1").executeUpdate())
         .isInstanceOf(RateLimitExceededException.class);
     assertThat(executed).hasValue(0);

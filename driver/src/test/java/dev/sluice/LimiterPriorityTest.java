@@ -7,7 +7,6 @@ import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Mode;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Bucket;
-import dev.sluice.internal.limit.Gate;
 import dev.sluice.internal.limit.Limiter;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -61,9 +60,9 @@ class LimiterPriorityTest {
   void beforeStatement_readOnlyConnection_isSheddableAndLeavesTheReserve() {
     Limiter limiter = limiter(Mode.ENFORCE);
     flag.trip();
-    int readOnly = Gate.readOnly(Gate.initialState(true), true);
+    int readOnly = Limiter.readOnly(Limiter.initialState(true), true);
     assertThat(statements(limiter, readOnly, driver(true))).isEqualTo(6);
-    assertThat(statements(limiter, Gate.initialState(true), driver(false))).isEqualTo(2);
+    assertThat(statements(limiter, Limiter.initialState(true), driver(false))).isEqualTo(2);
     assertThat(limiter.admitted(Priority.SHEDDABLE)).isEqualTo(6);
     assertThat(limiter.rejected(Priority.SHEDDABLE)).isEqualTo(1);
     assertThat(limiter.admitted(Priority.NORMAL)).isEqualTo(2);
@@ -74,7 +73,7 @@ class LimiterPriorityTest {
   void beforeStatement_codeSaysCritical_winsOverReadOnly() throws Exception {
     Limiter limiter = limiter(Mode.ENFORCE);
     flag.trip();
-    int readOnly = Gate.readOnly(Gate.initialState(true), true);
+    int readOnly = Limiter.readOnly(Limiter.initialState(true), true);
     statements(limiter, readOnly, driver(true)); // SHEDDABLE's 6
     int critical = Priority.CRITICAL.call(() -> statements(limiter, readOnly, driver(true)));
     assertThat(critical).isEqualTo(4);
@@ -85,7 +84,7 @@ class LimiterPriorityTest {
   void beforeStatement_readOnlyUnread_askedOnlyWhileLimitingAndOnlyOnce() throws Exception {
     Limiter limiter = limiter(Mode.ENFORCE);
     Connection readOnly = driver(true);
-    int state = Gate.initialState(true) | Gate.READ_ONLY_UNREAD;
+    int state = Limiter.initialState(true) | Limiter.READ_ONLY_UNREAD;
     for (int i = 0; i < 10; i++) {
       state = limiter.beforeStatement(state, readOnly); // the flag is closed
     }
@@ -95,7 +94,7 @@ class LimiterPriorityTest {
     state = limiter.beforeStatement(state, readOnly);
     assertThat(readOnlyAsked).hasValue(1);
     assertThat(limiter.admitted(Priority.SHEDDABLE)).isEqualTo(2);
-    int codeSays = state | Gate.READ_ONLY_UNREAD;
+    int codeSays = state | Limiter.READ_ONLY_UNREAD;
     Priority.NORMAL.call(() -> limiter.beforeStatement(codeSays, readOnly));
     assertThat(readOnlyAsked).as("the code said: nothing to ask").hasValue(1);
   }
@@ -104,13 +103,13 @@ class LimiterPriorityTest {
   void beforeAutoCommit_transactionTakesThePriorityAtItsDoor() throws Exception {
     Limiter limiter = limiter(Mode.ENFORCE);
     flag.trip();
-    Priority.SHEDDABLE.run(() -> statements(limiter, Gate.initialState(true), driver(false)));
+    Priority.SHEDDABLE.run(() -> statements(limiter, Limiter.initialState(true), driver(false)));
     Connection c = driver(false);
     assertThatThrownBy(() -> Priority.SHEDDABLE.call(
-        () -> limiter.beforeAutoCommit(Gate.initialState(true), false, c)))
+        () -> limiter.beforeAutoCommit(Limiter.initialState(true), false, c)))
         .isInstanceOf(RateLimitExceededException.class);
     int tx = Priority.CRITICAL.call(
-        () -> limiter.beforeAutoCommit(Gate.initialState(true), false, c));
+        () -> limiter.beforeAutoCommit(Limiter.initialState(true), false, c));
     // inside, a sheddable block changes nothing: admitted at its door, never refused
     int after = Priority.SHEDDABLE.call(() -> {
       int s = limiter.beforeStatement(tx, c);
@@ -119,7 +118,7 @@ class LimiterPriorityTest {
       }
       return s;
     });
-    assertThat(after & Gate.IN_TRANSACTION).isNotZero();
+    assertThat(after & Limiter.IN_TRANSACTION).isNotZero();
     assertThat(limiter.admitted(Priority.CRITICAL)).isEqualTo(1);
     assertThat(limiter.forced()).isEqualTo(20);
   }
@@ -128,7 +127,7 @@ class LimiterPriorityTest {
   void shadowMode_overTheLimit_passesUnchargedAndCountsByPriority() throws Exception {
     Limiter limiter = limiter(Mode.SHADOW);
     flag.trip();
-    int readOnly = Gate.readOnly(Gate.initialState(true), true);
+    int readOnly = Limiter.readOnly(Limiter.initialState(true), true);
     assertThat(statements(limiter, readOnly, driver(true))).as("nothing refused").isEqualTo(100);
     assertThat(limiter.admitted(Priority.SHEDDABLE)).isEqualTo(6);
     assertThat(limiter.shadowRejected(Priority.SHEDDABLE)).isEqualTo(94);
@@ -146,16 +145,16 @@ class LimiterPriorityTest {
     Limiter limiter = limiter(Mode.SHADOW);
     flag.trip();
     Connection c = driver(false);
-    statements(limiter, Gate.initialState(true), c); // NORMAL's 8 taken, the rest shadow-passed
-    int tx = limiter.beforeAutoCommit(Gate.initialState(true), false, c); // would be refused
+    statements(limiter, Limiter.initialState(true), c); // NORMAL's 8 taken, the rest shadow-passed
+    int tx = limiter.beforeAutoCommit(Limiter.initialState(true), false, c); // would be refused
     for (int i = 0; i < 20; i++) {
       tx = limiter.beforeStatement(tx, c);
     }
     assertThat(limiter.forced()).as("statements that would never have run").isZero();
     tx = limiter.afterEnd(tx);
-    assertThat(tx & Gate.UNCHARGED).isZero();
+    assertThat(tx & Limiter.UNCHARGED).isZero();
     int critical = Priority.CRITICAL.call(
-        () -> limiter.beforeAutoCommit(Gate.initialState(true), false, c)); // admitted
+        () -> limiter.beforeAutoCommit(Limiter.initialState(true), false, c)); // admitted
     limiter.beforeStatement(limiter.beforeStatement(critical, c), c);
     assertThat(limiter.forced()).as("an admitted transaction is charged as ever").isEqualTo(1);
   }
@@ -164,7 +163,7 @@ class LimiterPriorityTest {
   void setShadow_atRuntime_switchesBothWays() {
     Limiter limiter = limiter(Mode.ENFORCE);
     flag.trip();
-    int state = Gate.initialState(true);
+    int state = Limiter.initialState(true);
     assertThat(statements(limiter, state, driver(false))).isEqualTo(8);
     limiter.setShadow(true, "a test");
     assertThat(statements(limiter, state, driver(false))).isEqualTo(100);
@@ -181,7 +180,7 @@ class LimiterPriorityTest {
     assertThat(limiter.isLimiting()).isTrue();
     flag.reset();
     assertThat(limiter.isLimiting()).as("recovering").isTrue();
-    int readOnly = Gate.readOnly(Gate.initialState(true), true);
+    int readOnly = Limiter.readOnly(Limiter.initialState(true), true);
     assertThat(statements(limiter, readOnly, driver(true))).isEqualTo(6);
     assertThat(Priority.CRITICAL.call(() -> statements(limiter, readOnly, driver(true))))
         .isEqualTo(4);

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Bucket;
-import dev.sluice.internal.limit.Gate;
 import dev.sluice.internal.limit.Limiter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -314,7 +313,7 @@ class LimiterRecoveryTest {
     Limiter limiter = new Limiter("users-db", settings, Bucket.of(10, 1, ticker), flag, 1,
         false, ticker, RateLimitExceededException.REFUSALS);
     flag.trip();
-    int state = limiter.beforeAutoCommit(Gate.initialState(true), false, AUTO_COMMITTING);
+    int state = limiter.beforeAutoCommit(Limiter.initialState(true), false, AUTO_COMMITTING);
     flag.reset(); // mid-transaction: the recovery begins
     for (int i = 0; i < 5; i++) {
       state = limiter.beforeStatement(state, AUTO_COMMITTING);

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Bucket;
-import dev.sluice.internal.limit.Gate;
 import dev.sluice.internal.limit.Limiter;
 import dev.sluice.internal.limit.Share;
 import java.lang.reflect.Proxy;
@@ -162,7 +161,7 @@ class LimiterShareTest {
     Limiter limiter = limiter(0.001, 1, null);
     Connection driver = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
         new Class<?>[] {Connection.class}, (proxy, method, args) -> true); // auto-commit on
-    int state = limiter.beforeAutoCommit(Gate.initialState(true), false, driver); // the door
+    int state = limiter.beforeAutoCommit(Limiter.initialState(true), false, driver); // the door
     for (int i = 0; i < 4_620_000; i++) {
       state = limiter.beforeStatement(state, driver);
     }

@@ -1,14 +1,13 @@
 package dev.sluice;
 
-import static dev.sluice.internal.limit.Gate.AUTO_COMMIT;
-import static dev.sluice.internal.limit.Gate.IN_TRANSACTION;
+import static dev.sluice.internal.limit.Limiter.AUTO_COMMIT;
+import static dev.sluice.internal.limit.Limiter.IN_TRANSACTION;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Bucket;
-import dev.sluice.internal.limit.Gate;
 import dev.sluice.internal.limit.Limiter;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -34,12 +33,12 @@ class LimiterTest {
   void beforeStatement_flagClosed_passesUncountedAndUncharged() throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     for (int i = 0; i < 100; i++) {
-      limiter.beforeStatement(Gate.initialState(true), DRIVER);
+      limiter.beforeStatement(Limiter.initialState(true), DRIVER);
     }
     assertThat(limiter.admitted()).isZero();
     assertThat(limiter.rejected()).isZero();
     flag.trip();
-    limiter.beforeStatement(Gate.initialState(true), DRIVER); // the bucket is still full
+    limiter.beforeStatement(Limiter.initialState(true), DRIVER); // the bucket is still full
     assertThat(limiter.admitted()).isEqualTo(1);
   }
 
@@ -47,7 +46,7 @@ class LimiterTest {
   void beforeStatement_autoCommitAndBucketEmpty_rejectsWithTheContractsException() {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     flag.trip();
-    int state = Gate.initialState(true);
+    int state = Limiter.initialState(true);
     assertThat(limiter.isLimiting()).isTrue();
     assertThatThrownBy(() -> {
       limiter.beforeStatement(state, DRIVER);
@@ -69,7 +68,7 @@ class LimiterTest {
   void beforeAutoCommit_switchToManual_isTheDoorAndPaysForTheFirstStatement() throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     flag.trip();
-    int state = limiter.beforeAutoCommit(Gate.initialState(true), false, DRIVER);
+    int state = limiter.beforeAutoCommit(Limiter.initialState(true), false, DRIVER);
     assertThat(state & IN_TRANSACTION).isNotZero();
     assertThat(limiter.admitted()).isEqualTo(1);
 
@@ -91,8 +90,8 @@ class LimiterTest {
   void beforeAutoCommit_bucketEmpty_rejectsTheTransactionAtItsStart() throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     flag.trip();
-    limiter.beforeStatement(Gate.initialState(true), DRIVER);
-    assertThatThrownBy(() -> limiter.beforeAutoCommit(Gate.initialState(true), false, DRIVER))
+    limiter.beforeStatement(Limiter.initialState(true), DRIVER);
+    assertThatThrownBy(() -> limiter.beforeAutoCommit(Limiter.initialState(true), false, DRIVER))
         .isInstanceOf(RateLimitExceededException.class);
   }
 
@@ -100,9 +99,9 @@ class LimiterTest {
   void beforeStatement_transactionStartedWhileClosed_isChargedNotRejectedWhenFlagOpens()
       throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
-    int state = limiter.beforeAutoCommit(Gate.initialState(true), false, DRIVER);
+    int state = limiter.beforeAutoCommit(Limiter.initialState(true), false, DRIVER);
     flag.trip();
-    limiter.beforeStatement(Gate.initialState(true), DRIVER); // someone else empties the bucket
+    limiter.beforeStatement(Limiter.initialState(true), DRIVER); // someone else empties the bucket
     state = limiter.beforeStatement(state, DRIVER);
     state = limiter.beforeStatement(state, DRIVER);
     assertThat(limiter.rejected()).isZero();
@@ -113,7 +112,7 @@ class LimiterTest {
   void beforeStatement_manualCommitWithoutSwitch_firstStatementIsTheDoor() throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 2);
     flag.trip();
-    int state = Gate.initialState(false);
+    int state = Limiter.initialState(false);
     state = limiter.beforeStatement(state, DRIVER);
     assertThat(limiter.admitted()).isEqualTo(1);
     state = limiter.beforeStatement(state, DRIVER);
@@ -126,7 +125,7 @@ class LimiterTest {
   void beforeAutoCommit_switchBackToAuto_endsTheTransaction() throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     flag.trip();
-    int state = limiter.beforeAutoCommit(Gate.initialState(true), false, DRIVER);
+    int state = limiter.beforeAutoCommit(Limiter.initialState(true), false, DRIVER);
     state = limiter.beforeAutoCommit(state, true, DRIVER);
     assertThat(state & (IN_TRANSACTION | AUTO_COMMIT)).isEqualTo(AUTO_COMMIT);
     int auto = state;
@@ -142,9 +141,9 @@ class LimiterTest {
     Limiter limiter = new Limiter("users-db", settings, Bucket.of(10, 1, ticker), flag, 1,
         true, ticker, RateLimitExceededException.REFUSALS);
     flag.trip();
-    limiter.beforeStatement(Gate.initialState(true), DRIVER); // empty the bucket
+    limiter.beforeStatement(Limiter.initialState(true), DRIVER); // empty the bucket
     // HikariCP with autoCommit=false sets every new connection up, then resets it after use
-    int state = limiter.beforeAutoCommit(Gate.initialState(true), false, DRIVER);
+    int state = limiter.beforeAutoCommit(Limiter.initialState(true), false, DRIVER);
     state = limiter.beforeAutoCommit(state, true, DRIVER);
     state = limiter.beforeAutoCommit(state, false, DRIVER);
     assertThat(limiter.rejected()).isZero();
@@ -159,7 +158,7 @@ class LimiterTest {
     Limiter limiter = limiter(Scope.STATEMENT, true, 1);
     flag.trip();
     // HikariCP with autoCommit=true never switches; the application begins transactions
-    int state = limiter.beforeAutoCommit(Gate.initialState(true), false, DRIVER);
+    int state = limiter.beforeAutoCommit(Limiter.initialState(true), false, DRIVER);
     assertThat(limiter.admitted()).isEqualTo(1);
     int auto = limiter.beforeAutoCommit(state, true, DRIVER);
     assertThatThrownBy(() -> limiter.beforeAutoCommit(auto, false, DRIVER))
@@ -172,7 +171,7 @@ class LimiterTest {
     flag.trip();
     limiter.beforeCheckout();
     assertThatThrownBy(limiter::beforeCheckout).isInstanceOf(RateLimitExceededException.class);
-    int state = Gate.initialState(true);
+    int state = Limiter.initialState(true);
     for (int i = 0; i < 10; i++) {
       state = limiter.beforeStatement(state, DRIVER);
     }
@@ -223,10 +222,10 @@ class LimiterTest {
         new Class<?>[] {Connection.class}, (proxy, method, args) -> {
           throw new AssertionError("asked " + method.getName());
         });
-    int state = limiter.beforeStatement(Gate.initialState(), refusing);
+    int state = limiter.beforeStatement(Limiter.initialState(), refusing);
     state = limiter.beforeStatement(state, refusing);
     state = limiter.afterEnd(state);
-    assertThat(state & Gate.UNREAD).isNotZero();
+    assertThat(state & Limiter.UNREAD).isNotZero();
   }
 
   @Test
@@ -234,8 +233,8 @@ class LimiterTest {
       throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     flag.trip();
-    int state = limiter.beforeStatement(Gate.initialState(), connection(true));
-    assertThat(state & (Gate.UNREAD | AUTO_COMMIT)).isEqualTo(AUTO_COMMIT);
+    int state = limiter.beforeStatement(Limiter.initialState(), connection(true));
+    assertThat(state & (Limiter.UNREAD | AUTO_COMMIT)).isEqualTo(AUTO_COMMIT);
     int auto = state;
     assertThatThrownBy(() -> limiter.beforeStatement(auto, DRIVER))
         .isInstanceOf(RateLimitExceededException.class);
@@ -246,7 +245,7 @@ class LimiterTest {
       throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     Connection manual = connection(false);
-    int state = limiter.beforeStatement(Gate.initialState(), manual); // the flag is closed
+    int state = limiter.beforeStatement(Limiter.initialState(), manual); // the flag is closed
     flag.trip();
     limiter.admit(); // someone else empties the bucket
     state = limiter.beforeStatement(state, manual);
@@ -263,7 +262,7 @@ class LimiterTest {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     flag.trip();
     limiter.admit();
-    assertThatThrownBy(() -> limiter.beforeStatement(Gate.initialState(), connection(false)))
+    assertThatThrownBy(() -> limiter.beforeStatement(Limiter.initialState(), connection(false)))
         .isInstanceOf(RateLimitExceededException.class);
   }
 
@@ -273,11 +272,11 @@ class LimiterTest {
     flag.trip();
     limiter.admit();
     // already manual: no switch, so no door, and nothing refused
-    int state = limiter.beforeAutoCommit(Gate.initialState(), false, connection(false));
+    int state = limiter.beforeAutoCommit(Limiter.initialState(), false, connection(false));
     assertThat(limiter.rejected()).isZero();
-    assertThat(state & Gate.UNREAD).isZero();
+    assertThat(state & Limiter.UNREAD).isZero();
     // auto-committing: the switch is the door
-    assertThatThrownBy(() -> limiter.beforeAutoCommit(Gate.initialState(), false, connection(true)))
+    assertThatThrownBy(() -> limiter.beforeAutoCommit(Limiter.initialState(), false, connection(true)))
         .isInstanceOf(RateLimitExceededException.class);
   }
 

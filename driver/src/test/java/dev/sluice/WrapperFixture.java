@@ -3,7 +3,6 @@ package dev.sluice;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Bucket;
-import dev.sluice.internal.limit.Gate;
 import dev.sluice.internal.limit.Limiter;
 import dev.sluice.internal.limit.Ticker;
 
@@ -37,7 +36,7 @@ public final class WrapperFixture {
     this(Scope.STATEMENT, false);
   }
 
-  public Gate gate() {
+  public Limiter gate() {
     return limiter;
   }
 

@@ -1,6 +1,6 @@
 package dev.sluice.internal.jdbc;
 
-import dev.sluice.internal.limit.Gate;
+import dev.sluice.internal.limit.Limiter;
 import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -33,7 +33,7 @@ import java.sql.Wrapper;
  * <p>So the path of one {@code executeQuery} stays in this file between the data source and the
  * limiter: {@code RateLimitedDataSource.getConnection()} calls {@link #wrap}, then
  * {@code prepareStatement(sql)} and {@code executeQuery()} are the final methods here, and
- * {@code executeQuery()} asks the {@link Gate} ({@code Limiter}), which takes from the bucket. The
+ * {@code executeQuery()} asks the {@link Limiter} ({@code Limiter}), which takes from the bucket. The
  * generated classes add only their constructors and the methods that pass a call on.
  *
  * <h2>The connection</h2>
@@ -42,9 +42,9 @@ import java.sql.Wrapper;
  * ({@code unwrap(Connection.class)} stays limited) and the driver's object for anything else
  * ({@code unwrap(PGConnection.class)} works for COPY; work done on it is not limited).
  *
- * <p>The {@link Gate} decides admission. The connection only reports what happens and keeps its
- * transaction state, an {@code int} of {@link Gate}'s bits (the driver's auto-commit is read only
- * when the gate first needs it): statements report each execution through
+ * <p>The {@link Limiter} decides admission. The connection only reports what happens and keeps its
+ * transaction state, an {@code int} of {@link Limiter}'s bits (the driver's auto-commit is read only
+ * when the limiter first needs it): statements report each execution through
  * {@link #beforeStatement()} (or {@link #beforeStatement(String)} when the SQL comes as text, which
  * may end the transaction), {@link #setAutoCommit} reports before it reaches the driver (and
  * keeps the new state only if the driver accepted the change; a failed switch to auto-commit
@@ -52,8 +52,8 @@ import java.sql.Wrapper;
  * return or throw: a failed one ends the transaction too. Nothing else is gated: preparing,
  * setters, {@code setReadOnly}, {@code isValid}, metadata, {@code close}.
  *
- * <p>With a concurrency cap, the gate's answer to a statement may carry {@link Gate#HELD} (a
- * place in flight) or {@link Gate#SAMPLED} (its latency is learned from): the connection keeps
+ * <p>With a concurrency cap, the limiter's answer to a statement may carry {@link Limiter#HELD} (a
+ * place in flight) or {@link Limiter#SAMPLED} (its latency is learned from): the connection keeps
  * them out of the state and hands them to the statement as an {@code int}, which reports them back
  * through {@link #afterStatement} when its {@code execute*} returns or throws. Without a cap,
  * and while not limiting, that {@code int} is {@code 0} and the report is one compare. A checkout
@@ -78,13 +78,13 @@ import java.sql.Wrapper;
 public abstract sealed class ConnectionWrapper implements Connection permits GeneratedConnection {
   /** The driver's connection. */
   final Connection delegate;
-  private final Gate gate;
-  /** The transaction state, of {@link Gate}'s bits; confined to the thread using the connection. */
+  private final Limiter limiter;
+  /** The transaction state, of {@link Limiter}'s bits; confined to the thread using the connection. */
   private int state;
   private boolean closed;
   /** The metadata last handed out, so asking twice gives the same wrapper. */
   private DatabaseMetaDataWrapper metaData;
-  /** {@link Gate#HELD} while this connection's checkout holds a place in flight; 0 once given. */
+  /** {@link Limiter#HELD} while this connection's checkout holds a place in flight; 0 once given. */
   private int checkoutHeld;
   /**
    * When the statement now running was admitted, if it holds a place in flight. One field, not
@@ -92,71 +92,71 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    */
   private long startNanos;
 
-  ConnectionWrapper(Connection delegate, Gate gate, int state, int checkoutHeld) {
+  ConnectionWrapper(Connection delegate, Limiter limiter, int state, int checkoutHeld) {
     this.delegate = delegate;
-    this.gate = gate;
+    this.limiter = limiter;
     this.state = state;
     this.checkoutHeld = checkoutHeld;
   }
 
   /**
    * Wraps a connection just handed out by the driver or the pool, so that its statements are
-   * admitted by {@code gate}. The driver is not called: the gate reads the connection's
+   * admitted by {@code limiter}. The driver is not called: the limiter reads the connection's
    * auto-commit only when a decision first depends on it (never while the flag stays closed).
    *
    * @param raw the connection to wrap; {@code null} gives {@code null}
-   * @param gate decides what is admitted
+   * @param limiter decides what is admitted
    * @return the wrapper, or {@code null} when {@code raw} is {@code null}
    */
-  public static Connection wrap(Connection raw, Gate gate) {
-    return wrap(raw, gate, 0);
+  public static Connection wrap(Connection raw, Limiter limiter) {
+    return wrap(raw, limiter, 0);
   }
 
   /**
-   * As {@link #wrap(Connection, Gate)}, for a checkout that took a place in flight.
+   * As {@link #wrap(Connection, Limiter)}, for a checkout that took a place in flight.
    *
    * @param raw the connection to wrap; {@code null} gives {@code null} (and gives the place back)
-   * @param gate decides what is admitted
-   * @param checkoutHeld what {@link Gate#beforeCheckout()} returned: the place is given back
+   * @param limiter decides what is admitted
+   * @param checkoutHeld what {@link Limiter#beforeCheckout()} returned: the place is given back
    *     when the connection is closed, once
    * @return the wrapper, or {@code null} when {@code raw} is {@code null}
    */
-  public static Connection wrap(Connection raw, Gate gate, int checkoutHeld) {
+  public static Connection wrap(Connection raw, Limiter limiter, int checkoutHeld) {
     if (raw == null) {
-      gate.afterCheckout(checkoutHeld, null);
+      limiter.afterCheckout(checkoutHeld, null);
       return null;
     }
-    return new GeneratedConnection(raw, gate, Gate.initialState(), checkoutHeld);
+    return new GeneratedConnection(raw, limiter, Limiter.initialState(), checkoutHeld);
   }
 
   /**
    * Reports that one of this connection's statements is about to execute.
    *
-   * @return {@link Gate#HELD} when it took a place in flight, {@link Gate#SAMPLED} when its
+   * @return {@link Limiter#HELD} when it took a place in flight, {@link Limiter#SAMPLED} when its
    *     latency is learned from, to pass to {@link #afterStatement}; else {@code 0}
-   * @throws SQLException a {@code RateLimitExceededException} when the gate refuses it
+   * @throws SQLException a {@code RateLimitExceededException} when the limiter refuses it
    */
   final int beforeStatement() throws SQLException {
-    return held(gate.beforeStatement(state, delegate));
+    return held(limiter.beforeStatement(state, delegate));
   }
 
   /**
    * Reports that one of this connection's statements is about to execute {@code sql}, given as
-   * text: the gate ends the transaction when the text does ({@code COMMIT}, {@code ROLLBACK}...).
+   * text: the limiter ends the transaction when the text does ({@code COMMIT}, {@code ROLLBACK}...).
    *
    * @return as {@link #beforeStatement()}
-   * @throws SQLException a {@code RateLimitExceededException} when the gate refuses it
+   * @throws SQLException a {@code RateLimitExceededException} when the limiter refuses it
    */
   final int beforeStatement(String sql) throws SQLException {
-    return held(gate.beforeStatement(state, delegate, sql));
+    return held(limiter.beforeStatement(state, delegate, sql));
   }
 
   /** Keeps the state; the place in flight is the caller's, never part of it. */
   private int held(int next) {
-    state = next & ~(Gate.HELD | Gate.SAMPLED);
-    int held = next & (Gate.HELD | Gate.SAMPLED);
-    if ((held & Gate.SAMPLED) != 0) {
-      startNanos = gate.startNanos(); // only a sampled statement is timed
+    state = next & ~(Limiter.HELD | Limiter.SAMPLED);
+    int held = next & (Limiter.HELD | Limiter.SAMPLED);
+    if ((held & Limiter.SAMPLED) != 0) {
+      startNanos = limiter.startNanos(); // only a sampled statement is timed
     }
     return held;
   }
@@ -174,7 +174,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    */
   final int afterStatement(int held, String sql, SQLException failure) {
     if (held != 0) {
-      gate.afterStatement(held, startNanos, sql, failure);
+      limiter.afterStatement(held, startNanos, sql, failure);
     }
     return 0;
   }
@@ -185,30 +185,30 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
   }
 
   /**
-   * Switching to manual commit may be a transaction's door: the gate admits it, or throws before
+   * Switching to manual commit may be a transaction's door: the limiter admits it, or throws before
    * the driver sees the call, so the connection stays as it was.
    */
   @Override
   public final void setAutoCommit(boolean autoCommit) throws SQLException {
-    int next = gate.beforeAutoCommit(state, autoCommit, delegate);
+    int next = limiter.beforeAutoCommit(state, autoCommit, delegate);
     try {
       delegate.setAutoCommit(autoCommit);
     } catch (SQLException | RuntimeException e) {
       if (autoCommit) { // the switch commits, and a failed commit still ends the transaction
-        state = Gate.afterFailedSwitchToAutoCommit() | (state & Gate.READ_ONLY_BITS);
+        state = Limiter.afterFailedSwitchToAutoCommit() | (state & Limiter.READ_ONLY_BITS);
       }
       throw e;
     }
     state = next;
   }
 
-  /** Ends the transaction, even when it throws (see {@link Gate#afterEnd}). */
+  /** Ends the transaction, even when it throws (see {@link Limiter#afterEnd}). */
   @Override
   public final void commit() throws SQLException {
     try {
       delegate.commit();
     } finally {
-      state = gate.afterEnd(state);
+      state = limiter.afterEnd(state);
     }
   }
 
@@ -221,7 +221,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
     try {
       delegate.rollback();
     } finally {
-      state = gate.afterEnd(state);
+      state = limiter.afterEnd(state);
     }
   }
 
@@ -238,7 +238,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
         int held = checkoutHeld;
         checkoutHeld = 0;
         if (held != 0) {
-          gate.afterCheckout(held, null);
+          limiter.afterCheckout(held, null);
         }
       }
       closed = true;
@@ -248,7 +248,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
   @Override
   public final void setReadOnly(boolean readOnly) throws SQLException {
     delegate.setReadOnly(readOnly);
-    state = Gate.readOnly(state, readOnly); // kept, so a decision need not ask the driver
+    state = Limiter.readOnly(state, readOnly); // kept, so a decision need not ask the driver
   }
 
   @Override
@@ -398,7 +398,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
 
   /**
    * A statement handed out by a {@link ConnectionWrapper}. Each execution ({@code execute*},
-   * {@code executeLarge*}, batches) first reports to the connection, whose gate admits, charges
+   * {@code executeLarge*}, batches) first reports to the connection, whose limiter admits, charges
    * or refuses it; a refused call never reaches the driver and leaves the statement usable. It
    * reports back when the call returns or throws, exactly once on every way out.
    * {@code getConnection()} returns the connection wrapper, and the result sets returned are

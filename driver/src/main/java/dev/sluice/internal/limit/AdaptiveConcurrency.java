@@ -92,7 +92,7 @@ public final class AdaptiveConcurrency {
   static final double TARGET = 1.2;
   static final double LOW = 1.25;
   static final int WANTED_WINDOW_SAMPLES = 64;
-  static final int MAX_STRIDE = Gate.SAMPLE_EVERY; // the connection's count wraps there
+  static final int MAX_STRIDE = Limiter.SAMPLE_EVERY; // the connection's count wraps there
 
   private static final long EPOCH_NANOS = EPOCH_SECONDS * 1_000_000_000L;
   private static final long WINDOW_NANOS = WINDOW_MILLIS * 1_000_000L;

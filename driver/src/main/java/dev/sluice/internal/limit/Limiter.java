@@ -18,9 +18,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The limiter of one budget: its bucket, its flag, its share and its counters, and the door rules
- * (which call takes a permit, which is charged, which is rejected). Every gated JDBC call of the
- * budget goes through here; nothing else in the library decides admission.
+ * The limiter of one budget: the one place where admission is decided. The JDBC wrappers report
+ * what happens on a connection ({@code ConnectionWrapper}: a statement is about to run, auto-commit
+ * changes, a transaction ends) and the limiter admits, charges or refuses: the door rules (which
+ * call takes a permit, which is charged, which is never refused), the flag and the recovery hold,
+ * the cap on statements in flight, the priority, shadow mode, and the bucket. Nothing else in the
+ * library decides admission.
+ *
+ * <p>A connection's state is an {@code int} of the bits defined below, beside the rules that read
+ * them: the connection keeps it (no allocation per call) and passes it in and out. Its share of
+ * the budget is kept apart, off the request path, by {@link BudgetShare}.
  *
  * <p>This class is threadsafe. The request path reads the flag (a plain memory read), then at most
  * tries the bucket and bumps a {@link LongAdder}; it never blocks and allocates only the exception
@@ -37,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * <p>When the flag closes after having been open, limiting goes on ("recovery", see
  * {@link Recovery}) until this instance's demand has stayed low for {@code sluice.recovery.settle}.
  */
-public final class Limiter implements Gate {
+public final class Limiter {
   private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.RateLimitedDataSource");
   /** The flag of a stopped limiter: closed for good, whatever the flag it had was saying. */
   private static final BreakerFlag STOPPED = new BreakerFlag() {
@@ -112,8 +119,6 @@ public final class Limiter implements Gate {
   private final BudgetShare share;
   /** The cap on statements in flight ({@code sluice.concurrency}); {@code null}: none. */
   private final Concurrency concurrency;
-  /** One statement in the state's sample count. */
-  private static final int SAMPLE_STEP = Integer.lowestOneBit(SAMPLE_COUNT);
   /**
    * Whether an adaptive cap learns from statements: while not limiting 1 in SAMPLE_EVERY, while
    * limiting 1 admitted statement in its stride (statement scope only).
@@ -144,9 +149,111 @@ public final class Limiter implements Gate {
         : "the cache breaker is open and this instance's share of the budget is spent";
   }
 
+  // --- a connection's state: an int of the bits below, kept by the connection (no allocation
+  // per call), passed in and out of the door rules that read them ---
+
+  /** Auto-commit is on: each statement is its own unit of work. */
+  public static final int AUTO_COMMIT = 1;
+  /** A transaction has been admitted and is open: its statements are charged, never rejected. */
+  public static final int IN_TRANSACTION = 1 << 1;
+  /** The permit taken at the transaction's door pays for its first statement. */
+  public static final int PREPAID = 1 << 2;
+  /**
+   * The connection's auto-commit has not been read from the driver: nothing has needed it yet.
+   * While the flag stays closed nothing ever does, so a checkout costs no driver call; the gate
+   * reads it the first time a decision depends on it.
+   */
+  public static final int UNREAD = 1 << 3;
+  /** With auto-commit unread: a statement ran since the last commit, rollback or switch. */
+  public static final int RAN = 1 << 4;
+  /** The connection is read-only: its calls are {@code SHEDDABLE} unless the code says otherwise. */
+  public static final int READ_ONLY = 1 << 5;
+  /**
+   * Whether the connection is read-only has not been read from the driver; as with
+   * {@link #UNREAD}, only a decision while limiting ever asks.
+   */
+  public static final int READ_ONLY_UNREAD = 1 << 6;
+  /**
+   * The open transaction passed its door in shadow mode only: enforce mode would have refused it,
+   * so its statements are not charged either (they would never have run).
+   */
+  public static final int UNCHARGED = 1 << 7;
+  /** The bits that say whether the connection is read-only. */
+  public static final int READ_ONLY_BITS = READ_ONLY | READ_ONLY_UNREAD;
+  /**
+   * Never part of a connection's state: returned with it by {@link #beforeStatement} and
+   * {@link #beforeCheckout} when the call took a place in flight ({@code sluice.concurrency}),
+   * which {@link #afterStatement} (or {@link #afterCheckout}) must give back exactly once. A
+   * high bit, apart from the state's own.
+   */
+  public static final int HELD = 1 << 30;
+  /**
+   * Never part of a connection's state either: returned by {@link #beforeStatement} for the
+   * statements whose latency an adaptive cap learns from ({@code sluice.concurrency=auto}): while
+   * not limiting, one in {@link #SAMPLE_EVERY} of a connection, so that it knows the database's
+   * no-load latency before an outage (nothing is held; {@link #afterStatement} only reports it);
+   * while limiting, beside {@link #HELD}, one admitted statement in the controller's stride
+   * (every one while few run).
+   */
+  public static final int SAMPLED = 1 << 29;
+  /** One statement in this many is {@link #SAMPLED} on the flag-closed path, per connection. */
+  public static final int SAMPLE_EVERY = 64;
+  /** The state's bits that count a connection's statements towards the next sample (23-28). */
+  public static final int SAMPLE_COUNT = (SAMPLE_EVERY - 1) << 23;
+  /** One statement in the state's sample count. */
+  private static final int SAMPLE_STEP = Integer.lowestOneBit(SAMPLE_COUNT);
+
+  /**
+   * The state of a connection just handed out: its auto-commit is read when first needed.
+   *
+   * @return the state bits
+   */
+  public static int initialState() {
+    return UNREAD | READ_ONLY_UNREAD;
+  }
+
+  /**
+   * The state of a connection whose auto-commit is known to be {@code autoCommit}.
+   *
+   * @param autoCommit the connection's auto-commit
+   * @return the state bits
+   */
+  public static int initialState(boolean autoCommit) {
+    return autoCommit ? AUTO_COMMIT : 0; // and read-write, as a new connection is
+  }
+
+  /**
+   * The state after {@code setReadOnly(readOnly)} succeeded: known without asking the driver.
+   *
+   * @param state the connection's transaction state
+   * @param readOnly the value set
+   * @return the state bits
+   */
+  public static int readOnly(int state, boolean readOnly) {
+    return (state & ~READ_ONLY_BITS) | (readOnly ? READ_ONLY : 0);
+  }
+
+  /**
+   * The state after {@code setAutoCommit(true)} threw. The switch commits an open transaction,
+   * and a commit that fails still ends it; whether the driver switched is unknown, so its
+   * auto-commit is read again when a decision first needs it.
+   *
+   * @return the state bits
+   */
+  public static int afterFailedSwitchToAutoCommit() {
+    return UNREAD;
+  }
+
   // --- the door rules ---
 
-  @Override
+  /**
+   * Called before {@code getConnection()} reaches the delegate.
+   *
+   * @return {@link #HELD} when the checkout took a place in flight (in {@code connection} scope),
+   *     to give back by {@link #afterCheckout} when the connection closes or the checkout fails;
+   *     else {@code 0}
+   * @throws SQLException a {@code RateLimitExceededException} when a checkout is refused
+   */
   public int beforeCheckout() throws SQLException {
     if (scope == Scope.CONNECTION && isLimiting()) {
       // no connection yet: only the code can say the priority; the place is held until close
@@ -155,8 +262,18 @@ public final class Limiter implements Gate {
     return 0;
   }
 
-  /** Reads the flag once; an unread auto-commit is asked of the driver only while limiting. */
-  @Override
+  /**
+   * Called before a statement executes, with the connection's state.
+   *
+   * <p>Reads the flag once; an unread auto-commit is asked of the driver only while limiting.
+   *
+   * @param state the connection's transaction state
+   * @param connection the driver's connection, asked for its auto-commit if the state lacks it
+   * @return the state after the statement is admitted, with {@link #HELD} added when it took a
+   *     place in flight
+   * @throws SQLException a {@code RateLimitExceededException} when the statement is refused, or
+   *     the driver's, when its auto-commit cannot be read
+   */
   public int beforeStatement(int state, Connection connection) throws SQLException {
     if (scope != Scope.STATEMENT) {
       return state;
@@ -194,14 +311,27 @@ public final class Limiter implements Gate {
   }
 
   /**
-   * Text that ends a transaction ends it and passes, never refused nor charged, as
-   * {@code commit()} does. The text is looked at only where it can matter: in statement scope, on
-   * a connection not known to auto-commit. That includes the flag-closed path, where the
-   * auto-commit usually stays unread: a transaction ended unseen while the flag is closed would
-   * be taken for open ({@link #RAN}) once limiting starts, and go on without a door. A statement
-   * that begins with anything but a, c, e or r costs one character's look.
+   * Called before a statement sent as text executes ({@code Statement.execute(String)} and its
+   * family). Text that ends a transaction ({@code COMMIT}, {@code ROLLBACK}, {@code END},
+   * {@code ABORT}: see {@code TransactionText}) ends the one the state holds, before the driver
+   * runs it, whether it then succeeds or fails; like {@code commit()} it is never refused.
+   * Any other text is {@link #beforeStatement(int, Connection)}.
+   *
+   * <p>Text that ends a transaction ends it and passes, never refused nor charged, as
+   *  {@code commit()} does. The text is looked at only where it can matter: in statement scope, on
+   *  a connection not known to auto-commit. That includes the flag-closed path, where the
+   *  auto-commit usually stays unread: a transaction ended unseen while the flag is closed would
+   *  be taken for open ({@link #RAN}) once limiting starts, and go on without a door. A statement
+   *  that begins with anything but a, c, e or r costs one character's look.
+   *
+   * @param state the connection's transaction state
+   * @param connection the driver's connection, asked for its auto-commit if the state lacks it
+   * @param sql the statement's text
+   * @return the state after the statement is admitted, with {@link #HELD} added when it took a
+   *     place in flight
+   * @throws SQLException a {@code RateLimitExceededException} when the statement is refused, or
+   *     the driver's, when its auto-commit cannot be read
    */
-  @Override
   public int beforeStatement(int state, Connection connection, String sql) throws SQLException {
     if (scope == Scope.STATEMENT && (state & AUTO_COMMIT) == 0 && TransactionText.ends(sql)) {
       return afterEnd(state);
@@ -210,12 +340,20 @@ public final class Limiter implements Gate {
   }
 
   /**
-   * The switch to manual commit is a transaction's door, except in driver mode under a pool that
-   * keeps its connections in manual commit ({@code sluice.pool-auto-commit=false}): there the
-   * pool makes the switch itself, when it sets a connection up and when it resets one, and those
-   * calls must never be refused; the transaction's first statement is then the door.
+   * Called before {@code setAutoCommit(autoCommit)} reaches the delegate.
+   *
+   * <p>The switch to manual commit is a transaction's door, except in driver mode under a pool that
+   *  keeps its connections in manual commit ({@code sluice.pool-auto-commit=false}): there the
+   *  pool makes the switch itself, when it sets a connection up and when it resets one, and those
+   *  calls must never be refused; the transaction's first statement is then the door.
+   *
+   * @param state the connection's transaction state
+   * @param autoCommit the value being set
+   * @param connection the driver's connection, asked for its auto-commit if the state lacks it
+   * @return the state once the call succeeds
+   * @throws SQLException a {@code RateLimitExceededException} when a transaction is refused, or
+   *     the driver's, when its auto-commit cannot be read
    */
-  @Override
   public int beforeAutoCommit(int state, boolean autoCommit, Connection connection)
       throws SQLException {
     if (autoCommit) {
@@ -238,7 +376,15 @@ public final class Limiter implements Gate {
     return (limiting ? door(manual, connection, false) : manual) | IN_TRANSACTION | PREPAID;
   }
 
-  @Override
+  /**
+   * Called after {@code commit()} or {@code rollback()} (not to a savepoint) returned or threw:
+   * a failed one ends the transaction too (on PostgreSQL a commit that fails, a deferred
+   * constraint for one, has rolled the transaction back), so that a transaction never outlives
+   * its real end; the next statement is a door again.
+   *
+   * @param state the connection's transaction state
+   * @return the state with the transaction ended
+   */
   public int afterEnd(int state) {
     return state & ~(IN_TRANSACTION | PREPAID | RAN | UNCHARGED);
   }
@@ -365,7 +511,13 @@ public final class Limiter implements Gate {
         concurrency.limit());
   }
 
-  @Override
+  /**
+   * Called once a checkout that {@link #beforeCheckout} admitted ends: the connection closed, or
+   * the delegate failed to hand one out ({@code failure}, which may be the pool's timeout).
+   *
+   * @param held what {@link #beforeCheckout} returned
+   * @param failure the delegate's failure, or {@code null}
+   */
   public void afterCheckout(int held, SQLException failure) {
     if (concurrency != null) {
       if (held != 0) {
@@ -377,12 +529,28 @@ public final class Limiter implements Gate {
     }
   }
 
-  @Override
+  /**
+   * The time an admitted statement starts, to pass to {@link #afterStatement}: read only when
+   * a statement was {@link #SAMPLED} (its latency is measured); a statement that is only
+   * {@link #HELD} is not timed.
+   *
+   * @return a {@link Ticker} reading, or {@code 0}
+   */
   public long startNanos() {
     return concurrency.startNanos(); // only asked for a call that was SAMPLED: there is a cap
   }
 
-  @Override
+  /**
+   * Called when a statement that was {@link #HELD} or {@link #SAMPLED} has returned or thrown:
+   * gives its place back if it held one, and reports its latency and outcome where the cap
+   * adapts.
+   *
+   * @param held the bits {@link #beforeStatement} returned of {@link #HELD} and {@link #SAMPLED}
+   * @param startNanos what {@link #startNanos()} returned when it was admitted
+   * @param sql its text, or {@code null} (a batch)
+   * @param failure what it threw, or {@code null}: a {@code RuntimeException} or an {@code Error}
+   *     is reported as {@code null}, never as overload
+   */
   public void afterStatement(int held, long startNanos, String sql, SQLException failure) {
     concurrency.release((held & HELD) != 0, (held & SAMPLED) != 0, startNanos, sql, failure);
   }
@@ -412,7 +580,7 @@ public final class Limiter implements Gate {
     Priority priority = CODE_PRIORITY.get();
     if (priority == null) {
       if ((state & READ_ONLY_UNREAD) != 0) {
-        state = Gate.readOnly(state, connection.isReadOnly());
+        state = readOnly(state, connection.isReadOnly());
       }
       priority = (state & READ_ONLY) != 0 ? Priority.SHEDDABLE : Priority.NORMAL;
     }

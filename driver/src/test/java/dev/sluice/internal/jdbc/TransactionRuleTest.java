@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.sluice.RateLimitExceededException;
 import dev.sluice.WrapperFixture;
-import dev.sluice.internal.limit.Gate;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
