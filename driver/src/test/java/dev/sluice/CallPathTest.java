@@ -3,7 +3,6 @@ package dev.sluice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +15,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
@@ -147,49 +145,7 @@ class CallPathTest {
     Object rows = proxy(ResultSet.class, null);
     Object statement = proxy(PreparedStatement.class, rows);
     Object connection = proxy(Connection.class, statement);
-    return new DataSource() {
-      @Override
-      public Connection getConnection() {
-        record(false);
-        return (Connection) connection;
-      }
-
-      @Override
-      public Connection getConnection(String user, String password) {
-        return getConnection();
-      }
-
-      @Override
-      public PrintWriter getLogWriter() {
-        return null;
-      }
-
-      @Override
-      public void setLogWriter(PrintWriter out) {}
-
-      @Override
-      public void setLoginTimeout(int seconds) {}
-
-      @Override
-      public int getLoginTimeout() {
-        return 0;
-      }
-
-      @Override
-      public Logger getParentLogger() {
-        return Logger.getGlobal();
-      }
-
-      @Override
-      public <T> T unwrap(Class<T> iface) {
-        return null;
-      }
-
-      @Override
-      public boolean isWrapperFor(Class<?> iface) {
-        return false;
-      }
-    };
+    return (DataSource) proxy(DataSource.class, connection);
   }
 
   private Object proxy(Class<?> type, Object made) {
