@@ -32,8 +32,10 @@ public enum Priority {
   /** Calls that can wait or be served stale: a prefetch, a recommendation panel. */
   SHEDDABLE;
 
-  /** Unset ({@code null}) outside any block: the connection then decides (read-only or not). */
-  /** The block's priority on this thread: the limiter's, which reads it at a door. */
+  /**
+   * The block's priority on this thread, unset ({@code null}) outside any block: the connection
+   * then decides (read-only or not). The limiter's own, which reads it at a door.
+   */
   private static final ThreadLocal<Priority> CURRENT = Limiter.CODE_PRIORITY;
   private static final Priority[] ALL = values();
 

@@ -160,7 +160,7 @@ public final class Limiter {
   public static final int PREPAID = 1 << 2;
   /**
    * The connection's auto-commit has not been read from the driver: nothing has needed it yet.
-   * While the flag stays closed nothing ever does, so a checkout costs no driver call; the gate
+   * While the flag stays closed nothing ever does, so a checkout costs no driver call; the limiter
    * reads it the first time a decision depends on it.
    */
   public static final int UNREAD = 1 << 3;
