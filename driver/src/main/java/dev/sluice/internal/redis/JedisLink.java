@@ -2,9 +2,7 @@ package dev.sluice.internal.redis;
 
 import dev.sluice.internal.config.RedisEndpoint;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
@@ -20,8 +18,9 @@ import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * {@link RedisLink} over one Redis server, or over the master that Sentinel names, with Jedis.
- * {@link ClusterLink} does the same over a Redis Cluster; these two and {@link JedisSubscriber}
- * are the only classes in Sluice that import Jedis.
+ * {@link ClusterLink} does the same over a Redis Cluster; the commands both send are written once,
+ * in {@link CommandLink}, and this class says where they run. These three and
+ * {@link JedisSubscriber} are the only classes in Sluice that import Jedis.
  *
  * <p>Jedis' defaults do not suit a flag reader, so each is set here on purpose:
  *
@@ -43,47 +42,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * listener threads would outlive our naming and closing rules. Each Sentinel gets the same
  * timeouts. This class is threadsafe.
  */
-final class JedisLink implements RedisLink {
-
-  /*
-   * One atomic step, timed by Redis' own clock so that host clocks never matter. The call to
-   * replicate_commands lets Redis before 5.0 replicate the writes after a TIME (a no-op since).
-   */
-  static final String HEARTBEAT = String.join("\n",
-      "if redis.replicate_commands then redis.replicate_commands() end",
-      "local t = redis.call('TIME')",
-      "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)",
-      "local expiry = tonumber(ARGV[2])",
-      "redis.call('ZADD', KEYS[1], now, ARGV[1])",
-      "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - expiry)",
-      "redis.call('PEXPIRE', KEYS[1], expiry * 2)",
-      "return redis.call('ZCARD', KEYS[1])");
-
-  /*
-   * The demand hash: one atomic step on one key (a Redis Cluster runs it on the key's node). Each
-   * field's value begins with the Redis time of its last write, so stale fields are pruned by the
-   * same clock and expiry as the members of the instances set; a value without a readable time
-   * is pruned too.
-   */
-  static final String PUBLISH = String.join("\n",
-      "if redis.replicate_commands then redis.replicate_commands() end",
-      "local t = redis.call('TIME')",
-      "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)",
-      "local expiry = tonumber(ARGV[3])",
-      "redis.call('HSET', KEYS[1], ARGV[1], now .. ' ' .. ARGV[2])",
-      "local all = redis.call('HGETALL', KEYS[1])",
-      "local live = {}",
-      "for i = 1, #all, 2 do",
-      "  local at, rest = string.match(all[i + 1], '^(%d+) (.*)$')",
-      "  if at == nil or tonumber(at) <= now - expiry then",
-      "    redis.call('HDEL', KEYS[1], all[i])",
-      "  else",
-      "    live[#live + 1] = all[i]",
-      "    live[#live + 1] = rest",
-      "  end",
-      "end",
-      "redis.call('PEXPIRE', KEYS[1], expiry * 2)",
-      "return live");
+final class JedisLink extends CommandLink<Jedis> {
 
   private final RedisEndpoint endpoint;
   private final Duration timeout;
@@ -113,61 +72,6 @@ final class JedisLink implements RedisLink {
    */
   static RedisLink open(RedisEndpoint endpoint, Duration timeout, String clientName) {
     return new JedisLink(endpoint, timeout, clientName);
-  }
-
-  @Override
-  public String get(String key) {
-    return call("GET " + key, jedis -> jedis.get(key));
-  }
-
-  @Override
-  public void setAndPublish(String key, String value, Duration ttl, String channel,
-      String message) {
-    call("SET " + key, jedis -> {
-      jedis.sendCommand(Command.SET, key, value, "PX", px(ttl)); // see px()
-      return jedis.publish(channel, message);
-    });
-  }
-
-  @Override
-  public void deleteAndPublish(String key, String channel, String message) {
-    call("DEL " + key, jedis -> {
-      jedis.del(key);
-      return jedis.publish(channel, message);
-    });
-  }
-
-  @Override
-  public long heartbeat(String key, String member, Duration expiry) {
-    Object count = call("heartbeat " + key, jedis -> jedis.eval(HEARTBEAT, 1, key, member,
-        Long.toString(Math.max(1, expiry.toMillis()))));
-    return (Long) count;
-  }
-
-  @Override
-  public void leave(String key, String member) {
-    call("ZREM " + key, jedis -> jedis.zrem(key, member));
-  }
-
-  @Override
-  public Map<String, String> publish(String key, String member, String value, Duration expiry) {
-    return fields(call("publish " + key, jedis -> jedis.eval(PUBLISH, 1, key, member, value,
-        Long.toString(Math.max(1, expiry.toMillis())))));
-  }
-
-  /** The reply of {@link #PUBLISH}, a flat list of fields and values, as a map. */
-  static Map<String, String> fields(Object reply) {
-    List<?> flat = (List<?>) reply;
-    Map<String, String> live = new HashMap<>();
-    for (int i = 0; i + 1 < flat.size(); i += 2) {
-      live.put((String) flat.get(i), (String) flat.get(i + 1));
-    }
-    return live;
-  }
-
-  @Override
-  public void forget(String key, String member) {
-    call("HDEL " + key, jedis -> jedis.hdel(key, member));
   }
 
   @Override
@@ -202,7 +106,8 @@ final class JedisLink implements RedisLink {
     return "Redis " + endpoint;
   }
 
-  private <T> T call(String what, Function<Jedis, T> command) {
+  @Override
+  <T> T call(String what, Function<Jedis, T> command) {
     Pooled current = null;
     try {
       current = pooled();
@@ -220,6 +125,16 @@ final class JedisLink implements RedisLink {
       }
       throw new RedisDown(what + " on " + endpoint.address() + " failed: " + e.getMessage(), e);
     }
+  }
+
+  @Override
+  void setWithExpiry(Jedis jedis, String key, String value, String px) {
+    jedis.sendCommand(Command.SET, key, value, "PX", px);
+  }
+
+  @Override
+  long publishOn(Jedis jedis, String channel, String message) {
+    return jedis.publish(channel, message);
   }
 
   /**
@@ -334,16 +249,6 @@ final class JedisLink implements RedisLink {
     config.setJmxEnabled(false);
     config.setTimeBetweenEvictionRuns(Duration.ofMillis(-1));
     return config;
-  }
-
-  /**
-   * A {@code SET}'s {@code PX} argument: at least 1 ms. The command is sent as words, not through
-   * {@code SetParams.px()}: that method's return type changed in Jedis 6 (Spring Boot 3.5's), so a
-   * driver compiled against Jedis 5 failed every {@code trip()} there with a
-   * {@code NoSuchMethodError}.
-   */
-  static String px(Duration ttl) {
-    return Long.toString(Math.max(1, ttl.toMillis()));
   }
 
   static int millis(Duration d) {
