@@ -67,9 +67,6 @@ final class ClusterLink extends CommandLink<JedisCluster> {
   /** Attempts per call: a {@code MOVED} then an {@code ASK}, or two failed connects then one. */
   static final int ATTEMPTS = 3;
 
-  private final RedisEndpoint endpoint;
-  private final Duration timeout;
-  private final String clientName;
   /** Made on first use; {@code null} until then, or after a failed start. */
   private volatile Client client;
   /** Whether a call failed without an answer since the slots were last asked for. */
@@ -85,9 +82,7 @@ final class ClusterLink extends CommandLink<JedisCluster> {
   private record Client(JedisCluster cluster, ClusterConnectionProvider provider) {}
 
   private ClusterLink(RedisEndpoint endpoint, Duration timeout, String clientName) {
-    this.endpoint = endpoint;
-    this.timeout = timeout;
-    this.clientName = clientName;
+    super(endpoint, timeout, clientName);
   }
 
   /**
@@ -106,8 +101,8 @@ final class ClusterLink extends CommandLink<JedisCluster> {
   public void subscribe(String channel, Duration silence, Listener listener) {
     HostAndPort node = call("SUBSCRIBE " + channel, this::subscriberNode);
     try {
-      new JedisSubscriber(node, JedisLink.clientConfig(endpoint, timeout, silence, clientName),
-          channel, node + " of " + endpoint.address(), listener).run();
+      new JedisSubscriber(node, clientConfig(silence), channel, node + " of " + endpoint.address(),
+          listener).run();
     } catch (RedisDown e) {
       subscriberTurn.incrementAndGet(); // that node may be dead: the next try goes elsewhere
       throw e;
@@ -139,11 +134,6 @@ final class ClusterLink extends CommandLink<JedisCluster> {
   }
 
   @Override
-  public String toString() {
-    return "Redis " + endpoint;
-  }
-
-  @Override
   <T> T call(String what, Function<JedisCluster, T> command) {
     try {
       Client current = client();
@@ -152,13 +142,12 @@ final class ClusterLink extends CommandLink<JedisCluster> {
       }
       return command.apply(current.cluster());
     } catch (JedisException | IllegalStateException e) {
-      JedisDataException reply = errorReply(e);
+      JedisDataException reply = errorReplyAmongAll(e);
       if (reply != null && !clusterUnavailable(reply)) {
-        throw new RedisDown(what + " refused by " + endpoint.address() + ": "
-            + reply.getMessage(), e, true);
+        throw refused(what, reply, e);
       }
       topologyStale.set(true);
-      throw new RedisDown(what + " on " + endpoint.address() + " failed: " + reason(e), e);
+      throw failed(what, reason(e), e);
     }
   }
 
@@ -192,10 +181,10 @@ final class ClusterLink extends CommandLink<JedisCluster> {
    * the suppressed exceptions when no node would take the login ({@code WRONGPASS}) while it
    * started: that is "refused", not "unreachable".
    */
-  private static JedisDataException errorReply(Exception e) {
-    JedisDataException reply = JedisLink.errorReply(e);
+  private static JedisDataException errorReplyAmongAll(Exception e) {
+    JedisDataException reply = errorReply(e);
     for (int i = 0; reply == null && i < e.getSuppressed().length; i++) {
-      reply = JedisLink.errorReply(e.getSuppressed()[i]);
+      reply = errorReply(e.getSuppressed()[i]);
     }
     return reply;
   }
@@ -238,8 +227,7 @@ final class ClusterLink extends CommandLink<JedisCluster> {
         Set<HostAndPort> seeds = new HashSet<>();
         endpoint.nodes().forEach(node -> seeds.add(HostAndPort.from(node)));
         ClusterConnectionProvider provider = new ClusterConnectionProvider(seeds,
-            JedisLink.clientConfig(endpoint, timeout, timeout, clientName),
-            JedisLink.poolConfig(timeout));
+            clientConfig(timeout), poolConfig());
         client = new Client(new JedisCluster(provider, ATTEMPTS, timeout), provider);
       }
       return client;

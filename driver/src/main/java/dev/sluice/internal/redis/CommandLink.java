@@ -6,7 +6,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.ClientSetInfoConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.commands.JedisCommands;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * The commands of {@link RedisLink}, written once for both Jedis clients: {@link JedisLink}'s
@@ -19,7 +23,22 @@ import redis.clients.jedis.commands.JedisCommands;
  * clients implement (in Jedis 5.2 nor 6.0), so each link sends them itself:
  * {@link #setWithExpiry} and {@link #publishOn}. A subclass also owns how a command runs,
  * {@link #call}: where its connection comes from, its bounds, and which failures are an error
- * reply ({@link RedisDown#refused()}) rather than no answer.
+ * reply ({@link RedisDown#refused()}, see {@link #refused}) rather than no answer
+ * ({@link #failed}).
+ *
+ * <p>Both links make their connections with the settings here. Jedis' defaults do not suit a flag
+ * reader, so each is set on purpose:
+ *
+ * <ul>
+ *   <li>connect and read timeouts are {@code sluice.redis.timeout}, not Jedis' 2 s;
+ *   <li>the pool's borrow wait is bounded by the same timeout (commons-pool waits forever by
+ *       default), and it runs no evictor thread and registers no JMX bean, so closing the pool
+ *       leaves nothing behind;
+ *   <li>the subscriber's blocking read timeout is finite (Jedis' is 0, forever), so a silent
+ *       partition surfaces as an exception instead of a thread stuck for ever;
+ *   <li>{@code CLIENT SETINFO} is off: one round trip less per new connection, and no error on
+ *       servers older than 7.2.
+ * </ul>
  *
  * <p>Subclasses are threadsafe.
  *
@@ -68,13 +87,26 @@ abstract sealed class CommandLink<C extends JedisCommands> implements RedisLink
       "redis.call('PEXPIRE', KEYS[1], expiry * 2)",
       "return live");
 
+  /** The server or cluster, and its login. */
+  final RedisEndpoint endpoint;
+  /** Each connect, read and pool wait takes at most this long. */
+  final Duration timeout;
+  /** The name {@code CLIENT LIST} shows for this link's connections. */
+  final String clientName;
+
+  CommandLink(RedisEndpoint endpoint, Duration timeout, String clientName) {
+    this.endpoint = endpoint;
+    this.timeout = timeout;
+    this.clientName = clientName;
+  }
+
   @Override
-  public String get(String key) {
+  public final String get(String key) {
     return call("GET " + key, client -> client.get(key));
   }
 
   @Override
-  public void setAndPublish(String key, String value, Duration ttl, String channel,
+  public final void setAndPublish(String key, String value, Duration ttl, String channel,
       String message) {
     call("SET " + key, client -> {
       setWithExpiry(client, key, value, px(ttl));
@@ -83,7 +115,7 @@ abstract sealed class CommandLink<C extends JedisCommands> implements RedisLink
   }
 
   @Override
-  public void deleteAndPublish(String key, String channel, String message) {
+  public final void deleteAndPublish(String key, String channel, String message) {
     call("DEL " + key, client -> {
       client.del(key);
       return publishOn(client, channel, message);
@@ -91,25 +123,26 @@ abstract sealed class CommandLink<C extends JedisCommands> implements RedisLink
   }
 
   @Override
-  public long heartbeat(String key, String member, Duration expiry) {
+  public final long heartbeat(String key, String member, Duration expiry) {
     Object count = call("heartbeat " + key,
         client -> client.eval(HEARTBEAT, 1, key, member, px(expiry)));
     return (Long) count;
   }
 
   @Override
-  public void leave(String key, String member) {
+  public final void leave(String key, String member) {
     call("ZREM " + key, client -> client.zrem(key, member));
   }
 
   @Override
-  public Map<String, String> publish(String key, String member, String value, Duration expiry) {
+  public final Map<String, String> publish(String key, String member, String value,
+      Duration expiry) {
     return fields(call("publish " + key,
         client -> client.eval(PUBLISH, 1, key, member, value, px(expiry))));
   }
 
   @Override
-  public void forget(String key, String member) {
+  public final void forget(String key, String member) {
     call("HDEL " + key, client -> client.hdel(key, member));
   }
 
@@ -140,6 +173,67 @@ abstract sealed class CommandLink<C extends JedisCommands> implements RedisLink
    */
   abstract long publishOn(C client, String channel, String message);
 
+  @Override
+  public final String toString() {
+    return "Redis " + endpoint;
+  }
+
+  /** The failure of a command Redis answered with an error reply ({@code NOPERM}, ...). */
+  final RedisDown refused(String what, JedisDataException reply, Exception e) {
+    return new RedisDown(what + " refused by " + endpoint.address() + ": " + reply.getMessage(), e,
+        true);
+  }
+
+  /** The failure of a command Redis did not answer, and why. */
+  final RedisDown failed(String what, String reason, Exception e) {
+    return new RedisDown(what + " on " + endpoint.address() + " failed: " + reason, e);
+  }
+
+  /**
+   * The error reply Redis sent, if it answered at all: {@code NOPERM} is not "unreachable". The
+   * pool wraps a failed login ({@code WRONGPASS}) in an exception of its own, hence the chain.
+   */
+  static JedisDataException errorReply(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof JedisDataException reply) {
+        return reply;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The client settings of a connection to the server (or to one of the cluster's nodes): every
+   * timeout the link's but the blocking read's, {@code readTimeout}.
+   */
+  final DefaultJedisClientConfig clientConfig(Duration readTimeout) {
+    int millis = millis(timeout);
+    return DefaultJedisClientConfig.builder()
+        .connectionTimeoutMillis(millis)
+        .socketTimeoutMillis(millis)
+        .blockingSocketTimeoutMillis(millis(readTimeout))
+        .user(endpoint.user())
+        .password(endpoint.password())
+        .database(endpoint.database())
+        .ssl(endpoint.tls())
+        .clientName(clientName)
+        .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
+        .build();
+  }
+
+  /** A pool that waits at most the timeout and leaves no thread or JMX bean behind. */
+  final <T> GenericObjectPoolConfig<T> poolConfig() {
+    GenericObjectPoolConfig<T> config = new GenericObjectPoolConfig<>();
+    config.setMaxTotal(8);
+    config.setMaxIdle(8);
+    config.setMinIdle(0);
+    config.setMaxWait(timeout);
+    config.setBlockWhenExhausted(true);
+    config.setJmxEnabled(false);
+    config.setTimeBetweenEvictionRuns(Duration.ofMillis(-1));
+    return config;
+  }
+
   /** The reply of {@link #PUBLISH}, a flat list of fields and values, as a map. */
   static Map<String, String> fields(Object reply) {
     List<?> flat = (List<?>) reply;
@@ -153,5 +247,10 @@ abstract sealed class CommandLink<C extends JedisCommands> implements RedisLink
   /** A duration as a command's argument ({@code PX}, the scripts' expiry): ms, at least 1. */
   static String px(Duration ttl) {
     return Long.toString(Math.max(1, ttl.toMillis()));
+  }
+
+  /** A duration as Jedis' {@code int} timeouts take it: ms, at least 1. */
+  static int millis(Duration d) {
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, d.toMillis()));
   }
 }

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -18,22 +17,9 @@ import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * {@link RedisLink} over one Redis server, or over the master that Sentinel names, with Jedis.
- * {@link ClusterLink} does the same over a Redis Cluster; the commands both send are written once,
- * in {@link CommandLink}, and this class says where they run. These three and
- * {@link JedisSubscriber} are the only classes in Sluice that import Jedis.
- *
- * <p>Jedis' defaults do not suit a flag reader, so each is set here on purpose:
- *
- * <ul>
- *   <li>connect and read timeouts are {@code sluice.redis.timeout}, not Jedis' 2 s;
- *   <li>the pool's borrow wait is bounded by the same timeout (commons-pool waits forever by
- *       default), and it runs no evictor thread and registers no JMX bean, so closing the pool
- *       leaves nothing behind;
- *   <li>the subscriber's blocking read timeout is finite (Jedis' is 0, forever), so a silent
- *       partition surfaces as an exception instead of a thread stuck for ever;
- *   <li>{@code CLIENT SETINFO} is off: one round trip less per new connection, and no error on
- *       servers older than 7.2.
- * </ul>
+ * {@link ClusterLink} does the same over a Redis Cluster. The commands both send, and the settings
+ * of their connections, are written once in {@link CommandLink}; this class says where a command
+ * runs. These three and {@link JedisSubscriber} are the only classes in Sluice that import Jedis.
  *
  * <p>The pool is made on first use, so an unreachable Redis never fails a build. After a
  * connection error, or a {@code READONLY} refusal, the pool is dropped: the next call makes a new
@@ -44,9 +30,6 @@ import redis.clients.jedis.exceptions.JedisException;
  */
 final class JedisLink extends CommandLink<Jedis> {
 
-  private final RedisEndpoint endpoint;
-  private final Duration timeout;
-  private final String clientName;
   /** The pool to the current master; {@code null} when it must be located again. */
   private volatile Pooled pooled;
   private volatile boolean closed;
@@ -57,9 +40,7 @@ final class JedisLink extends CommandLink<Jedis> {
   private record Pooled(HostAndPort address, JedisPool pool) {}
 
   private JedisLink(RedisEndpoint endpoint, Duration timeout, String clientName) {
-    this.endpoint = endpoint;
-    this.timeout = timeout;
-    this.clientName = clientName;
+    super(endpoint, timeout, clientName);
   }
 
   /**
@@ -80,8 +61,7 @@ final class JedisLink extends CommandLink<Jedis> {
     try {
       address = pooled().address();
     } catch (JedisException e) {
-      throw new RedisDown("SUBSCRIBE " + channel + " on " + endpoint.address() + " failed: "
-          + e.getMessage(), e);
+      throw failed("SUBSCRIBE " + channel, e.getMessage(), e);
     }
     new JedisSubscriber(address, clientConfig(silence), channel, endpoint.address(), listener)
         .run();
@@ -102,11 +82,6 @@ final class JedisLink extends CommandLink<Jedis> {
   }
 
   @Override
-  public String toString() {
-    return "Redis " + endpoint;
-  }
-
-  @Override
   <T> T call(String what, Function<Jedis, T> command) {
     Pooled current = null;
     try {
@@ -120,10 +95,9 @@ final class JedisLink extends CommandLink<Jedis> {
       }
       JedisDataException reply = errorReply(e);
       if (reply != null) {
-        throw new RedisDown(what + " refused by " + endpoint.address() + ": "
-            + reply.getMessage(), e, true);
+        throw refused(what, reply, e);
       }
-      throw new RedisDown(what + " on " + endpoint.address() + " failed: " + e.getMessage(), e);
+      throw failed(what, e.getMessage(), e);
     }
   }
 
@@ -135,19 +109,6 @@ final class JedisLink extends CommandLink<Jedis> {
   @Override
   long publishOn(Jedis jedis, String channel, String message) {
     return jedis.publish(channel, message);
-  }
-
-  /**
-   * The error reply Redis sent, if it answered at all: {@code NOPERM} is not "unreachable". The
-   * pool wraps a failed login ({@code WRONGPASS}) in an exception of its own, hence the chain.
-   */
-  static JedisDataException errorReply(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof JedisDataException reply) {
-        return reply;
-      }
-    }
-    return null;
   }
 
   /**
@@ -172,8 +133,7 @@ final class JedisLink extends CommandLink<Jedis> {
       }
       if (pooled == null) {
         HostAndPort address = locate();
-        pooled = new Pooled(address, new JedisPool(poolConfig(timeout), address,
-            clientConfig(timeout)));
+        pooled = new Pooled(address, new JedisPool(poolConfig(), address, clientConfig(timeout)));
       }
       return pooled;
     } finally {
@@ -212,46 +172,5 @@ final class JedisLink extends CommandLink<Jedis> {
       }
     }
     throw new JedisConnectionException("no Sentinel answered for master " + endpoint.master());
-  }
-
-  private DefaultJedisClientConfig clientConfig(Duration readTimeout) {
-    return clientConfig(endpoint, timeout, readTimeout, clientName);
-  }
-
-  /**
-   * The client settings of a connection to {@code endpoint}'s server (or one of its cluster
-   * nodes): every timeout {@code timeout} but the blocking read's, {@code readTimeout}.
-   */
-  static DefaultJedisClientConfig clientConfig(RedisEndpoint endpoint, Duration timeout,
-      Duration readTimeout, String clientName) {
-    int millis = millis(timeout);
-    return DefaultJedisClientConfig.builder()
-        .connectionTimeoutMillis(millis)
-        .socketTimeoutMillis(millis)
-        .blockingSocketTimeoutMillis(millis(readTimeout))
-        .user(endpoint.user())
-        .password(endpoint.password())
-        .database(endpoint.database())
-        .ssl(endpoint.tls())
-        .clientName(clientName)
-        .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
-        .build();
-  }
-
-  /** A pool that waits at most {@code timeout} and leaves no thread or JMX bean behind. */
-  static <T> GenericObjectPoolConfig<T> poolConfig(Duration timeout) {
-    GenericObjectPoolConfig<T> config = new GenericObjectPoolConfig<>();
-    config.setMaxTotal(8);
-    config.setMaxIdle(8);
-    config.setMinIdle(0);
-    config.setMaxWait(timeout);
-    config.setBlockWhenExhausted(true);
-    config.setJmxEnabled(false);
-    config.setTimeBetweenEvictionRuns(Duration.ofMillis(-1));
-    return config;
-  }
-
-  static int millis(Duration d) {
-    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, d.toMillis()));
   }
 }
