@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -21,17 +20,17 @@ import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
 
 /**
- * {@link RedisLink} over a Redis Cluster, with Jedis' {@link JedisCluster}: the same keys, channel
- * and script as {@link JedisLink}, so instances on a cluster and tools such as {@code redis-cli -c}
- * see the protocol unchanged.
+ * {@link RedisLink} over a Redis Cluster, with Jedis' {@link JedisCluster}: the same commands,
+ * keys, channel and scripts as {@link JedisLink} (both send those of {@link CommandLink}), so
+ * instances on a cluster and tools such as {@code redis-cli -c} see the protocol unchanged.
  *
  * <h2>Why it works on a cluster without hash tags</h2>
  *
- * Every command and script here touches one key: {@code GET}/{@code SET}/{@code DEL} of the
- * breaker key, the registry's script ({@code EVAL} with one key), {@code ZREM}. Jedis routes each
- * to the master of its key's slot, following {@code MOVED} and {@code ASK} redirections. The
- * breaker key and the registry key may live on different masters; nothing needs them together,
- * so the protocol's key names stay as they are.
+ * Every command and script touches one key: {@code GET}/{@code SET}/{@code DEL} of the breaker
+ * key, the registry's scripts ({@code EVAL} with one key), {@code ZREM}, {@code HDEL}. Jedis
+ * routes each to the master of its key's slot, following {@code MOVED} and {@code ASK}
+ * redirections. The breaker key and the registry keys may live on different masters; nothing
+ * needs them together, so the protocol's key names stay as they are.
  *
  * <h2>Pub/sub</h2>
  *
@@ -63,14 +62,11 @@ import redis.clients.jedis.providers.ClusterConnectionProvider;
  *
  * <p>This class is threadsafe.
  */
-final class ClusterLink implements RedisLink {
+final class ClusterLink extends CommandLink<JedisCluster> {
 
   /** Attempts per call: a {@code MOVED} then an {@code ASK}, or two failed connects then one. */
   static final int ATTEMPTS = 3;
 
-  private final RedisEndpoint endpoint;
-  private final Duration timeout;
-  private final String clientName;
   /** Made on first use; {@code null} until then, or after a failed start. */
   private volatile Client client;
   /** Whether a call failed without an answer since the slots were last asked for. */
@@ -86,9 +82,7 @@ final class ClusterLink implements RedisLink {
   private record Client(JedisCluster cluster, ClusterConnectionProvider provider) {}
 
   private ClusterLink(RedisEndpoint endpoint, Duration timeout, String clientName) {
-    this.endpoint = endpoint;
-    this.timeout = timeout;
-    this.clientName = clientName;
+    super(endpoint, timeout, clientName);
   }
 
   /**
@@ -104,56 +98,11 @@ final class ClusterLink implements RedisLink {
   }
 
   @Override
-  public String get(String key) {
-    return call("GET " + key, cluster -> cluster.get(key));
-  }
-
-  @Override
-  public void setAndPublish(String key, String value, Duration ttl, String channel,
-      String message) {
-    call("SET " + key, cluster -> {
-      cluster.sendCommand(key, Command.SET, key, value, "PX", JedisLink.px(ttl));
-      return cluster.publish(channel, message);
-    });
-  }
-
-  @Override
-  public void deleteAndPublish(String key, String channel, String message) {
-    call("DEL " + key, cluster -> {
-      cluster.del(key);
-      return cluster.publish(channel, message);
-    });
-  }
-
-  @Override
-  public long heartbeat(String key, String member, Duration expiry) {
-    Object count = call("heartbeat " + key, cluster -> cluster.eval(JedisLink.HEARTBEAT, 1, key,
-        member, Long.toString(Math.max(1, expiry.toMillis()))));
-    return (Long) count;
-  }
-
-  @Override
-  public void leave(String key, String member) {
-    call("ZREM " + key, cluster -> cluster.zrem(key, member));
-  }
-
-  @Override
-  public Map<String, String> publish(String key, String member, String value, Duration expiry) {
-    return JedisLink.fields(call("publish " + key, cluster -> cluster.eval(JedisLink.PUBLISH, 1,
-        key, member, value, Long.toString(Math.max(1, expiry.toMillis())))));
-  }
-
-  @Override
-  public void forget(String key, String member) {
-    call("HDEL " + key, cluster -> cluster.hdel(key, member));
-  }
-
-  @Override
   public void subscribe(String channel, Duration silence, Listener listener) {
     HostAndPort node = call("SUBSCRIBE " + channel, this::subscriberNode);
     try {
-      new JedisSubscriber(node, JedisLink.clientConfig(endpoint, timeout, silence, clientName),
-          channel, node + " of " + endpoint.address(), listener).run();
+      new JedisSubscriber(node, clientConfig(silence), channel, node + " of " + endpoint.address(),
+          listener).run();
     } catch (RedisDown e) {
       subscriberTurn.incrementAndGet(); // that node may be dead: the next try goes elsewhere
       throw e;
@@ -185,11 +134,7 @@ final class ClusterLink implements RedisLink {
   }
 
   @Override
-  public String toString() {
-    return "Redis " + endpoint;
-  }
-
-  private <T> T call(String what, Function<JedisCluster, T> command) {
+  <T> T call(String what, Function<JedisCluster, T> command) {
     try {
       Client current = client();
       if (topologyStale.compareAndSet(true, false)) {
@@ -197,14 +142,23 @@ final class ClusterLink implements RedisLink {
       }
       return command.apply(current.cluster());
     } catch (JedisException | IllegalStateException e) {
-      JedisDataException reply = errorReply(e);
+      JedisDataException reply = errorReplyAmongAll(e);
       if (reply != null && !clusterUnavailable(reply)) {
-        throw new RedisDown(what + " refused by " + endpoint.address() + ": "
-            + reply.getMessage(), e, true);
+        throw refused(what, reply, e);
       }
       topologyStale.set(true);
-      throw new RedisDown(what + " on " + endpoint.address() + " failed: " + reason(e), e);
+      throw failed(what, reason(e), e);
     }
+  }
+
+  @Override
+  void setWithExpiry(JedisCluster cluster, String key, String value, String px) {
+    cluster.sendCommand(key, Command.SET, key, value, "PX", px); // the key routes it
+  }
+
+  @Override
+  long publishOn(JedisCluster cluster, String channel, String message) {
+    return cluster.publish(channel, message);
   }
 
   /**
@@ -227,10 +181,10 @@ final class ClusterLink implements RedisLink {
    * the suppressed exceptions when no node would take the login ({@code WRONGPASS}) while it
    * started: that is "refused", not "unreachable".
    */
-  private static JedisDataException errorReply(Exception e) {
-    JedisDataException reply = JedisLink.errorReply(e);
+  private static JedisDataException errorReplyAmongAll(Exception e) {
+    JedisDataException reply = errorReply(e);
     for (int i = 0; reply == null && i < e.getSuppressed().length; i++) {
-      reply = JedisLink.errorReply(e.getSuppressed()[i]);
+      reply = errorReply(e.getSuppressed()[i]);
     }
     return reply;
   }
@@ -273,8 +227,7 @@ final class ClusterLink implements RedisLink {
         Set<HostAndPort> seeds = new HashSet<>();
         endpoint.nodes().forEach(node -> seeds.add(HostAndPort.from(node)));
         ClusterConnectionProvider provider = new ClusterConnectionProvider(seeds,
-            JedisLink.clientConfig(endpoint, timeout, timeout, clientName),
-            JedisLink.poolConfig(timeout));
+            clientConfig(timeout), poolConfig());
         client = new Client(new JedisCluster(provider, ATTEMPTS, timeout), provider);
       }
       return client;

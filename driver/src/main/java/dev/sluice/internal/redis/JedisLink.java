@@ -2,12 +2,9 @@ package dev.sluice.internal.redis;
 
 import dev.sluice.internal.config.RedisEndpoint;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -20,21 +17,9 @@ import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * {@link RedisLink} over one Redis server, or over the master that Sentinel names, with Jedis.
- * {@link ClusterLink} does the same over a Redis Cluster; these two and {@link JedisSubscriber}
- * are the only classes in Sluice that import Jedis.
- *
- * <p>Jedis' defaults do not suit a flag reader, so each is set here on purpose:
- *
- * <ul>
- *   <li>connect and read timeouts are {@code sluice.redis.timeout}, not Jedis' 2 s;
- *   <li>the pool's borrow wait is bounded by the same timeout (commons-pool waits forever by
- *       default), and it runs no evictor thread and registers no JMX bean, so closing the pool
- *       leaves nothing behind;
- *   <li>the subscriber's blocking read timeout is finite (Jedis' is 0, forever), so a silent
- *       partition surfaces as an exception instead of a thread stuck for ever;
- *   <li>{@code CLIENT SETINFO} is off: one round trip less per new connection, and no error on
- *       servers older than 7.2.
- * </ul>
+ * {@link ClusterLink} does the same over a Redis Cluster. The commands both send, and the settings
+ * of their connections, are written once in {@link CommandLink}; this class says where a command
+ * runs. These three and {@link JedisSubscriber} are the only classes in Sluice that import Jedis.
  *
  * <p>The pool is made on first use, so an unreachable Redis never fails a build. After a
  * connection error, or a {@code READONLY} refusal, the pool is dropped: the next call makes a new
@@ -43,51 +28,8 @@ import redis.clients.jedis.exceptions.JedisException;
  * listener threads would outlive our naming and closing rules. Each Sentinel gets the same
  * timeouts. This class is threadsafe.
  */
-final class JedisLink implements RedisLink {
+final class JedisLink extends CommandLink<Jedis> {
 
-  /*
-   * One atomic step, timed by Redis' own clock so that host clocks never matter. The call to
-   * replicate_commands lets Redis before 5.0 replicate the writes after a TIME (a no-op since).
-   */
-  static final String HEARTBEAT = String.join("\n",
-      "if redis.replicate_commands then redis.replicate_commands() end",
-      "local t = redis.call('TIME')",
-      "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)",
-      "local expiry = tonumber(ARGV[2])",
-      "redis.call('ZADD', KEYS[1], now, ARGV[1])",
-      "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - expiry)",
-      "redis.call('PEXPIRE', KEYS[1], expiry * 2)",
-      "return redis.call('ZCARD', KEYS[1])");
-
-  /*
-   * The demand hash: one atomic step on one key (a Redis Cluster runs it on the key's node). Each
-   * field's value begins with the Redis time of its last write, so stale fields are pruned by the
-   * same clock and expiry as the members of the instances set; a value without a readable time
-   * is pruned too.
-   */
-  static final String PUBLISH = String.join("\n",
-      "if redis.replicate_commands then redis.replicate_commands() end",
-      "local t = redis.call('TIME')",
-      "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)",
-      "local expiry = tonumber(ARGV[3])",
-      "redis.call('HSET', KEYS[1], ARGV[1], now .. ' ' .. ARGV[2])",
-      "local all = redis.call('HGETALL', KEYS[1])",
-      "local live = {}",
-      "for i = 1, #all, 2 do",
-      "  local at, rest = string.match(all[i + 1], '^(%d+) (.*)$')",
-      "  if at == nil or tonumber(at) <= now - expiry then",
-      "    redis.call('HDEL', KEYS[1], all[i])",
-      "  else",
-      "    live[#live + 1] = all[i]",
-      "    live[#live + 1] = rest",
-      "  end",
-      "end",
-      "redis.call('PEXPIRE', KEYS[1], expiry * 2)",
-      "return live");
-
-  private final RedisEndpoint endpoint;
-  private final Duration timeout;
-  private final String clientName;
   /** The pool to the current master; {@code null} when it must be located again. */
   private volatile Pooled pooled;
   private volatile boolean closed;
@@ -98,9 +40,7 @@ final class JedisLink implements RedisLink {
   private record Pooled(HostAndPort address, JedisPool pool) {}
 
   private JedisLink(RedisEndpoint endpoint, Duration timeout, String clientName) {
-    this.endpoint = endpoint;
-    this.timeout = timeout;
-    this.clientName = clientName;
+    super(endpoint, timeout, clientName);
   }
 
   /**
@@ -116,68 +56,12 @@ final class JedisLink implements RedisLink {
   }
 
   @Override
-  public String get(String key) {
-    return call("GET " + key, jedis -> jedis.get(key));
-  }
-
-  @Override
-  public void setAndPublish(String key, String value, Duration ttl, String channel,
-      String message) {
-    call("SET " + key, jedis -> {
-      jedis.sendCommand(Command.SET, key, value, "PX", px(ttl)); // see px()
-      return jedis.publish(channel, message);
-    });
-  }
-
-  @Override
-  public void deleteAndPublish(String key, String channel, String message) {
-    call("DEL " + key, jedis -> {
-      jedis.del(key);
-      return jedis.publish(channel, message);
-    });
-  }
-
-  @Override
-  public long heartbeat(String key, String member, Duration expiry) {
-    Object count = call("heartbeat " + key, jedis -> jedis.eval(HEARTBEAT, 1, key, member,
-        Long.toString(Math.max(1, expiry.toMillis()))));
-    return (Long) count;
-  }
-
-  @Override
-  public void leave(String key, String member) {
-    call("ZREM " + key, jedis -> jedis.zrem(key, member));
-  }
-
-  @Override
-  public Map<String, String> publish(String key, String member, String value, Duration expiry) {
-    return fields(call("publish " + key, jedis -> jedis.eval(PUBLISH, 1, key, member, value,
-        Long.toString(Math.max(1, expiry.toMillis())))));
-  }
-
-  /** The reply of {@link #PUBLISH}, a flat list of fields and values, as a map. */
-  static Map<String, String> fields(Object reply) {
-    List<?> flat = (List<?>) reply;
-    Map<String, String> live = new HashMap<>();
-    for (int i = 0; i + 1 < flat.size(); i += 2) {
-      live.put((String) flat.get(i), (String) flat.get(i + 1));
-    }
-    return live;
-  }
-
-  @Override
-  public void forget(String key, String member) {
-    call("HDEL " + key, jedis -> jedis.hdel(key, member));
-  }
-
-  @Override
   public void subscribe(String channel, Duration silence, Listener listener) {
     HostAndPort address;
     try {
       address = pooled().address();
     } catch (JedisException e) {
-      throw new RedisDown("SUBSCRIBE " + channel + " on " + endpoint.address() + " failed: "
-          + e.getMessage(), e);
+      throw failed("SUBSCRIBE " + channel, e.getMessage(), e);
     }
     new JedisSubscriber(address, clientConfig(silence), channel, endpoint.address(), listener)
         .run();
@@ -198,11 +82,7 @@ final class JedisLink implements RedisLink {
   }
 
   @Override
-  public String toString() {
-    return "Redis " + endpoint;
-  }
-
-  private <T> T call(String what, Function<Jedis, T> command) {
+  <T> T call(String what, Function<Jedis, T> command) {
     Pooled current = null;
     try {
       current = pooled();
@@ -215,24 +95,20 @@ final class JedisLink implements RedisLink {
       }
       JedisDataException reply = errorReply(e);
       if (reply != null) {
-        throw new RedisDown(what + " refused by " + endpoint.address() + ": "
-            + reply.getMessage(), e, true);
+        throw refused(what, reply, e);
       }
-      throw new RedisDown(what + " on " + endpoint.address() + " failed: " + e.getMessage(), e);
+      throw failed(what, e.getMessage(), e);
     }
   }
 
-  /**
-   * The error reply Redis sent, if it answered at all: {@code NOPERM} is not "unreachable". The
-   * pool wraps a failed login ({@code WRONGPASS}) in an exception of its own, hence the chain.
-   */
-  static JedisDataException errorReply(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof JedisDataException reply) {
-        return reply;
-      }
-    }
-    return null;
+  @Override
+  void setWithExpiry(Jedis jedis, String key, String value, String px) {
+    jedis.sendCommand(Command.SET, key, value, "PX", px);
+  }
+
+  @Override
+  long publishOn(Jedis jedis, String channel, String message) {
+    return jedis.publish(channel, message);
   }
 
   /**
@@ -257,8 +133,7 @@ final class JedisLink implements RedisLink {
       }
       if (pooled == null) {
         HostAndPort address = locate();
-        pooled = new Pooled(address, new JedisPool(poolConfig(timeout), address,
-            clientConfig(timeout)));
+        pooled = new Pooled(address, new JedisPool(poolConfig(), address, clientConfig(timeout)));
       }
       return pooled;
     } finally {
@@ -297,56 +172,5 @@ final class JedisLink implements RedisLink {
       }
     }
     throw new JedisConnectionException("no Sentinel answered for master " + endpoint.master());
-  }
-
-  private DefaultJedisClientConfig clientConfig(Duration readTimeout) {
-    return clientConfig(endpoint, timeout, readTimeout, clientName);
-  }
-
-  /**
-   * The client settings of a connection to {@code endpoint}'s server (or one of its cluster
-   * nodes): every timeout {@code timeout} but the blocking read's, {@code readTimeout}.
-   */
-  static DefaultJedisClientConfig clientConfig(RedisEndpoint endpoint, Duration timeout,
-      Duration readTimeout, String clientName) {
-    int millis = millis(timeout);
-    return DefaultJedisClientConfig.builder()
-        .connectionTimeoutMillis(millis)
-        .socketTimeoutMillis(millis)
-        .blockingSocketTimeoutMillis(millis(readTimeout))
-        .user(endpoint.user())
-        .password(endpoint.password())
-        .database(endpoint.database())
-        .ssl(endpoint.tls())
-        .clientName(clientName)
-        .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
-        .build();
-  }
-
-  /** A pool that waits at most {@code timeout} and leaves no thread or JMX bean behind. */
-  static <T> GenericObjectPoolConfig<T> poolConfig(Duration timeout) {
-    GenericObjectPoolConfig<T> config = new GenericObjectPoolConfig<>();
-    config.setMaxTotal(8);
-    config.setMaxIdle(8);
-    config.setMinIdle(0);
-    config.setMaxWait(timeout);
-    config.setBlockWhenExhausted(true);
-    config.setJmxEnabled(false);
-    config.setTimeBetweenEvictionRuns(Duration.ofMillis(-1));
-    return config;
-  }
-
-  /**
-   * A {@code SET}'s {@code PX} argument: at least 1 ms. The command is sent as words, not through
-   * {@code SetParams.px()}: that method's return type changed in Jedis 6 (Spring Boot 3.5's), so a
-   * driver compiled against Jedis 5 failed every {@code trip()} there with a
-   * {@code NoSuchMethodError}.
-   */
-  static String px(Duration ttl) {
-    return Long.toString(Math.max(1, ttl.toMillis()));
-  }
-
-  static int millis(Duration d) {
-    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, d.toMillis()));
   }
 }

@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * The one seam between Sluice and a Redis client: the few commands the flag and the registry
  * need, nothing else. {@link JedisLink} implements it over a single Redis server (or the master
- * Sentinel names), {@link ClusterLink} over a Redis Cluster; the flag logic is the same on both.
+ * Sentinel names), {@link ClusterLink} over a Redis Cluster; both send the commands written once in
+ * {@link CommandLink}, and the flag logic is the same on both.
  *
  * <p>Every call either answers or throws {@link RedisDown}, in bounded time: each of its steps — a
  * wait for a pooled connection, a connect (after asking each Sentinel, with the same timeouts),

@@ -19,7 +19,7 @@ class JedisCompatibilityTest {
 
   @Test
   void jedisClasses_useNoFluentParams_whoseSignaturesChangedInJedis6() throws IOException {
-    for (Class<?> type : new Class<?>[] {JedisLink.class, ClusterLink.class,
+    for (Class<?> type : new Class<?>[] {CommandLink.class, JedisLink.class, ClusterLink.class,
         JedisSubscriber.class}) {
       assertThat(constantPool(type).contains("redis/clients/jedis/params/"))
           .as(type.getSimpleName() + " refers to a class of redis.clients.jedis.params").isFalse();
