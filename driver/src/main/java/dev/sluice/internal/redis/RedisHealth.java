@@ -89,13 +89,15 @@ public final class RedisHealth {
   /** What to do about an error reply, for the operator reading the WARN. */
   private String advice(String message) {
     if (message.contains("NOPERM")) {
-      return "; give the Redis user the commands GET, SET, DEL, PUBLISH, SUBSCRIBE, PING, EVAL"
-          + " and ZREM on the keys and channel sluice:" + name + ":* (and CLUSTER SLOTS on a Redis"
-          + " Cluster)";
+      return "; give the Redis user the commands GET, SET, DEL, PUBLISH, SUBSCRIBE, PING, EVAL,"
+          + " ZREM and HDEL on the keys and channel sluice:" + name + ":*, the ones the registry's"
+          + " script runs (TIME, ZADD, ZREMRANGEBYSCORE, PEXPIRE, ZCARD, HSET, HGETALL), and"
+          + " CLUSTER SLOTS on a Redis Cluster";
     }
     if (message.contains("WRONGTYPE")) {
       return "; the key holds the wrong type: sluice:" + name + ":breaker must be a string"
-          + " (DEL it, or SET it to open), sluice:" + name + ":instances a sorted set (DEL it)";
+          + " (DEL it, or SET it to open), sluice:" + name + ":instances a sorted set and sluice:"
+          + name + ":demand a hash (DEL them)";
     }
     if (message.contains("WRONGPASS") || message.contains("NOAUTH")) {
       return "; check the user and password given in sluice.redis";
