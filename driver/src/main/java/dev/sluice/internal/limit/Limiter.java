@@ -166,20 +166,19 @@ public final class Limiter {
   public static final int UNREAD = 1 << 3;
   /** With auto-commit unread: a statement ran since the last commit, rollback or switch. */
   public static final int RAN = 1 << 4;
-  /** The connection is read-only: its calls are {@code SHEDDABLE} unless the code says otherwise. */
-  public static final int READ_ONLY = 1 << 5;
   /**
-   * Whether the connection is read-only has not been read from the driver; as with
-   * {@link #UNREAD}, only a decision while limiting ever asks.
+   * The connection was set read-only through Sluice ({@code setReadOnly(true)}, as Spring's
+   * {@code @Transactional(readOnly = true)} does): its calls are {@code SHEDDABLE} unless the code
+   * says otherwise. The driver is never asked: some drivers answer {@code isReadOnly()} with a
+   * query (H2; MySQL Connector/J unless {@code useLocalSessionState}), which a door, refused or
+   * not, would send to the very database it protects.
    */
-  public static final int READ_ONLY_UNREAD = 1 << 6;
+  public static final int READ_ONLY = 1 << 5;
   /**
    * The open transaction passed its door in shadow mode only: enforce mode would have refused it,
    * so its statements are not charged either (they would never have run).
    */
   public static final int UNCHARGED = 1 << 7;
-  /** The bits that say whether the connection is read-only. */
-  public static final int READ_ONLY_BITS = READ_ONLY | READ_ONLY_UNREAD;
   /**
    * Never part of a connection's state: returned with it by {@link #beforeStatement} and
    * {@link #beforeCheckout} when the call took a place in flight ({@code sluice.concurrency}),
@@ -204,12 +203,13 @@ public final class Limiter {
   private static final int SAMPLE_STEP = Integer.lowestOneBit(SAMPLE_COUNT);
 
   /**
-   * The state of a connection just handed out: its auto-commit is read when first needed.
+   * The state of a connection just handed out: its auto-commit is read when first needed; it is
+   * read-write until {@code setReadOnly(true)} says otherwise.
    *
    * @return the state bits
    */
   public static int initialState() {
-    return UNREAD | READ_ONLY_UNREAD;
+    return UNREAD;
   }
 
   /**
@@ -230,7 +230,7 @@ public final class Limiter {
    * @return the state bits
    */
   public static int readOnly(int state, boolean readOnly) {
-    return (state & ~READ_ONLY_BITS) | (readOnly ? READ_ONLY : 0);
+    return (state & ~READ_ONLY) | (readOnly ? READ_ONLY : 0);
   }
 
   /**
@@ -294,11 +294,11 @@ public final class Limiter {
       state = read(state, connection);
     }
     if ((state & AUTO_COMMIT) != 0) {
-      return limiting ? door(state, connection, true) & ~UNCHARGED : state;
+      return limiting ? door(state, true) & ~UNCHARGED : state;
     }
     if ((state & IN_TRANSACTION) == 0) {
       // the transaction's first statement is its door, at the priority in force there
-      return (limiting ? door(state, connection, true) : state) | IN_TRANSACTION;
+      return (limiting ? door(state, true) : state) | IN_TRANSACTION;
     }
     if ((state & PREPAID) != 0) {
       return (state & ~PREPAID) | (limiting ? counted() : 0);
@@ -373,7 +373,7 @@ public final class Limiter {
       return manual;
     }
     // no statement runs yet, so no place is held; but the cap must have room (see admit)
-    return (limiting ? door(manual, connection, false) : manual) | IN_TRANSACTION | PREPAID;
+    return (limiting ? door(manual, false) : manual) | IN_TRANSACTION | PREPAID;
   }
 
   /**
@@ -573,15 +573,11 @@ public final class Limiter {
    * A door on a connection, while limiting: takes a permit at the priority the code set, else
    * the connection's ({@code SHEDDABLE} when read-only), or throws.
    *
-   * @return the state, its read-only bit read from the driver if a decision needed it, and
-   *     {@link #UNCHARGED} if only shadow mode let the call pass
+   * @return the state, with {@link #UNCHARGED} if only shadow mode let the call pass
    */
-  private int door(int state, Connection connection, boolean hold) throws SQLException {
+  private int door(int state, boolean hold) throws RateLimitExceededException {
     Priority priority = CODE_PRIORITY.get();
     if (priority == null) {
-      if ((state & READ_ONLY_UNREAD) != 0) {
-        state = readOnly(state, connection.isReadOnly());
-      }
       priority = (state & READ_ONLY) != 0 ? Priority.SHEDDABLE : Priority.NORMAL;
     }
     return admit(state, priority, hold);
