@@ -22,8 +22,9 @@ import org.openjdk.jmh.annotations.State;
  * ({@code admit+gate+adaptive}); and the gate alone ({@code gate}). The gate's cap (1,000) is never
  * reached, so every call is admitted. {@code sample} is {@code onSample} alone, with a constant
  * latency: the controller's own share of {@code admit+gate+adaptive}, the rest being the clock.
- * The state is shared: at 2 threads both contend on one gate and one controller. The cap is not
- * wired into the limiter yet; this measures the parts that will be.
+ * The state is shared: at 2 threads both contend on one gate and one controller. The parts are put
+ * together by hand and every call is sampled; {@code ConcurrencyAdmitBenchmark} measures the cap as
+ * the limiter wires it (one admitted statement sampled in the controller's stride).
  *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar ConcurrencyGateBenchmark -t 1 -prof gc
