@@ -75,7 +75,11 @@ class VirtualThreadTest {
     assertThat(failed.get()).isZero();
     assertThat(executed.get() + rejected.get()).isEqualTo(THREADS + 2);
     assertThat(rejected.get()).isEqualTo(dataSource.stats().rejected());
-    assertThat(executed.get()).isEqualTo(dataSource.stats().admitted()).isGreaterThanOrEqualTo(200);
+    // at least the burst's worth of units: a transaction's door takes one permit and its two
+    // further statements are charged into debt, so 200 permits admit no fewer than 200 / 3 units
+    // (190 were seen when the threads all arrived within a few milliseconds)
+    assertThat(executed.get()).isEqualTo(dataSource.stats().admitted())
+        .isGreaterThanOrEqualTo(200 / 3);
     assertThat(pinnedInSluice).isEmpty();
     dataSource.close();
   }
