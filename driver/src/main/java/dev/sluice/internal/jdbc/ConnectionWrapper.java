@@ -195,7 +195,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       delegate.setAutoCommit(autoCommit);
     } catch (SQLException | RuntimeException e) {
       if (autoCommit) { // the switch commits, and a failed commit still ends the transaction
-        state = Limiter.afterFailedSwitchToAutoCommit() | (state & Limiter.READ_ONLY);
+        state = Limiter.afterFailedSwitchToAutoCommit(state);
       }
       throw e;
     }

@@ -236,12 +236,13 @@ public final class Limiter {
   /**
    * The state after {@code setAutoCommit(true)} threw. The switch commits an open transaction,
    * and a commit that fails still ends it; whether the driver switched is unknown, so its
-   * auto-commit is read again when a decision first needs it.
+   * auto-commit is read again when a decision first needs it. Whether it is read-only is kept.
    *
+   * @param state the connection's transaction state before the switch
    * @return the state bits
    */
-  public static int afterFailedSwitchToAutoCommit() {
-    return UNREAD;
+  public static int afterFailedSwitchToAutoCommit(int state) {
+    return UNREAD | (state & READ_ONLY);
   }
 
   // --- the door rules ---
@@ -257,7 +258,7 @@ public final class Limiter {
   public int beforeCheckout() throws SQLException {
     if (scope == Scope.CONNECTION && isLimiting()) {
       // no connection yet: only the code can say the priority; the place is held until close
-      return admit(0, codePriority(), true) & HELD;
+      return admit(0, Priority.current(), true) & HELD;
     }
     return 0;
   }
@@ -412,11 +413,6 @@ public final class Limiter {
     LOG.info("{} - closed: no longer limiting; connections still open pass uncharged", name);
   }
 
-  private static Priority codePriority() {
-    Priority priority = CODE_PRIORITY.get();
-    return priority == null ? Priority.NORMAL : priority;
-  }
-
   /**
    * A priority as meters and log lines name it: {@code critical}, {@code normal}...
    *
@@ -565,7 +561,7 @@ public final class Limiter {
   /** Takes a permit while limiting, or throws. */
   public void admit() throws RateLimitExceededException {
     if (isLimiting()) {
-      take(codePriority());
+      take(Priority.current());
     }
   }
 
