@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Limiter;
+import dev.sluice.testing.Await;
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -91,7 +93,7 @@ class DriverEnforcersTest {
       connects.add(threads.submit(() -> budgets.acquire(settings("orders", "100"))));
     }
     awaitBuilds(1);
-    Thread.sleep(50); // let the others reach the placeholder; none may start a build of its own
+    awaitWaiters(15); // the others reached the placeholder; none may start a build of its own
 
     slowBuilds.get("orders").countDown();
     Limiter first = connects.get(0).get(5, TimeUnit.SECONDS).limiter();
@@ -110,7 +112,7 @@ class DriverEnforcersTest {
     awaitBuilds(1);
     Future<DriverEnforcers.Entry> waiter = threads.submit(() ->
         budgets.acquire(settings("orders", "100")));
-    Thread.sleep(50);
+    awaitWaiters(1);
 
     slowBuilds.remove("orders").countDown();
     assertThatThrownBy(() -> builder.get(5, TimeUnit.SECONDS)).hasRootCauseMessage(
@@ -164,11 +166,20 @@ class DriverEnforcersTest {
     assertThat(mbeans.isRegistered(EnforcerJmx.objectName(name + "#2"))).isFalse();
   }
 
-  private void awaitBuilds(int count) throws InterruptedException {
-    for (int i = 0; i < 500 && builds.get() < count; i++) {
-      Thread.sleep(10);
-    }
+  private void awaitBuilds(int count) {
+    Await.until(count + " build(s) started", Duration.ofSeconds(5), () -> builds.get() >= count);
     assertThat(builds).hasValue(count);
+  }
+
+  /** Waits until {@code count} connects wait for another's build, parked in its future. */
+  private static void awaitWaiters(int count) {
+    Await.until(count + " connect(s) waiting for the build", Duration.ofSeconds(5),
+        () -> Thread.getAllStackTraces().entrySet().stream()
+            .filter(e -> e.getKey().getState() == Thread.State.WAITING)
+            .filter(e -> Arrays.stream(e.getValue()).anyMatch(frame ->
+                frame.getClassName().equals(DriverEnforcers.class.getName())
+                    && frame.getMethodName().equals("join")))
+            .count() >= count);
   }
 
   @Test

@@ -3,9 +3,11 @@ package dev.sluice.issues;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.SluiceDriver;
+import dev.sluice.testing.Await;
 import dev.sluice.testing.TcpProxy;
 import dev.sluice.testing.TestRedis;
 import java.sql.Connection;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -49,7 +51,8 @@ class DriverBudgetBuildsOutsideTheLockTest {
         throw new IllegalStateException(e);
       }
     });
-    Thread.sleep(500); // the slow build is under way, waiting on Redis
+    Await.until("the slow build connected to the silent Redis", Duration.ofSeconds(5),
+        () -> silent.connections() > 0); // and now waits on it, up to the timeout
 
     long start = System.nanoTime();
     try (Connection other = driver.connect("jdbc:sluice:h2:mem:fastname;sluice.name=fast-name;"

@@ -43,6 +43,11 @@ public final class TcpProxy implements AutoCloseable {
     return server.getLocalPort();
   }
 
+  /** How many clients have connected so far. */
+  public int connections() {
+    return sockets.size() / 2;
+  }
+
   /** Switches between forwarding and swallowing. */
   public void mode(Mode next) {
     this.mode = next;
