@@ -21,7 +21,7 @@ import redis.clients.jedis.Jedis;
 /** Demand division (issue 15, item 1) against a real Redis: the demand hash and its expiry. */
 @SuppressWarnings("try") // RateLimitedDataSource.close() declares Exception, as DataSource must
 class RedisDemandTest {
-  private static final double BUDGET = 300;
+  private static final double BUDGET = RedisRegistryTest.BUDGET;
   private static final Duration CONVERGE = Duration.ofSeconds(3);
 
   private static TestRedis redis;
@@ -37,12 +37,8 @@ class RedisDemandTest {
   }
 
   private static Properties demand(String uri, String name) {
-    Properties p = RedisFlagTest.settings(uri, name);
-    p.setProperty("sluice.budget", Double.toString(BUDGET));
-    p.setProperty("sluice.instances", "redis");
+    Properties p = RedisRegistryTest.registry(uri, name);
     p.setProperty("sluice.instances.division", "demand");
-    p.setProperty("sluice.redis.heartbeat", "100ms");
-    p.setProperty("sluice.instances.expiry", "1s");
     return p;
   }
 

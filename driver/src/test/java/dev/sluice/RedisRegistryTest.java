@@ -25,7 +25,7 @@ import redis.clients.jedis.Jedis;
 /** The instance registry against a real Redis: the budget divided by the live count. */
 @SuppressWarnings("try") // RateLimitedDataSource.close() declares Exception, as DataSource must
 class RedisRegistryTest {
-  private static final double BUDGET = 300;
+  static final double BUDGET = 300;
   private static final Duration CONVERGE = Duration.ofSeconds(3);
 
   private static TestRedis redis;
@@ -40,7 +40,8 @@ class RedisRegistryTest {
     redis.close();
   }
 
-  private static Properties registry(String uri, String name) {
+  /** A budget of {@link #BUDGET} divided by the registry's live count, beating every 100 ms. */
+  static Properties registry(String uri, String name) {
     Properties p = RedisFlagTest.settings(uri, name);
     p.setProperty("sluice.budget", Double.toString(BUDGET));
     p.setProperty("sluice.instances", "redis");
