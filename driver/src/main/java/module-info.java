@@ -9,7 +9,9 @@ module dev.sluice {
   requires redis.clients.jedis;
   requires org.apache.commons.pool2;
   requires java.management;
-  requires static micrometer.core; // only SluiceMetrics, which users call only with Micrometer
+  // only SluiceMetrics, which users call only with Micrometer; transitive: its API shows Micrometer's
+  // types, so a module that uses it reads micrometer.core too
+  requires static transitive micrometer.core;
 
   exports dev.sluice;
 

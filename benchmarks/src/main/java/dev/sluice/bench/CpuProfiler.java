@@ -39,7 +39,7 @@ public final class CpuProfiler implements InternalProfiler {
   }
 
   @Override
-  public Collection<? extends Result> afterIteration(BenchmarkParams benchmark,
+  public Collection<? extends Result<?>> afterIteration(BenchmarkParams benchmark,
       IterationParams iteration, IterationResult result) {
     long cpuNanos = os.getProcessCpuTime() - cpuAtStart;
     long ops = result.getMetadata().getAllOps();

@@ -418,7 +418,7 @@ public final class Suite {
   private static double[] secondary(RunResult r, String key) {
     return r.getBenchmarkResults().stream()
         .map(BenchmarkResult::getSecondaryResults)
-        .map(m -> m.get(key))
+        .<Result<?>>map(m -> m.get(key))
         .filter(Objects::nonNull)
         .mapToDouble(Result::getScore).toArray();
   }

@@ -29,6 +29,8 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
  * <p>This class is threadsafe.
  */
 final class DatabasePriorityAdvisor extends AbstractPointcutAdvisor {
+  private static final long serialVersionUID = 1L; // Spring's advisors are Serializable
+
   /** Before {@code @Transactional} (lowest precedence), leaving room for the application's. */
   static final int ORDER = Ordered.LOWEST_PRECEDENCE - 1000;
 
