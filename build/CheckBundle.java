@@ -103,6 +103,11 @@ public final class CheckBundle {
 
   private void pom(Path file, String artifactId, String version, Set<String> published)
       throws Exception {
+    if (!Files.isRegularFile(file)) {
+      faults.add(file.getFileName() + " is missing (looked in " + file.getParent() + "): without"
+          + " the flattened POM, the one deployed would name the parent, which is never published");
+      return;
+    }
     Element pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(file.toFile())
         .getDocumentElement();
     String where = file.getFileName().toString();
