@@ -70,8 +70,8 @@ import java.util.function.ToDoubleFunction;
  * </table>
  *
  * <p>The meters by priority have names of their own rather than a {@code priority} tag on the
- * 0.1 counters: a registry such as Prometheus refuses one name with two sets of tag keys, and
- * dashboards built on the 0.1 names keep their totals.
+ * {@code sluice.calls.*} counters: a registry such as Prometheus refuses one name with two sets of
+ * tag keys, and dashboards built on the {@code sluice.calls.*} names keep their totals.
  *
  * <p>Micrometer is an optional dependency of Sluice: only this class uses it, and nothing else in
  * Sluice loads this class, so an application without Micrometer never needs it.

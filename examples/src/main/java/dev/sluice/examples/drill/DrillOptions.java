@@ -45,7 +45,7 @@ final class DrillOptions {
       "  --scope S           what costs a permit: statement or connection    (default statement)",
       "  --settle S          Sluice's sluice.recovery.settle, in seconds: the cap holds after the",
       "                      cache is back until demand has stayed low this long; 0 lets go at",
-      "                      once, as 0.1 did                                (default 2)",
+      "                      once, the moment the flag closes                (default 2)",
       "  --capacity-drop S   second, during the outage, at which the database loses half its",
       "                      capacity (each query costs twice: cost and crowding double) for the",
       "                      rest of the run; adds a third run, Sluice with",

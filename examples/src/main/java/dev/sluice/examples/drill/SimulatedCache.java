@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@link #warmUp} starts the cache in that state.
  *
  * <p>When the cache fails it answers nothing and stores nothing; it comes back either empty (a
- * restart, a failover to a cold replica: the default) or with its entries (the drill of 0.1).
+ * restart, a failover to a cold replica: the default) or with its entries ({@code --cache-return
+ * warm}).
  *
  * <p>This class is threadsafe. A lookup and a store are one read or write of an
  * {@link AtomicLongArray} slot and allocate nothing; two reads that miss the same key both go to

@@ -76,7 +76,7 @@ class OutageDrillTest {
     assertThat(withoutBack.hitRatio()).isLessThan(0.9);
     assertThat(withoutBack.database()).isGreaterThan(3 * 100);
     // with Sluice the same misses meet the held cap: no second of the recovery above the budget
-    // plus the bursts, and the misses beyond it refused (with 0.1's release, about 600 got in)
+    // plus the bursts, and the misses beyond it refused (with no hold, --settle 0, about 600 got in)
     Recorder.Second withBack = with.seconds().get(options.outageEnd());
     assertThat(withBack.hitRatio()).isLessThan(0.9);
     assertThat(withBack.recovering()).isTrue();
