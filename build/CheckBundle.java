@@ -30,7 +30,8 @@ import org.w3c.dom.Node;
  * <p>Faults found, each on a line of its own:
  * <ul>
  *   <li>for a jar module, a missing or empty {@code -sources.jar} (no {@code .java}),
- *       {@code -javadoc.jar} (no {@code index.html}) or main jar (no {@code .class});</li>
+ *       {@code -javadoc.jar} (no {@code index.html}) or main jar (no {@code .class}, or no
+ *       {@code META-INF/LICENSE});</li>
  *   <li>a POM that keeps a {@code ${...}} property, names a parent or a {@code dev.sluice} artifact
  *       that is not published, lists modules, or lacks what Central requires (name, description,
  *       url, licence, developer, scm) or what users need (issue management).</li>
@@ -79,21 +80,28 @@ public final class CheckBundle {
 
   // ---- the archives
 
+  /** An entry a jar must hold: {@code what} names it in the fault. */
+  private record Entry(String what, Predicate<String> matches) {}
+
   private void jars(Path target, String base) throws IOException {
-    jar(target.resolve(base + ".jar"), "a .class file", name -> name.endsWith(".class"));
-    jar(target.resolve(base + "-sources.jar"), "a .java file", name -> name.endsWith(".java"));
-    jar(target.resolve(base + "-javadoc.jar"), "index.html", name -> name.equals("index.html"));
+    jar(target.resolve(base + ".jar"), new Entry("a .class file", name -> name.endsWith(".class")),
+        new Entry("META-INF/LICENSE", name -> name.equals("META-INF/LICENSE")));
+    jar(target.resolve(base + "-sources.jar"),
+        new Entry("a .java file", name -> name.endsWith(".java")));
+    jar(target.resolve(base + "-javadoc.jar"),
+        new Entry("index.html", name -> name.equals("index.html")));
   }
 
-  private void jar(Path jar, String expected, Predicate<String> entry) throws IOException {
+  private void jar(Path jar, Entry... expected) throws IOException {
     if (!Files.isRegularFile(jar)) {
       faults.add(jar.getFileName() + " is missing (looked in " + jar.getParent() + ")");
       return;
     }
     try (ZipFile zip = new ZipFile(jar.toFile())) {
-      if (zip.stream().map(ZipEntry::getName).noneMatch(entry)) {
-        faults.add(jar.getFileName() + " holds no " + expected);
-        return;
+      for (Entry entry : expected) {
+        if (zip.stream().map(ZipEntry::getName).noneMatch(entry.matches())) {
+          faults.add(jar.getFileName() + " holds no " + entry.what());
+        }
       }
     }
     shipped.add(jar.getFileName() + " (" + Files.size(jar) + " bytes)");

@@ -52,6 +52,12 @@ sed -i 's#<artifactId>jedis</artifactId>#<artifactId>jedis</artifactId></depende
 refused "depends on dev.sluice:sluice-it, which is never published"
 
 fresh
+mkdir "$work/bundle/x"
+(cd "$work/bundle/x" && jar xf "../sluice-driver-$version.jar" && rm META-INF/LICENSE \
+  && jar cfM "../sluice-driver-$version.jar" .)
+refused "sluice-driver-$version.jar holds no META-INF/LICENSE"
+
+fresh
 rm "$work/bundle/.flattened-pom.xml"
 refused ".flattened-pom.xml is missing"
 
