@@ -417,8 +417,7 @@ public final class Suite {
   /** One secondary result per fork, in round order. */
   private static double[] secondary(RunResult r, String key) {
     return r.getBenchmarkResults().stream()
-        .map(BenchmarkResult::getSecondaryResults)
-        .<Result<?>>map(m -> m.get(key))
+        .map(b -> (Result<?>) b.getSecondaryResults().get(key)) // JMH's map holds raw Results
         .filter(Objects::nonNull)
         .mapToDouble(Result::getScore).toArray();
   }
