@@ -3,6 +3,7 @@ package dev.sluice.examples.drill;
 import dev.sluice.Scope;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -167,6 +168,16 @@ final class DrillOptions {
       }
     }
     return new DrillOptions(given, defaultOut);
+  }
+
+  /**
+   * The runs to play, in order: without Sluice, with it, and with {@code --capacity-drop}
+   * Sluice with {@code sluice.concurrency=auto}.
+   */
+  List<RunKind> runs() {
+    return capacityDrop >= 0
+        ? List.of(RunKind.WITHOUT_SLUICE, RunKind.WITH_SLUICE, RunKind.SLUICE_AUTO)
+        : List.of(RunKind.WITHOUT_SLUICE, RunKind.WITH_SLUICE);
   }
 
   /** Whether the outage is on at second {@code t} of the run. */
