@@ -167,7 +167,8 @@ final class Run {
     long now = System.nanoTime();
     recorder.behind(end - 1, Math.max(
         lateness(start, now, offered, (long) ((end - start) * perNano), options.load),
-        lateness(start, now, writes, (long) ((end - start) * writesPerNano), options.criticalWrites)));
+        lateness(start, now, writes, (long) ((end - start) * writesPerNano),
+            options.criticalWrites)));
     LockSupport.parkNanos(50_000_000L);
     for (; printed < options.duration; printed++) {
       out.println(Table.row(recorder.second(printed), options, warmHitRatio, withSluice));

@@ -26,7 +26,12 @@ record Summary(RunKind kind, List<Recorder.Second> seconds, Window outage, Windo
     int warmAfterSeconds, long rejected, long timedOut, long failed, Exception firstFailure) {
 
   static Summary of(RunKind kind, Recorder recorder, DrillOptions options) {
-    List<Recorder.Second> seconds = recorder.seconds();
+    return of(kind, recorder.seconds(), recorder.failed(), recorder.firstFailure(), options);
+  }
+
+  /** The summary of a run's seconds, however they were recorded. */
+  static Summary of(RunKind kind, List<Recorder.Second> seconds, long failed,
+      Exception firstFailure, DrillOptions options) {
     int warm = firstWarmSecond(seconds, options);
     int recoveryEnd = warm < 0 ? seconds.size() : warm;
     long rejected = 0;
@@ -38,8 +43,7 @@ record Summary(RunKind kind, List<Recorder.Second> seconds, Window outage, Windo
     return new Summary(kind, seconds,
         Window.of(seconds, options.outageStart, options.outageEnd()),
         Window.of(seconds, options.outageEnd(), recoveryEnd),
-        warm < 0 ? -1 : warm - options.outageEnd(), rejected, timedOut, recorder.failed(),
-        recorder.firstFailure());
+        warm < 0 ? -1 : warm - options.outageEnd(), rejected, timedOut, failed, firstFailure);
   }
 
   /** What the table and the summary call the run ("with Sluice"). */

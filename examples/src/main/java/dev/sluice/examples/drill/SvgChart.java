@@ -95,6 +95,9 @@ final class SvgChart {
     private final StringBuilder svg = new StringBuilder(32_768);
     private final List<double[]> labels = new ArrayList<>();
     private int legendBottom;
+    /** The panel being drawn: labels stay inside it. */
+    private int panelTop;
+    private int panelBottom;
 
     Canvas(DrillOptions options, List<Summary> runs) {
       this.options = options;
@@ -112,7 +115,7 @@ final class SvgChart {
         panel(panel, axis, top, i == 0);
         top += panel.height() + PANEL_GAP;
         if (i == 0) {
-          top = rows(top - PANEL_GAP + 34) + PANEL_GAP - 10;
+          top = rows(top - PANEL_GAP + 52) + PANEL_GAP - 10;
         }
       }
       int bottom = top - PANEL_GAP + 40;
@@ -176,6 +179,8 @@ final class SvgChart {
 
     private void panel(Panel panel, Axis axis, int top, boolean main) {
       int bottom = top + panel.height();
+      panelTop = top;
+      panelBottom = bottom;
       outage(top, bottom, main);
       text(svg, LEFT, top - 12, 15, "bold", "start", "#222", main ? "" : panel.title());
       grid(axis, top, bottom, panel.unit());
@@ -214,12 +219,13 @@ final class SvgChart {
         return;
       }
       double xx = x(options.capacityDrop);
+      // over the main panel, the line reaches up to its label, above the data
       svg.append(String.format(Locale.ROOT, "<g%s><line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\""
           + " y2=\"%d\" stroke=\"#444\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\"/>",
-          main ? " id=\"capacity-drop\"" : "", xx, top, xx, bottom));
+          main ? " id=\"capacity-drop\"" : "", xx, main ? top - 18 : top, xx, bottom));
       if (main) {
-        label(xx + 6, top + 38, 13, "bold", "start", "#444",
-            "the database loses half its capacity");
+        text(svg, xx + 6, top - 8, 13, "bold", "start", "#444", String.format(Locale.ROOT,
+            "%d s: the database loses half its capacity", options.capacityDrop));
       }
       svg.append("</g>\n");
     }
@@ -230,8 +236,9 @@ final class SvgChart {
      */
     private int rows(int top) {
       svg.append("<g id=\"run-rows\">");
-      text(svg, LEFT, top - 6, 12, "normal", "start", "#555",
-          "after the outage, in each run: the cache cold and refilling; Sluice holding the cap");
+      text(svg, LEFT, top - 7, 12, "normal", "start", "#555",
+          "After the outage, in each run: how long its cache was cold, and how long Sluice held"
+          + " the cap");
       int y = top;
       for (Summary run : runs) {
         int lanes = lanes(run);
@@ -383,19 +390,25 @@ final class SvgChart {
     }
 
     /**
-     * A label that must not cover another: moved down a line at a time until it is clear of the
-     * labels placed before it.
+     * A label that must not cover another: where it was asked for if that is clear of the labels
+     * placed before it, else the nearest clear line above or below, inside the panel.
      */
     private void label(double x, double y, int size, String weight, String anchor, String color,
         String content) {
       double width = textWidth(content, size);
       double x0 = anchor.equals("end") ? x - width : anchor.equals("middle") ? x - width / 2 : x;
       double yy = y;
-      for (int tries = 0; tries < 8 && overlaps(x0, x0 + width, yy - size, yy + 3); tries++) {
-        yy += size + 5;
+      for (int i = 1; i < 16 && overlaps(x0, x0 + width, yy - size, yy + 3); i++) {
+        // 0, one line up, one down, two up, two down...
+        double candidate = y + (i % 2 == 1 ? -1 : 1) * ((i + 1) / 2) * (size + 5);
+        yy = candidate - size < panelTop || candidate > panelBottom ? yy : candidate;
       }
       labels.add(new double[] {x0, x0 + width, yy - size, yy + 3});
+      // a white halo under the letters keeps a label readable where it crosses a line
+      svg.append("<g stroke=\"white\" stroke-width=\"4\" stroke-linejoin=\"round\""
+          + " paint-order=\"stroke\">");
       text(svg, x, yy, size, weight, anchor, color, content);
+      svg.append("</g>");
     }
 
     private boolean overlaps(double x0, double x1, double y0, double y1) {
