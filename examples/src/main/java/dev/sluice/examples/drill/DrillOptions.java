@@ -201,7 +201,7 @@ final class DrillOptions {
     return outageStart + outageLength;
   }
 
-  private static final String[] KNOWN = {"load", "budget", "outage-start", "outage-length",
+  static final String[] KNOWN = {"load", "budget", "outage-start", "outage-length",
       "duration", "instances", "keys", "skew", "ttl", "cache-return", "threads", "timeout-ms",
       "db-cost-ms", "db-crowding-ms", "scope", "settle", "critical-writes", "capacity-drop",
       "redis", "out", "help"};

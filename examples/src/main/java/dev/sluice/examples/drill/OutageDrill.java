@@ -202,7 +202,8 @@ public final class OutageDrill {
     out.printf(Locale.ROOT, "  %-15s %11s %11s %11s %16s %10s %10s%n", "", "warm after",
         "DB peak/s", "DB mean/s", "DB ms, worst s", "rejected", "timed out");
     runs.forEach(s -> recovery(out, s, o));
-    runs.stream().filter(s -> s.kind().sluice()).forEach(s -> held(out, s, o));
+    List<Summary> withSluice = runs.stream().filter(s -> s.kind().sluice()).toList();
+    withSluice.forEach(s -> held(out, s, o, withSluice.size() > 1));
     if (o.criticalWrites > 0) {
       out.println();
       out.printf(Locale.ROOT, "CRITICAL writes (%s/s) and the SHEDDABLE reads, whole run:%n",
@@ -215,11 +216,11 @@ public final class OutageDrill {
   }
 
   /** How long Sluice held the cap after the flag closed, in a run with Sluice. */
-  private static void held(PrintStream out, Summary s, DrillOptions o) {
+  private static void held(PrintStream out, Summary s, DrillOptions o, boolean name) {
     long held = s.seconds().stream().filter(Recorder.Second::recovering).count();
-    out.printf(Locale.ROOT, "  %s: Sluice held the cap for %d second%s after the flag closed"
-        + " (sluice.recovery.settle=%s s).%n", s.label(), held, held == 1 ? "" : "s",
-        number(o.settleMillis / 1000.0));
+    out.printf(Locale.ROOT, "  %sSluice held the cap for %d second%s after the flag closed"
+        + " (sluice.recovery.settle=%s s).%n", name ? s.label() + ": " : "", held,
+        held == 1 ? "" : "s", number(o.settleMillis / 1000.0));
   }
 
   /**
