@@ -30,7 +30,6 @@ import java.util.function.ToLongFunction;
  * 390 ms behind; the runs that printed garbage had stalls of 1.2 s and more (load average 45).
  * Tighter margins would reject runs whose figures are sound; looser ones would let a burst of
  * half a second's load pass as steady.
- * </ul>
  *
  * <p>Stateless and threadsafe.
  */

@@ -93,6 +93,12 @@ class OutageDrillTest {
     assertThat(printed).contains("Run 1 of 2: without Sluice")
         .doesNotContain("Run 2 of 2", "While the cache was down", "Chart:", "Every run offered");
     assertThat(chart).doesNotExist();
+    // the table still has one row per second, the stalled ones included
+    for (int t = 0; t < 5; t++) {
+      String row = t + " ";
+      assertThat(printed.lines().filter(l -> l.matches(" +\\d+ .*") && l.trim()
+          .startsWith(row))).as("rows of second %d in%n%s", t, printed).hasSize(1);
+    }
   }
 
   @Test
