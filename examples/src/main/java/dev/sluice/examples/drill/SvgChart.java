@@ -19,8 +19,9 @@ import java.util.function.ToDoubleFunction;
  * {@code --capacity-drop} a dashed marker. Plain SVG 1.1, no script and no external font, so any
  * browser or image viewer shows it.
  *
- * <p>A panel is a {@link Panel}: what it measures per second and in which unit. Another panel is
- * another entry of {@link #panels}; another run is another {@link RunKind}.
+ * <p>A panel is a {@link Panel}: what it measures per second and in which unit, as one or more
+ * {@link Line}s per run (a second line of a panel is dashed: refusals beside answers, say).
+ * Another panel is another entry of {@link #panels}; another run is another {@link RunKind}.
  *
  * <p>Stateless and threadsafe.
  */
@@ -38,17 +39,32 @@ final class SvgChart {
   private SvgChart() {}
 
   /**
-   * One panel: a value per second of each run, on its own axis from 0.
+   * One panel: values per second of each run, on its own axis from 0.
    *
-   * @param id the prefix of its series' ids ({@code series} gives {@code series-with-sluice})
+   * @param id names the panel ({@code series}: the main one)
    * @param title its title
    * @param unit its y axis's unit
    * @param height its plot's height in pixels
-   * @param value what it draws of each second
+   * @param lines what it draws of each run, the first solid, the others dashed
    * @param floor the least top of its axis (the budget, the writes offered: a line it draws)
    */
-  record Panel(String id, String title, String unit, int height,
-      ToDoubleFunction<Recorder.Second> value, double floor) {}
+  record Panel(String id, String title, String unit, int height, List<Line> lines,
+      double floor) {
+
+    /** A panel of one line per run, whose series are {@code id-<run>}. */
+    Panel(String id, String title, String unit, int height,
+        ToDoubleFunction<Recorder.Second> value, double floor) {
+      this(id, title, unit, height, List.of(new Line(id, value)), floor);
+    }
+  }
+
+  /**
+   * One measure of a panel, drawn for each run in the run's colour.
+   *
+   * @param id the prefix of its series' ids ({@code series} gives {@code series-with-sluice})
+   * @param value what it draws of each second
+   */
+  record Line(String id, ToDoubleFunction<Recorder.Second> value) {}
 
   /** The panels of the chart for this scenario, top to bottom; the first is the main one. */
   static List<Panel> panels(DrillOptions options) {
@@ -172,7 +188,9 @@ final class SvgChart {
     private Axis axis(Panel panel) {
       double top = panel.floor();
       for (Summary run : runs) {
-        top = Math.max(top, max(run.seconds(), panel.value()));
+        for (Line line : panel.lines()) {
+          top = Math.max(top, max(run.seconds(), line.value()));
+        }
       }
       return Axis.over(top * 1.12);
     }
@@ -191,9 +209,12 @@ final class SvgChart {
             + count(options.criticalWrites) + "/s", "writes-offered");
       }
       capacityDrop(top, bottom, main);
-      for (Summary run : runs) {
-        series(panel.id() + "-" + run.kind().id(), run.kind().color(), run.seconds(), axis, top,
-            bottom, panel.value());
+      for (int i = 0; i < panel.lines().size(); i++) {
+        Line line = panel.lines().get(i);
+        for (Summary run : runs) {
+          series(line.id() + "-" + run.kind().id(), run.kind().color(), i > 0, run.seconds(),
+              axis, top, bottom, line.value());
+        }
       }
       if (main) {
         peaks(axis, top, bottom);
@@ -334,8 +355,8 @@ final class SvgChart {
       svg.append("</g>\n");
     }
 
-    private void series(String id, String color, List<Recorder.Second> rows, Axis axis, int top,
-        int bottom, ToDoubleFunction<Recorder.Second> value) {
+    private void series(String id, String color, boolean dashed, List<Recorder.Second> rows,
+        Axis axis, int top, int bottom, ToDoubleFunction<Recorder.Second> value) {
       // a step per second: each count belongs to its whole second, not to a point in it
       StringBuilder points = new StringBuilder();
       StringBuilder values = new StringBuilder();
@@ -347,9 +368,9 @@ final class SvgChart {
         values.append(String.format(Locale.ROOT, "%.1f ", v));
       }
       svg.append(String.format(Locale.ROOT, "<polyline id=\"%s\" data-values=\"%s\""
-          + " fill=\"none\" stroke=\"%s\" stroke-width=\"3\" stroke-linejoin=\"round\""
+          + " fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" stroke-linejoin=\"round\""
           + " points=\"%s\"/>%n", id, values.toString().trim(), color,
-          points.toString().trim()));
+          dashed ? "2\" stroke-dasharray=\"6 4" : "3", points.toString().trim()));
     }
 
     /** The peaks worth a label: without Sluice in the outage and the second wave; with it. */
