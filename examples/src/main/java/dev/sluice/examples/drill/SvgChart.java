@@ -276,7 +276,8 @@ final class SvgChart {
         int[] hold = hold(run);
         if (hold != null) {
           span("sluice-hold-" + run.kind().id(), hold[0], hold[1], y + lane * LANE,
-              run.kind().color(), "white", "Sluice holds the cap " + (hold[1] - hold[0]) + " s");
+              run.kind().color(), "white", "Sluice holds the cap " + (hold[1] - hold[0]) + " s"
+                  + (hold[1] >= seconds ? ", still at the end of the run" : ""));
         }
         y += lanes * LANE + 6;
       }
