@@ -129,8 +129,27 @@ public final class GenerateWrappers {
         Files.delete(stale);
       }
     }
-    System.out.println("GenerateWrappers: " + LEAVES.size() + " classes, " + lines
-        + " lines in " + dir);
+    if (!mavenIsQuiet(System.getenv("MAVEN_CMD_LINE_ARGS"))) {
+      System.out.println("GenerateWrappers: " + LEAVES.size() + " classes, " + lines
+          + " lines in " + dir);
+    }
+  }
+
+  /**
+   * Whether the Maven that runs this was told {@code -q} / {@code --quiet}: the {@code mvn} script
+   * exports its command line as {@code MAVEN_CMD_LINE_ARGS}, and a quiet build prints nothing of
+   * ours. Run by hand (no such variable), it reports what it wrote.
+   */
+  static boolean mavenIsQuiet(String commandLine) {
+    if (commandLine == null) {
+      return false;
+    }
+    for (String arg : commandLine.trim().split("\\s+")) {
+      if (arg.equals("-q") || arg.equals("--quiet")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void collect(List<? extends Tree> trees) {

@@ -20,6 +20,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 
 /**
@@ -100,6 +101,18 @@ final class AppInstance implements AutoCloseable {
     settings.setProperty("sluice.instances", "redis");
     settings.setProperty("sluice.instances.assumed", Integer.toString(options.instances));
     return builder.properties(settings).build();
+  }
+
+  /**
+   * Waits until the pool holds all its connections (HikariCP opens them in the background), at
+   * most {@code timeoutNanos}; a pool still short then is left to fill while the run goes on.
+   */
+  void awaitPoolFilled(long timeoutNanos) {
+    long deadline = System.nanoTime() + timeoutNanos;
+    while (pool.getHikariPoolMXBean().getTotalConnections() < pool.getMaximumPoolSize()
+        && System.nanoTime() - deadline < 0) {
+      LockSupport.parkNanos(5_000_000L);
+    }
   }
 
   /** Offers one read; it runs on a worker thread, or times out at once if the queue is full. */

@@ -3,6 +3,7 @@ package dev.sluice.examples.drill;
 import dev.sluice.Scope;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -20,7 +21,8 @@ final class DrillOptions {
       "opens and the fallback goes to the database; the cache comes back empty and refills from",
       "the reads the database answers. Played twice, without and with Sluice.",
       "",
-      "Usage: mvn -q -pl examples -am compile exec:java -Ddrill=\"--load 20000 --budget 500\"",
+      "Usage: mvn -q -pl examples -am compile exec:java -Ddrill=\"--load 5000 --budget 200"
+          + " --instances 2\"",
       "",
       "Scenario",
       "  --load N            reads per second offered to the service        (default 20000)",
@@ -51,17 +53,22 @@ final class DrillOptions {
       "                      rest of the run; adds a third run, Sluice with",
       "                      sluice.concurrency=auto. It shows when the budget is more than the",
       "                      halved database serves (about 500 / --db-crowding-ms queries/s):",
-      "                      try --capacity-drop 5 --db-crowding-ms 2     (default: none)",
+      "                      try --capacity-drop 4 --db-crowding-ms 1.5   (default: none)",
       "  --critical-writes N CRITICAL writes per second among the load (Priority.CRITICAL);",
-      "                      the reads then run SHEDDABLE, so Sluice sheds them first (default 0:",
-      "                      no writes, every read NORMAL)",
+      "                      the reads then run SHEDDABLE, so Sluice sheds them first:",
+      "                      try --critical-writes 50  (default 0: no writes, every read NORMAL)",
       "  --redis URI         share the flag and count the instances through this Redis",
       "                      (redis://host:port); by default an in-process flag, no Redis",
       "",
       "Output",
       "  --out FILE          where to write the SVG chart",
       "                      (default examples/target/sluice-drill.svg)",
-      "  --help              print this and exit");
+      "  --help              print this and exit",
+      "",
+      "Exit code: 0; 2 for a bad flag; 3 for an invalid run (the machine was too busy to offer",
+      "the load: a second more than " + OfferCheck.MARGIN_PERCENT + "% off it, or the generator"
+          + " more than " + OfferCheck.MAX_BEHIND_MILLIS + " ms",
+      "behind its schedule; it says why and prints no headline); 1 if the drill failed.");
 
   final double load;
   final double budget;
@@ -169,6 +176,16 @@ final class DrillOptions {
     return new DrillOptions(given, defaultOut);
   }
 
+  /**
+   * The runs to play, in order: without Sluice, with it, and with {@code --capacity-drop}
+   * Sluice with {@code sluice.concurrency=auto}.
+   */
+  List<RunKind> runs() {
+    return capacityDrop >= 0
+        ? List.of(RunKind.WITHOUT_SLUICE, RunKind.WITH_SLUICE, RunKind.SLUICE_AUTO)
+        : List.of(RunKind.WITHOUT_SLUICE, RunKind.WITH_SLUICE);
+  }
+
   /** Whether the outage is on at second {@code t} of the run. */
   boolean outageAt(double t) {
     return t >= outageStart && t < outageStart + outageLength;
@@ -184,7 +201,7 @@ final class DrillOptions {
     return outageStart + outageLength;
   }
 
-  private static final String[] KNOWN = {"load", "budget", "outage-start", "outage-length",
+  static final String[] KNOWN = {"load", "budget", "outage-start", "outage-length",
       "duration", "instances", "keys", "skew", "ttl", "cache-return", "threads", "timeout-ms",
       "db-cost-ms", "db-crowding-ms", "scope", "settle", "critical-writes", "capacity-drop",
       "redis", "out", "help"};

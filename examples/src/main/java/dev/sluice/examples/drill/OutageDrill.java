@@ -2,8 +2,11 @@ package dev.sluice.examples.drill;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
 
 /**
  * The outage drill: the article's scenario at laptop scale, played twice — without Sluice and
@@ -20,6 +23,9 @@ import java.util.Locale;
  * rejected at once. The drill prints a row per second, the headline figures of both waves, and
  * writes an SVG chart of the queries that reached the database.
  *
+ * <p>A run whose load generator did not offer what was promised ({@link OfferCheck}: a machine too
+ * busy to drive the load) is invalid: the drill says why, prints no headline and exits with 3.
+ *
  * <pre>  mvn -q -pl examples -am compile exec:java
  *   mvn -q -pl examples -am compile exec:java -Ddrill="--load 5000 --budget 200"</pre>
  */
@@ -28,7 +34,8 @@ public final class OutageDrill {
   private OutageDrill() {}
 
   /**
-   * Runs the drill; exits with 0, or 2 for bad flags, or 1 if the drill failed.
+   * Runs the drill; exits with 0, or 2 for bad flags, 3 for an invalid run, or 1 if the drill
+   * failed.
    *
    * @param args the flags; {@code --help} lists them
    */
@@ -42,9 +49,14 @@ public final class OutageDrill {
    * @param args the flags
    * @param out where the table and the summary go
    * @param err where errors go
-   * @return the exit code: 0, 2 for bad flags, 1 if the drill failed
+   * @return the exit code: 0, 2 for bad flags, 3 for an invalid run, 1 if the drill failed
    */
   static int run(String[] args, PrintStream out, PrintStream err) {
+    return run(args, out, err, LockSupport::parkNanos);
+  }
+
+  /** {@link #run(String[], PrintStream, PrintStream)} with the generator's pause between ticks. */
+  static int run(String[] args, PrintStream out, PrintStream err, LongConsumer pause) {
     Path defaultOut = Path.of(System.getProperty("sluice.drill.dir", "target"),
         "sluice-drill.svg");
     DrillOptions options;
@@ -59,8 +71,12 @@ public final class OutageDrill {
       return 0;
     }
     try {
-      drill(options, out);
+      drill(options, out, pause);
       return 0;
+    } catch (InvalidRunException e) {
+      out.flush();
+      err.println(e.getMessage());
+      return 3;
     } catch (Exception e) {
       err.println("error: the drill failed: " + e);
       e.printStackTrace(err);
@@ -69,47 +85,76 @@ public final class OutageDrill {
   }
 
   /**
-   * Plays both runs, prints the summary and writes the chart.
+   * Plays the runs, prints the summary and writes the chart.
    *
    * @param options the scenario
    * @param out where the table goes
-   * @return both runs
+   * @return the runs, in the order of {@link DrillOptions#runs()}
+   * @throws InvalidRunException if a run did not offer what was promised (no later run is played)
    * @throws Exception if the database or a pool fails, or the chart cannot be written
    */
   static Summary[] drill(DrillOptions options, PrintStream out) throws Exception {
+    return drill(options, out, LockSupport::parkNanos);
+  }
+
+  /** {@link #drill(DrillOptions, PrintStream)} with the generator's pause between ticks. */
+  static Summary[] drill(DrillOptions options, PrintStream out, LongConsumer pause)
+      throws Exception {
     long startNanos = System.nanoTime();
     describe(options, out);
-    Summary without;
-    Summary with;
-    Summary auto = null;
-    int runs = options.capacityDrop >= 0 ? 3 : 2;
+    List<RunKind> kinds = options.runs();
+    List<Summary> runs = new ArrayList<>();
     try (SimulatedDatabase db = SimulatedDatabase.start(options.keys, options.dbCostMillis,
         options.dbCrowdingMillis)) {
-      without = play(options, new Run(options, db, false), "without Sluice", 1, runs, out);
-      with = play(options, new Run(options, db, true), "with Sluice", 2, runs, out);
-      if (runs == 3) {
-        auto = play(options, new Run(options, db, true, true), "Sluice, auto", 3, runs, out);
+      for (RunKind kind : kinds) {
+        runs.add(play(options, new Run(options, db, kind, pause), runs.size() + 1, kinds.size(),
+            out));
       }
     }
     Path chart = options.out.toAbsolutePath();
-    SvgChart.write(chart, options, without, with);
-    conclude(options, without, with, chart, out);
-    if (auto != null) {
-      capacityLost(options, with, auto, out);
+    SvgChart.write(chart, options, runs);
+    conclude(options, runs, chart, out);
+    if (options.capacityDrop >= 0) {
+      capacityLost(options, find(runs, RunKind.WITH_SLUICE), find(runs, RunKind.SLUICE_AUTO), out);
     }
-    out.printf(Locale.ROOT, "%s runs took %.0f s.%n", runs == 2 ? "Both" : "The three",
+    out.println(OfferCheck.kept(runs, options));
+    out.printf(Locale.ROOT, "The %d runs took %.0f s.%n", runs.size(),
         (System.nanoTime() - startNanos) / 1e9);
-    return auto == null ? new Summary[] {without, with} : new Summary[] {without, with, auto};
+    return runs.toArray(new Summary[0]);
   }
 
-  private static Summary play(DrillOptions options, Run run, String label, int number, int runs,
+  private static Summary play(DrillOptions options, Run run, int number, int runs,
       PrintStream out) throws Exception {
     out.println();
-    out.println("Run " + number + " of " + runs + ": " + label
-        + (number == 3 ? " (sluice.concurrency=auto)" : ""));
+    out.println("Run " + number + " of " + runs + ": " + run.kind().label()
+        + (run.kind().auto() ? " (sluice.concurrency=auto)" : ""));
     out.println(Table.header(options));
-    Recorder recorder = run.play(out);
-    return Summary.of(label, recorder, options);
+    Summary summary = Summary.of(run.kind(), run.play(out), options);
+    List<String> problems = OfferCheck.problems(summary.seconds(), options);
+    if (!problems.isEmpty()) {
+      throw new InvalidRunException(summary.label(), number, problems);
+    }
+    return summary;
+  }
+
+  private static Summary find(List<Summary> runs, RunKind kind) {
+    return runs.stream().filter(s -> s.kind() == kind).findFirst().orElseThrow();
+  }
+
+  /**
+   * A run did not offer the load it promised: its figures (and any headline drawn from them) would
+   * describe the machine, not Sluice.
+   */
+  static final class InvalidRunException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    InvalidRunException(String label, int number, List<String> problems) {
+      super(String.format(Locale.ROOT, "error: run %d (%s) is INVALID: the load generator did not"
+          + " offer what the drill promised, so its figures say nothing about Sluice%n  %s%n"
+          + "The machine was too busy to drive the load (or the JVM stalled). No headline, no"
+          + " chart. Run it again on a quieter machine, or ask for less (--load, --instances).",
+          number, label, String.join(String.format("%n  "), problems)));
+    }
   }
 
   private static void describe(DrillOptions o, PrintStream out) {
@@ -142,15 +187,13 @@ public final class OutageDrill {
         + " that waits %d ms for a thread times out.%n", o.threads, o.threads, o.timeoutMillis);
   }
 
-  private static void conclude(DrillOptions o, Summary without, Summary with, Path chart,
-      PrintStream out) {
+  private static void conclude(DrillOptions o, List<Summary> runs, Path chart, PrintStream out) {
     out.println();
     out.printf(Locale.ROOT, "While the cache was down (%d s to %d s; budget %,.0f queries/s):%n",
         o.outageStart, o.outageEnd(), o.budget);
     out.printf(Locale.ROOT, "  %-15s %11s %11s %16s %16s %10s %10s%n", "", "DB peak/s",
         "DB mean/s", "DB ms, worst s", "DB ms, slowest", "rejected", "timed out");
-    outage(out, without);
-    outage(out, with);
+    runs.forEach(s -> outage(out, s));
     out.println("  (DB ms, worst s: the mean latency of the worst second; DB ms, slowest: the"
         + " slowest single query)");
     out.println();
@@ -158,23 +201,26 @@ public final class OutageDrill {
         o.returnsEmpty ? " empty" : "", percent(Summary.warmHitRatio(o)));
     out.printf(Locale.ROOT, "  %-15s %11s %11s %11s %16s %10s %10s%n", "", "warm after",
         "DB peak/s", "DB mean/s", "DB ms, worst s", "rejected", "timed out");
-    recovery(out, without, o);
-    recovery(out, with, o);
-    long held = with.seconds().stream().filter(Recorder.Second::recovering).count();
-    out.printf(Locale.ROOT, "  Sluice held the cap in %d second%s after the flag closed"
-        + " (sluice.recovery.settle=%s s).%n", held, held == 1 ? "" : "s",
-        number(o.settleMillis / 1000.0));
+    runs.forEach(s -> recovery(out, s, o));
+    List<Summary> withSluice = runs.stream().filter(s -> s.kind().sluice()).toList();
+    withSluice.forEach(s -> held(out, s, o, withSluice.size() > 1));
     if (o.criticalWrites > 0) {
       out.println();
       out.printf(Locale.ROOT, "CRITICAL writes (%s/s) and the SHEDDABLE reads, whole run:%n",
           number(o.criticalWrites));
-      writes(out, without);
-      writes(out, with);
+      runs.forEach(s -> writes(out, s));
     }
-    failures(out, without);
-    failures(out, with);
+    runs.forEach(s -> failures(out, s));
     out.println();
     out.println("Chart: " + chart);
+  }
+
+  /** How long Sluice held the cap after the flag closed, in a run with Sluice. */
+  private static void held(PrintStream out, Summary s, DrillOptions o, boolean name) {
+    long held = s.seconds().stream().filter(Recorder.Second::recovering).count();
+    out.printf(Locale.ROOT, "  %sSluice held the cap for %d second%s after the flag closed"
+        + " (sluice.recovery.settle=%s s).%n", name ? s.label() + ": " : "", held,
+        held == 1 ? "" : "s", number(o.settleMillis / 1000.0));
   }
 
   /**

@@ -9,13 +9,17 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Counts what happens in each second of one run: reads offered, served from the cache, missed by
  * it, queries that reached the database, reads rejected fast by Sluice, reads that timed out
- * waiting for a thread, the database's latency, and whether Sluice was limiting. Each event is
- * counted in the second it happens.
+ * waiting for a thread, the database's latency, whether Sluice was limiting, and how far the load
+ * generator fell behind its schedule. Each event is counted in the second it happens.
  *
  * <p>This class is threadsafe: every counter is a {@link LongAdder} or {@link LongAccumulator}.
  */
 final class Recorder {
-  private final long startNanos;
+  /**
+   * Set once by {@link #begin}, before the generator offers anything; every event reaches a
+   * worker thread through an executor's queue after that, which orders the write before its reads.
+   */
+  private volatile long startNanos;
   private final int seconds;
   private final LongAdder[] offered;
   private final LongAdder[] cache;
@@ -26,6 +30,7 @@ final class Recorder {
   private final LongAdder[] dbNanos;
   private final LongAdder[] dbDone;
   private final LongAccumulator[] dbMaxNanos;
+  private final LongAccumulator[] behindNanos;
   private final LongAdder[] limitingTicks;
   private final LongAdder[] recoveringTicks;
   private final LongAdder[] writes;
@@ -34,8 +39,14 @@ final class Recorder {
   private final LongAdder failed = new LongAdder();
   private final AtomicReference<Exception> firstFailure = new AtomicReference<>();
 
+  /** A recorder whose second 0 starts at {@code startNanos}. */
   Recorder(long startNanos, int seconds) {
-    this.startNanos = startNanos;
+    this(seconds);
+    begin(startNanos);
+  }
+
+  /** A recorder whose clock is set by {@link #begin} once the run is ready to start. */
+  Recorder(int seconds) {
     this.seconds = seconds;
     offered = adders(seconds);
     cache = adders(seconds);
@@ -50,10 +61,13 @@ final class Recorder {
     writes = adders(seconds);
     writesServed = adders(seconds);
     writesRefused = adders(seconds);
-    dbMaxNanos = new LongAccumulator[seconds];
-    for (int i = 0; i < seconds; i++) {
-      dbMaxNanos[i] = new LongAccumulator(Math::max, 0);
-    }
+    dbMaxNanos = maxima(seconds);
+    behindNanos = maxima(seconds);
+  }
+
+  /** Sets the moment second 0 starts ({@code System.nanoTime()}). */
+  void begin(long startNanos) {
+    this.startNanos = startNanos;
   }
 
   long startNanos() {
@@ -82,6 +96,14 @@ final class Recorder {
     if (recovering) {
       recoveringTicks[slot].increment();
     }
+  }
+
+  /**
+   * The generator offered, at {@code now}, a read or write that was due {@code lateNanos} earlier
+   * (it runs on ticks, so a few milliseconds are usual; a stalled generator catches up in bursts).
+   */
+  void behind(long now, long lateNanos) {
+    behindNanos[slot(now)].accumulate(lateNanos);
   }
 
   void reachedDatabase(long now) {
@@ -138,7 +160,7 @@ final class Recorder {
     return new Second(t, offered[t].sum(), cache[t].sum(), missed[t].sum(), database[t].sum(),
         rejected[t].sum(), timedOut[t].sum(), meanMillis, dbMaxNanos[t].get() / 1e6,
         limitingTicks[t].sum() > 0, recoveringTicks[t].sum() > 0, writes[t].sum(),
-        writesServed[t].sum(), writesRefused[t].sum());
+        writesServed[t].sum(), writesRefused[t].sum(), behindNanos[t].get() / 1e6);
   }
 
   /** The figures of every second of the run. */
@@ -154,6 +176,14 @@ final class Recorder {
   private int slot(long now) {
     long t = (now - startNanos) / 1_000_000_000L;
     return (int) Math.max(0, Math.min(seconds - 1, t));
+  }
+
+  private static LongAccumulator[] maxima(int n) {
+    LongAccumulator[] maxima = new LongAccumulator[n];
+    for (int i = 0; i < n; i++) {
+      maxima[i] = new LongAccumulator(Math::max, 0);
+    }
+    return maxima;
   }
 
   private static LongAdder[] adders(int n) {
@@ -182,10 +212,13 @@ final class Recorder {
    *     {@code offered})
    * @param writesServed CRITICAL writes the database answered
    * @param writesRefused CRITICAL writes refused by Sluice or timed out
+   * @param behindMillis the furthest the generator was behind its schedule in the second: how
+   *     late the latest read or write it offered was
    */
   record Second(int t, long offered, long cache, long missed, long database, long rejected,
       long timedOut, double dbMeanMillis, double dbMaxMillis, boolean limiting,
-      boolean recovering, long writes, long writesServed, long writesRefused) {
+      boolean recovering, long writes, long writesServed, long writesRefused,
+      double behindMillis) {
 
     /** The share of lookups the cache answered, or NaN when nothing looked (the cache was down). */
     double hitRatio() {

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
 
 /**
  * One play of the scenario: the instances, the cache they share (warm at the start, as after a long
@@ -15,30 +16,46 @@ import java.util.concurrent.locks.LockSupport;
  * the breaker opens; {@code --outage-length} seconds later the cache is back, empty unless
  * {@code --cache-return warm}, and the breaker closes.
  *
+ * <p>The generator notes how late it offers each read and write ({@link Recorder#behind}): a
+ * machine too busy to run it on time makes the run invalid ({@link OfferCheck}).
+ *
  * <p>Not threadsafe: one thread calls {@link #play}.
  */
 final class Run {
   private static final long TICK_NANOS = 1_000_000;
   /** Both runs start from the same warm cache. */
   private static final long CACHE_SEED = 42;
+  /** How long the pools may take to open their connections before the run starts anyway. */
+  private static final long POOL_FILL_NANOS = 30_000_000_000L;
 
   private final DrillOptions options;
   private final SimulatedDatabase db;
+  private final RunKind kind;
   private final boolean withSluice;
-  /** Sluice with {@code sluice.concurrency=auto} (only with Sluice). */
-  private final boolean auto;
   private final double warmHitRatio;
+  /** How the generator waits between ticks; a test makes it stall. */
+  private final LongConsumer pause;
 
-  Run(DrillOptions options, SimulatedDatabase db, boolean withSluice) {
-    this(options, db, withSluice, false);
+  Run(DrillOptions options, SimulatedDatabase db, RunKind kind) {
+    this(options, db, kind, LockSupport::parkNanos);
   }
 
-  Run(DrillOptions options, SimulatedDatabase db, boolean withSluice, boolean auto) {
+  /**
+   * A run whose generator waits between ticks with {@code pause} (given the tick's length in
+   * nanoseconds) instead of parking for it.
+   */
+  Run(DrillOptions options, SimulatedDatabase db, RunKind kind, LongConsumer pause) {
     this.options = options;
     this.db = db;
-    this.withSluice = withSluice;
-    this.auto = withSluice && auto;
+    this.kind = kind;
+    this.withSluice = kind.sluice();
     this.warmHitRatio = Summary.warmHitRatio(options);
+    this.pause = pause;
+  }
+
+  /** Which run this is. */
+  RunKind kind() {
+    return kind;
   }
 
   /**
@@ -56,17 +73,23 @@ final class Run {
     if (shared != null) {
       shared.reset(); // a run cut short may have left the key open
     }
-    long start = System.nanoTime() + 200_000_000L; // let the pools fill first
-    Recorder recorder = new Recorder(start, options.duration);
+    Recorder recorder = new Recorder(options.duration);
     SimulatedCache cache = new SimulatedCache(options.keys, options.skew,
-        options.ttlSeconds * 1_000_000_000L, start);
-    cache.warmUp(options.load, start, CACHE_SEED);
+        options.ttlSeconds * 1_000_000_000L, System.nanoTime());
     List<AppInstance> instances = new ArrayList<>();
     try {
       for (int i = 0; i < options.instances; i++) {
-        instances.add(new AppInstance(db.url(), options, withSluice, auto, breaker, cache,
+        instances.add(new AppInstance(db.url(), options, withSluice, kind.auto(), breaker, cache,
             recorder));
       }
+      // the clock starts once every pool is full: on a busy machine filling 200 connections
+      // takes seconds, and a run that starts before is a run whose first seconds offer nothing
+      for (AppInstance instance : instances) {
+        instance.awaitPoolFilled(POOL_FILL_NANOS);
+      }
+      long start = System.nanoTime() + 50_000_000L;
+      cache.warmUp(options.load, start, CACHE_SEED);
+      recorder.begin(start);
       db.recordInto(recorder);
       LockSupport.parkNanos(start - System.nanoTime());
       generate(instances, cache, breaker, shared, recorder, out);
@@ -122,12 +145,15 @@ final class Run {
         instance.recordSluiceState(now);
       }
       long due = (long) ((now - start) * perNano);
+      long dueWrites = (long) ((now - start) * writesPerNano);
+      recorder.behind(now, Math.max(lateness(start, now, offered, due, options.load),
+          lateness(start, now, writes, dueWrites, options.criticalWrites)));
       for (; offered < due; offered++) {
         recorder.offered(now);
         instances.get(next).offer(now);
         next = next + 1 == instances.size() ? 0 : next + 1;
       }
-      for (long dueWrites = (long) ((now - start) * writesPerNano); writes < dueWrites; writes++) {
+      for (; writes < dueWrites; writes++) {
         instances.get((int) (writes % instances.size())).offerWrite(now);
       }
       // a second's row is final once the next second is 50 ms old
@@ -135,11 +161,30 @@ final class Run {
         out.println(Table.row(recorder.second(printed), options, warmHitRatio, withSluice));
         printed++;
       }
-      LockSupport.parkNanos(TICK_NANOS);
+      pause.accept(TICK_NANOS);
     }
+    // a stall across the end leaves reads that were due unoffered: as late as the end is now
+    long now = System.nanoTime();
+    recorder.behind(end - 1, Math.max(
+        lateness(start, now, offered, (long) ((end - start) * perNano), options.load),
+        lateness(start, now, writes, (long) ((end - start) * writesPerNano),
+            options.criticalWrites)));
     LockSupport.parkNanos(50_000_000L);
     for (; printed < options.duration; printed++) {
       out.println(Table.row(recorder.second(printed), options, warmHitRatio, withSluice));
     }
+  }
+
+  /**
+   * How late, at {@code now}, the oldest of the events not yet offered is: event {@code n} (from
+   * 0) of a schedule of {@code perSecond} is due {@code (n + 1) / perSecond} s after the start; 0
+   * when every due event has been offered.
+   */
+  static long lateness(long start, long now, long offered, long due, double perSecond) {
+    if (offered >= due) {
+      return 0;
+    }
+    long dueAt = start + (long) ((offered + 1) * 1e9 / perSecond);
+    return Math.max(0, now - dueAt);
   }
 }

@@ -10,7 +10,7 @@ import java.util.List;
  * within one point of the model's steady hit ratio ({@link #warmHitRatio}); the seconds before
  * that are the recovery.
  *
- * @param label what the run was ("without Sluice")
+ * @param kind which run it was
  * @param seconds the per-second figures
  * @param outage the figures of the seconds the cache was down
  * @param recovery the figures of the seconds after its return until it was warm again (empty if
@@ -22,11 +22,16 @@ import java.util.List;
  * @param failed reads that failed for a reason the drill does not expect (should be 0)
  * @param firstFailure the first such failure, or {@code null}
  */
-record Summary(String label, List<Recorder.Second> seconds, Window outage, Window recovery,
+record Summary(RunKind kind, List<Recorder.Second> seconds, Window outage, Window recovery,
     int warmAfterSeconds, long rejected, long timedOut, long failed, Exception firstFailure) {
 
-  static Summary of(String label, Recorder recorder, DrillOptions options) {
-    List<Recorder.Second> seconds = recorder.seconds();
+  static Summary of(RunKind kind, Recorder recorder, DrillOptions options) {
+    return of(kind, recorder.seconds(), recorder.failed(), recorder.firstFailure(), options);
+  }
+
+  /** The summary of a run's seconds, however they were recorded. */
+  static Summary of(RunKind kind, List<Recorder.Second> seconds, long failed,
+      Exception firstFailure, DrillOptions options) {
     int warm = firstWarmSecond(seconds, options);
     int recoveryEnd = warm < 0 ? seconds.size() : warm;
     long rejected = 0;
@@ -35,11 +40,15 @@ record Summary(String label, List<Recorder.Second> seconds, Window outage, Windo
       rejected += s.rejected();
       timedOut += s.timedOut();
     }
-    return new Summary(label, seconds,
+    return new Summary(kind, seconds,
         Window.of(seconds, options.outageStart, options.outageEnd()),
         Window.of(seconds, options.outageEnd(), recoveryEnd),
-        warm < 0 ? -1 : warm - options.outageEnd(), rejected, timedOut, recorder.failed(),
-        recorder.firstFailure());
+        warm < 0 ? -1 : warm - options.outageEnd(), rejected, timedOut, failed, firstFailure);
+  }
+
+  /** What the table and the summary call the run ("with Sluice"). */
+  String label() {
+    return kind.label();
   }
 
   /**
