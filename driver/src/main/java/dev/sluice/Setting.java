@@ -2,11 +2,15 @@ package dev.sluice;
 
 import dev.sluice.internal.config.Key;
 import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.Settings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
 
 /**
  * One {@code sluice.*} setting as the configuration reference ({@code docs/configuration.md})
@@ -27,9 +31,11 @@ public final class Setting {
   private final String defaultText;
   private final Class<?> type;
   private final List<String> values;
+  private final String nestedName;
 
   private Setting(Key<?> key) {
     this.name = key.name();
+    this.nestedName = key.nestedName();
     this.description = key.doc();
     this.defaultText = key.defaultText().replace("`", "");
     this.type = publicType(key.type());
@@ -54,6 +60,34 @@ public final class Setting {
    */
   public String name() {
     return name;
+  }
+
+  /**
+   * Returns the setting's second spelling, for nested YAML, when its name is also the prefix of
+   * other keys: {@code sluice.redis.uri} for {@code sluice.redis} (beside
+   * {@code sluice.redis.timeout}), {@code sluice.instances.count}, {@code sluice.concurrency.limit},
+   * {@code sluice.circuit-breaker.name}. Both spellings work wherever a key is read; giving both
+   * is an error.
+   *
+   * @return the nested spelling, or empty for a key that is no prefix
+   */
+  public Optional<String> nestedName() {
+    return Optional.ofNullable(nestedName);
+  }
+
+  /**
+   * Checks settings as building a data source from them would, without building anything: each
+   * key and value, and the keys together (a missing {@code sluice.budget}, a key that needs
+   * another). Entries not under {@code sluice.} are ignored; the starter-only keys
+   * ({@code sluice.enabled}, {@code sluice.circuit-breaker}, ...) are checked one by one.
+   *
+   * @param properties for example {@code sluice.budget=5000}
+   * @throws IllegalArgumentException naming the key and the value (passwords masked), as
+   *     {@code RateLimitedDataSource.Builder.build()} would
+   */
+  public static void check(Properties properties) {
+    Settings settings = Settings.parse(Objects.requireNonNull(properties, "properties"));
+    SettingsCheck.acrossKeys(settings);
   }
 
   /**

@@ -32,9 +32,11 @@ public final class Key<T> {
   private final String doc;
   private final Group group;
   private final Function<String, String> mask;
+  private final String nestedName;
 
   private Key(Builder<T> b) {
     this.name = b.name;
+    this.nestedName = b.nestedName;
     this.type = b.type;
     this.parser = b.parser;
     this.constraint = b.constraint;
@@ -55,6 +57,28 @@ public final class Key<T> {
   /** The key as spelled in URLs and properties, e.g. {@code sluice.budget}. */
   public String name() {
     return name;
+  }
+
+  /**
+   * The second spelling of a key that is also the prefix of others, for nested YAML: in
+   * {@code sluice: {redis: {uri: ..., timeout: ...}}} the value of {@code sluice.redis} cannot
+   * stand beside its children, so it is written {@code sluice.redis.uri}. Both spellings work
+   * everywhere (URL, {@code Properties}, Spring Boot); giving both is an error.
+   *
+   * @return the nested spelling, or {@code null} for a key that is no prefix
+   */
+  public String nestedName() {
+    return nestedName;
+  }
+
+  /**
+   * Whether {@code spelled} is one of this key's spellings, exactly.
+   *
+   * @param spelled a key as written
+   * @return whether it is {@link #name()} or {@link #nestedName()}
+   */
+  public boolean isSpelled(String spelled) {
+    return name.equals(spelled) || spelled.equals(nestedName);
   }
 
   /** The type of the parsed value. */
@@ -256,6 +280,7 @@ public final class Key<T> {
     private String doc = "";
     private Group group = Group.RARELY_USED;
     private Function<String, String> mask = Secrets::mask;
+    private String nestedName;
 
     private Builder(String name, Class<T> type, Function<String, T> parser, String constraint) {
       this.name = Objects.requireNonNull(name);
@@ -287,6 +312,12 @@ public final class Key<T> {
 
     Builder<T> group(Group group) {
       this.group = group;
+      return this;
+    }
+
+    /** The spelling for nested YAML of a key that is also a prefix: see {@link #nestedName()}. */
+    Builder<T> nested(String nestedName) {
+      this.nestedName = nestedName;
       return this;
     }
 
