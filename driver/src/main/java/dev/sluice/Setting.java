@@ -32,14 +32,16 @@ public final class Setting {
   private final Class<?> type;
   private final List<String> values;
   private final String nestedName;
+  private final boolean driverOnly;
 
   private Setting(Key<?> key) {
+    this.driverOnly = key.driverOnly();
     this.name = key.name();
     this.nestedName = key.nestedName();
     this.description = key.doc();
     this.defaultText = key.defaultText().replace("`", "");
     this.type = publicType(key.type());
-    this.values = choices(key.type());
+    this.values = key.words().isEmpty() ? choices(key.type()) : key.words();
   }
 
   /**
@@ -73,6 +75,16 @@ public final class Setting {
    */
   public Optional<String> nestedName() {
     return Optional.ofNullable(nestedName);
+  }
+
+  /**
+   * Returns whether only the JDBC driver reads the setting ({@code sluice.pool-auto-commit}): a
+   * data source wrapped in code, or by the Spring Boot starter, has no use for it.
+   *
+   * @return whether it means something in {@code jdbc:sluice:} URLs alone
+   */
+  public boolean driverOnly() {
+    return driverOnly;
   }
 
   /**
@@ -121,9 +133,11 @@ public final class Setting {
   }
 
   /**
-   * Returns the values the setting takes when it is one of a few words, else an empty list.
+   * Returns the values the setting takes when it is one of a few words, or the word a number's
+   * setting also takes; else an empty list.
    *
-   * @return for {@code sluice.scope}: {@code statement}, {@code connection}
+   * @return for {@code sluice.scope}: {@code statement}, {@code connection}; for
+   *     {@code sluice.instances}: {@code redis}; for {@code sluice.concurrency}: {@code auto}
    */
   public List<String> values() {
     return values;

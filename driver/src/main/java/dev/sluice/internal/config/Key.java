@@ -33,8 +33,12 @@ public final class Key<T> {
   private final Group group;
   private final Function<String, String> mask;
   private final String nestedName;
+  private final boolean driverOnly;
+  private final List<String> words;
 
   private Key(Builder<T> b) {
+    this.words = b.words;
+    this.driverOnly = b.driverOnly;
     this.name = b.name;
     this.nestedName = b.nestedName;
     this.type = b.type;
@@ -69,6 +73,26 @@ public final class Key<T> {
    */
   public String nestedName() {
     return nestedName;
+  }
+
+  /**
+   * The words a number's key also takes ({@code redis} for {@code sluice.instances}, {@code auto}
+   * for {@code sluice.concurrency}), for tools that offer values.
+   *
+   * @return the words, or an empty list
+   */
+  public List<String> words() {
+    return words;
+  }
+
+  /**
+   * Whether only the JDBC driver reads this key ({@code jdbc:sluice:} URLs): the Spring Boot
+   * starter, which wraps the pool, refuses it rather than ignore it.
+   *
+   * @return whether it means something in driver mode alone
+   */
+  public boolean driverOnly() {
+    return driverOnly;
   }
 
   /**
@@ -281,6 +305,8 @@ public final class Key<T> {
     private Group group = Group.RARELY_USED;
     private Function<String, String> mask = Secrets::mask;
     private String nestedName;
+    private boolean driverOnly;
+    private List<String> words = List.of();
 
     private Builder(String name, Class<T> type, Function<String, T> parser, String constraint) {
       this.name = Objects.requireNonNull(name);
@@ -318,6 +344,18 @@ public final class Key<T> {
     /** The spelling for nested YAML of a key that is also a prefix: see {@link #nestedName()}. */
     Builder<T> nested(String nestedName) {
       this.nestedName = nestedName;
+      return this;
+    }
+
+    /** A word a number's key also takes: see {@link Key#words()}. */
+    Builder<T> words(String... words) {
+      this.words = List.of(words);
+      return this;
+    }
+
+    /** Read by the JDBC driver alone: see {@link Key#driverOnly()}. */
+    Builder<T> driverOnly() {
+      this.driverOnly = true;
       return this;
     }
 

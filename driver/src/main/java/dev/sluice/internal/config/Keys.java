@@ -46,7 +46,7 @@ public final class Keys {
       .defaultValue(Instances.of(1), "`1`")
       .doc("How many instances share the budget; each admits budget / instances. `redis` uses"
           + " the live count from the registry in `sluice.redis`.")
-      .nested("sluice.instances.count")
+      .nested("sluice.instances.count").words("redis")
       .group(Group.ESSENTIALS).build();
 
   public static final Key<Integer> BURST = Key.named("sluice.burst", Integer.class,
@@ -125,6 +125,7 @@ public final class Keys {
           + " `autoCommit`). With `true`, `setAutoCommit(false)` begins a transaction and is its"
           + " door; with `false`, the pool makes that switch itself and each transaction's first"
           + " statement is the door.")
+      .driverOnly()
       .group(Group.RARELY_USED).build();
 
   private static final String DURATION = "be a positive duration such as `250ms`, `10s`, `1m`"
@@ -255,7 +256,7 @@ public final class Keys {
           + " budget is (each at least 1); a call must pass both this and the rate. `auto`: each"
           + " instance adapts its own cap from the latency and overload errors of the statements"
           + " it admits, within `sluice.concurrency.min` and `sluice.concurrency.max`.")
-      .nested("sluice.concurrency.limit")
+      .nested("sluice.concurrency.limit").words("auto")
       .group(Group.FREQUENTLY_USED).build();
 
   public static final Key<Integer> CONCURRENCY_MIN = Key.named("sluice.concurrency.min",

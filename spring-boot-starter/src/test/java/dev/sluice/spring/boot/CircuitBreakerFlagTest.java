@@ -29,15 +29,18 @@ class CircuitBreakerFlagTest {
   static class Breakers {
     @Bean
     CircuitBreakerRegistry circuitBreakerRegistry() {
-      return CircuitBreakerRegistry.of(CircuitBreakerConfig.custom()
+      CircuitBreakerRegistry registry = CircuitBreakerRegistry.of(CircuitBreakerConfig.custom()
           .waitDurationInOpenState(Duration.ofSeconds(40)).build());
+      registry.circuitBreaker("cache"); // as Resilience4j's starter makes its configured ones
+      registry.circuitBreaker("productCache");
+      return registry;
     }
   }
 
   @Test
   void transitions_flipTheFlag_openWhileOpenForcedOpenOrHalfOpen() {
     runner.run(context -> {
-      RateLimitedDataSource sluice = context.getBean(RateLimitedDataSource.class);
+      RateLimitedDataSource sluice = Fixtures.sluice(context);
       CircuitBreaker breaker =
           context.getBean(CircuitBreakerRegistry.class).circuitBreaker("cache");
       assertThat(sluice.stats().limiting()).as("CLOSED").isFalse();
@@ -97,7 +100,7 @@ class CircuitBreakerFlagTest {
     try (EmbeddedRedis redis = EmbeddedRedis.start(); Jedis operator = redis.client()) {
       runner.withPropertyValues("sluice.circuit-breaker.publish=true", "sluice.name=users-db",
           "sluice.redis=" + redis.uri()).run(context -> {
-            RateLimitedDataSource sluice = context.getBean(RateLimitedDataSource.class);
+            RateLimitedDataSource sluice = Fixtures.sluice(context);
             CircuitBreaker breaker =
                 context.getBean(CircuitBreakerRegistry.class).circuitBreaker("cache");
             await().atMost(Duration.ofSeconds(5)).until(() -> !sluice.stats().limiting());

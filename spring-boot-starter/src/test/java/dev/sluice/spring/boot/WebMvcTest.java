@@ -54,8 +54,12 @@ class WebMvcTest {
   @Autowired
   MockMvc mvc;
 
-  @Autowired
   RateLimitedDataSource sluice;
+
+  @Autowired
+  void sluice(javax.sql.DataSource dataSource) throws java.sql.SQLException {
+    this.sluice = dataSource.unwrap(RateLimitedDataSource.class);
+  }
 
   @Test
   void flood_503WithRetryAfterAndProblemDetail_then200() throws Exception {
