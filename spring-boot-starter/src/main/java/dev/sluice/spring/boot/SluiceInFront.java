@@ -11,6 +11,7 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.framework.AopConfigException;
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.aop.target.EmptyTargetSource;
 
 /**
  * Puts a {@link RateLimitedDataSource} in front of a {@code DataSource} bean while keeping the
@@ -47,9 +48,13 @@ final class SluiceInFront {
         || AopUtils.isAopProxy(pool)) {
       return sluice;
     }
-    ProxyFactory factory = new ProxyFactory(pool);
+    // No target: Spring AOP hands out the proxy wherever a method returns its target, which
+    // would make unwrap(HikariDataSource.class) return the proxy instead of the raw pool. The
+    // interceptor calls the pool itself.
+    ProxyFactory factory = new ProxyFactory();
+    factory.setTargetSource(EmptyTargetSource.forClass(type));
     factory.setProxyTargetClass(true);
-    factory.addAdvice(new ThroughSluice(sluice));
+    factory.addAdvice(new ThroughSluice(sluice, pool));
     try {
       return (DataSource) factory.getProxy(pool.getClass().getClassLoader());
     } catch (AopConfigException | IllegalArgumentException | LinkageError cannotSubclass) {
@@ -60,9 +65,11 @@ final class SluiceInFront {
   /** Sends the data source calls to Sluice, with the {@code DataSource} method of that name. */
   private static final class ThroughSluice implements MethodInterceptor {
     private final RateLimitedDataSource sluice;
+    private final DataSource pool;
 
-    ThroughSluice(RateLimitedDataSource sluice) {
+    ThroughSluice(RateLimitedDataSource sluice, DataSource pool) {
       this.sluice = sluice;
+      this.pool = pool;
     }
 
     @Override
@@ -70,7 +77,7 @@ final class SluiceInFront {
       Method method = invocation.getMethod();
       Method sluices = THROUGH_SLUICE.contains(method.getName()) ? sluicesOwn(method) : null;
       if (sluices == null) {
-        return invocation.proceed();
+        return AopUtils.invokeJoinpointUsingReflection(pool, method, invocation.getArguments());
       }
       return AopUtils.invokeJoinpointUsingReflection(sluice, sluices, invocation.getArguments());
     }
