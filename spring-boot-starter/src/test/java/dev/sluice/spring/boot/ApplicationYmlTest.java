@@ -15,7 +15,11 @@ import java.time.Duration;
 import java.util.Properties;
 import java.util.UUID;
 import javax.management.ObjectName;
+import io.github.resilience4j.springboot3.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.io.FileSystemResource;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -101,10 +105,45 @@ class ApplicationYmlTest {
     }
   }
 
-  /** The block of docs/spring-boot.md after the marker, pointed at this test's Redis. */
+  /** The README's shorter {@code application.yml}, nested the same way, starts too. */
+  @Test
+  void readmeApplicationYml_startsWithItsKeysApplied() throws Exception {
+    String id = UUID.randomUUID().toString().substring(0, 8);
+    try (EmbeddedRedis redis = EmbeddedRedis.start()) {
+      Path yml = docsYaml(Path.of("..", "README.md"), redis.uri(), "yml-readme-" + id, "-");
+      Fixtures.runner()
+          .withConfiguration(AutoConfigurations.of(CircuitBreakerAutoConfiguration.class))
+          .withUserConfiguration(SluiceAutoConfigurationTest.OnePool.class)
+          .withInitializer(context -> context.getEnvironment().getPropertySources()
+              .addFirst(yaml(yml)))
+          .run(context -> {
+            assertThat(context).hasNotFailed();
+            RateLimitedDataSource sluice = Fixtures.sluice(context);
+            assertThat(sluice.stats().name()).isEqualTo("yml-readme-" + id);
+            assertThat(context.getBean(SluiceDataSourceWrapper.class).properties()
+                .forBean("dataSource")).containsEntry("sluice.instances", "redis")
+                .containsEntry("sluice.concurrency", "auto")
+                .containsEntry("sluice.circuit-breaker", "productCache");
+          });
+    }
+  }
+
+  private static org.springframework.core.env.PropertySource<?> yaml(Path file) {
+    try {
+      return new YamlPropertySourceLoader().load("readme", new FileSystemResource(file)).get(0);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   private static Path docsYaml(String redisUri, String main, String reports) throws IOException {
-    String docs = Files.readString(Path.of("..", "docs", "spring-boot.md"),
-        StandardCharsets.UTF_8);
+    return docsYaml(Path.of("..", "docs", "spring-boot.md"), redisUri, main, reports);
+  }
+
+  /** The block of a Markdown file after the marker, pointed at this test's Redis. */
+  private static Path docsYaml(Path markdown, String redisUri, String main, String reports)
+      throws IOException {
+    String docs = Files.readString(markdown, StandardCharsets.UTF_8);
     int start = docs.indexOf("```yaml\n", docs.indexOf(MARKER)) + "```yaml\n".length();
     String yaml = docs.substring(start, docs.indexOf("```", start))
         .replace("redis://cache:6379", redisUri)
