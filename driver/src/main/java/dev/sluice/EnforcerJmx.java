@@ -29,8 +29,15 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
 
   private final Limiter limiter;
   private final Supplier<Stats> stats;
+  /** Who makes the changes, as the WARN lines name it: {@code JMX}, or {@code Actuator}. */
+  private final String via;
 
   EnforcerJmx(Limiter limiter, Supplier<Stats> stats) {
+    this(limiter, stats, "JMX");
+  }
+
+  EnforcerJmx(Limiter limiter, Supplier<Stats> stats, String via) {
+    this.via = via;
     this.limiter = limiter;
     this.stats = stats;
   }
@@ -102,7 +109,7 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
 
   @Override
   public void setBudget(double permitsPerSecond) {
-    limiter.setBudget(permitsPerSecond, "JMX");
+    limiter.setBudget(permitsPerSecond, via);
   }
 
   @Override
@@ -137,7 +144,7 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
 
   @Override
   public boolean endRecovery() {
-    return limiter.endRecovery("JMX");
+    return limiter.endRecovery(via);
   }
 
   @Override
@@ -193,13 +200,13 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
   @Override
   public void tripFlag() {
     manualFlag("trip").trip();
-    LOG.warn("{} - the manual breaker flag was tripped over JMX", limiter.name());
+    LOG.warn("{} - the manual breaker flag was tripped over {}", limiter.name(), via);
   }
 
   @Override
   public void resetFlag() {
     manualFlag("reset").reset();
-    LOG.warn("{} - the manual breaker flag was reset over JMX", limiter.name());
+    LOG.warn("{} - the manual breaker flag was reset over {}", limiter.name(), via);
   }
 
   private BreakerFlag.Manual manualFlag(String action) {
@@ -209,16 +216,19 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
     }
     if (flag == BreakerFlag.alwaysOpen()) {
       throw new UnsupportedOperationException(String.format(Locale.ROOT,
-          "%s - cannot %s the breaker flag over JMX: there is none; the flag is always open"
+          "%s - cannot %s the breaker flag over %s: there is none; the flag is always open"
               + " (sluice.flag=always, the default without sluice.redis), so the limiter is"
-              + " always on. To change what it admits now, call setBudget; to switch it on and"
-              + " off over JMX, configure sluice.flag=manual (BreakerFlag.manual() in code),"
-              + " which starts closed", limiter.name(), action));
+              + " always on. To change what it admits now, %s; to switch it on and off here,"
+              + " configure sluice.flag=manual (BreakerFlag.manual() in code), which starts"
+              + " closed", limiter.name(), action, via,
+          via.equals("JMX") ? "call setBudget" : "change the budget"));
     }
+    String where = flag instanceof RedisBreakerFlag
+        ? "for a Redis flag: SET or DEL sluice:" + limiter.name() + ":breaker"
+        : "the application's own code or its circuit breaker";
     throw new UnsupportedOperationException(String.format(Locale.ROOT,
-        "%s - cannot %s the breaker flag over JMX: it is %s, not BreakerFlag.manual(); change it"
-            + " where it lives (for a Redis flag: SET or DEL sluice:%s:breaker)", limiter.name(),
-        action, flag, limiter.name()));
+        "%s - cannot %s the breaker flag over %s: it is %s, not BreakerFlag.manual(); change it"
+            + " where it lives (%s)", limiter.name(), action, via, flag, where));
   }
 
   @Override
@@ -229,7 +239,7 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
   @Override
   public void setMode(String mode) {
     Mode parsed = Keys.MODE.parse(mode);
-    limiter.setShadow(parsed == Mode.SHADOW, "JMX");
+    limiter.setShadow(parsed == Mode.SHADOW, via);
   }
 
   @Override

@@ -141,7 +141,18 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
    * @return a view over this data source's limiter
    */
   public RateLimitedDataSourceMXBean management() {
-    return new EnforcerJmx(limiter, enforcer::stats);
+    return management("JMX");
+  }
+
+  /**
+   * Returns the operator's view of this budget, as {@link #management()}, for a channel of its
+   * own: each change made through it is logged as made by {@code via}.
+   *
+   * @param via who makes the changes, as the log lines say it: {@code Actuator}
+   * @return a view over this data source's limiter
+   */
+  public RateLimitedDataSourceMXBean management(String via) {
+    return new EnforcerJmx(limiter, enforcer::stats, Objects.requireNonNull(via, "via"));
   }
 
   /**

@@ -2,11 +2,15 @@ package dev.sluice;
 
 import dev.sluice.internal.config.Key;
 import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.Settings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
 
 /**
  * One {@code sluice.*} setting as the configuration reference ({@code docs/configuration.md})
@@ -27,13 +31,17 @@ public final class Setting {
   private final String defaultText;
   private final Class<?> type;
   private final List<String> values;
+  private final String nestedName;
+  private final boolean driverOnly;
 
   private Setting(Key<?> key) {
+    this.driverOnly = key.driverOnly();
     this.name = key.name();
+    this.nestedName = key.nestedName();
     this.description = key.doc();
     this.defaultText = key.defaultText().replace("`", "");
     this.type = publicType(key.type());
-    this.values = choices(key.type());
+    this.values = key.words().isEmpty() ? choices(key.type()) : key.words();
   }
 
   /**
@@ -54,6 +62,44 @@ public final class Setting {
    */
   public String name() {
     return name;
+  }
+
+  /**
+   * Returns the setting's second spelling, for nested YAML, when its name is also the prefix of
+   * other keys: {@code sluice.redis.uri} for {@code sluice.redis} (beside
+   * {@code sluice.redis.timeout}), {@code sluice.instances.count}, {@code sluice.concurrency.limit},
+   * {@code sluice.circuit-breaker.name}. Both spellings work wherever a key is read; giving both
+   * is an error.
+   *
+   * @return the nested spelling, or empty for a key that is no prefix
+   */
+  public Optional<String> nestedName() {
+    return Optional.ofNullable(nestedName);
+  }
+
+  /**
+   * Returns whether only the JDBC driver reads the setting ({@code sluice.pool-auto-commit}): a
+   * data source wrapped in code, or by the Spring Boot starter, has no use for it.
+   *
+   * @return whether it means something in {@code jdbc:sluice:} URLs alone
+   */
+  public boolean driverOnly() {
+    return driverOnly;
+  }
+
+  /**
+   * Checks settings as building a data source from them would, without building anything: each
+   * key and value, and the keys together (a missing {@code sluice.budget}, a key that needs
+   * another). Entries not under {@code sluice.} are ignored; the starter-only keys
+   * ({@code sluice.enabled}, {@code sluice.circuit-breaker}, ...) are checked one by one.
+   *
+   * @param properties for example {@code sluice.budget=5000}
+   * @throws IllegalArgumentException naming the key and the value (passwords masked), as
+   *     {@code RateLimitedDataSource.Builder.build()} would
+   */
+  public static void check(Properties properties) {
+    Settings settings = Settings.parse(Objects.requireNonNull(properties, "properties"));
+    SettingsCheck.acrossKeys(settings);
   }
 
   /**
@@ -87,9 +133,11 @@ public final class Setting {
   }
 
   /**
-   * Returns the values the setting takes when it is one of a few words, else an empty list.
+   * Returns the values the setting takes when it is one of a few words, or the word a number's
+   * setting also takes; else an empty list.
    *
-   * @return for {@code sluice.scope}: {@code statement}, {@code connection}
+   * @return for {@code sluice.scope}: {@code statement}, {@code connection}; for
+   *     {@code sluice.instances}: {@code redis}; for {@code sluice.concurrency}: {@code auto}
    */
   public List<String> values() {
     return values;

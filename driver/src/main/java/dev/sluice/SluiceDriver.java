@@ -2,6 +2,7 @@ package dev.sluice;
 
 import dev.sluice.internal.config.Key;
 import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.Secrets;
 import dev.sluice.internal.driver.DriverLookup;
 import dev.sluice.internal.driver.SluiceUrl;
 import dev.sluice.internal.jdbc.ConnectionWrapper;
@@ -147,7 +148,9 @@ public final class SluiceDriver implements Driver {
     }
     List<DriverPropertyInfo> all = new ArrayList<>();
     for (Key<?> key : Keys.ALL) {
-      all.add(describe(key, raw.settings()));
+      if (key.group() != Key.Group.SPRING_BOOT) { // refused in a URL: see SluiceUrl
+        all.add(describe(key, raw.settings()));
+      }
     }
     Driver real;
     try {
@@ -155,8 +158,21 @@ public final class SluiceDriver implements Driver {
     } catch (SQLException noDriver) {
       return all.toArray(new DriverPropertyInfo[0]);
     }
-    all.addAll(Arrays.asList(real.getPropertyInfo(raw.url(), raw.properties())));
+    for (DriverPropertyInfo theirs : real.getPropertyInfo(raw.url(), raw.properties())) {
+      all.add(masked(theirs));
+    }
     return all.toArray(new DriverPropertyInfo[0]);
+  }
+
+  /**
+   * The real driver's entry with its value safe to show: drivers return the password as given
+   * ({@code password}, {@code sslpassword}), and a tool may print what it gets.
+   */
+  private static DriverPropertyInfo masked(DriverPropertyInfo info) {
+    if (info.value != null) {
+      info.value = Secrets.isSecretName(info.name) ? Secrets.MASK : Secrets.mask(info.value);
+    }
+    return info;
   }
 
   /**
@@ -242,6 +258,9 @@ public final class SluiceDriver implements Driver {
 
   private static DriverPropertyInfo describe(Key<?> key, Map<String, String> given) {
     String value = given.get(key.name());
+    if (value == null && key.nestedName() != null) {
+      value = given.get(key.nestedName());
+    }
     DriverPropertyInfo info = new DriverPropertyInfo(key.name(),
         value == null ? null : key.show(value)); // a tool may show or log it
     info.description = key.doc() + " Default: " + key.defaultText().replace("`", "") + ".";

@@ -32,9 +32,15 @@ public final class Key<T> {
   private final String doc;
   private final Group group;
   private final Function<String, String> mask;
+  private final String nestedName;
+  private final boolean driverOnly;
+  private final List<String> words;
 
   private Key(Builder<T> b) {
+    this.words = b.words;
+    this.driverOnly = b.driverOnly;
     this.name = b.name;
+    this.nestedName = b.nestedName;
     this.type = b.type;
     this.parser = b.parser;
     this.constraint = b.constraint;
@@ -55,6 +61,48 @@ public final class Key<T> {
   /** The key as spelled in URLs and properties, e.g. {@code sluice.budget}. */
   public String name() {
     return name;
+  }
+
+  /**
+   * The second spelling of a key that is also the prefix of others, for nested YAML: in
+   * {@code sluice: {redis: {uri: ..., timeout: ...}}} the value of {@code sluice.redis} cannot
+   * stand beside its children, so it is written {@code sluice.redis.uri}. Both spellings work
+   * everywhere (URL, {@code Properties}, Spring Boot); giving both is an error.
+   *
+   * @return the nested spelling, or {@code null} for a key that is no prefix
+   */
+  public String nestedName() {
+    return nestedName;
+  }
+
+  /**
+   * The words a number's key also takes ({@code redis} for {@code sluice.instances}, {@code auto}
+   * for {@code sluice.concurrency}), for tools that offer values.
+   *
+   * @return the words, or an empty list
+   */
+  public List<String> words() {
+    return words;
+  }
+
+  /**
+   * Whether only the JDBC driver reads this key ({@code jdbc:sluice:} URLs): the Spring Boot
+   * starter, which wraps the pool, refuses it rather than ignore it.
+   *
+   * @return whether it means something in driver mode alone
+   */
+  public boolean driverOnly() {
+    return driverOnly;
+  }
+
+  /**
+   * Whether {@code spelled} is one of this key's spellings, exactly.
+   *
+   * @param spelled a key as written
+   * @return whether it is {@link #name()} or {@link #nestedName()}
+   */
+  public boolean isSpelled(String spelled) {
+    return name.equals(spelled) || spelled.equals(nestedName);
   }
 
   /** The type of the parsed value. */
@@ -256,6 +304,9 @@ public final class Key<T> {
     private String doc = "";
     private Group group = Group.RARELY_USED;
     private Function<String, String> mask = Secrets::mask;
+    private String nestedName;
+    private boolean driverOnly;
+    private List<String> words = List.of();
 
     private Builder(String name, Class<T> type, Function<String, T> parser, String constraint) {
       this.name = Objects.requireNonNull(name);
@@ -287,6 +338,24 @@ public final class Key<T> {
 
     Builder<T> group(Group group) {
       this.group = group;
+      return this;
+    }
+
+    /** The spelling for nested YAML of a key that is also a prefix: see {@link #nestedName()}. */
+    Builder<T> nested(String nestedName) {
+      this.nestedName = nestedName;
+      return this;
+    }
+
+    /** A word a number's key also takes: see {@link Key#words()}. */
+    Builder<T> words(String... words) {
+      this.words = List.of(words);
+      return this;
+    }
+
+    /** Read by the JDBC driver alone: see {@link Key#driverOnly()}. */
+    Builder<T> driverOnly() {
+      this.driverOnly = true;
       return this;
     }
 

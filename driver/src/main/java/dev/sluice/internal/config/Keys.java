@@ -10,6 +10,11 @@ import java.util.regex.Pattern;
  * The table of every {@code sluice.*} key. Adding a key means adding one constant here and
  * listing it in {@link #ALL}; the configuration reference, {@code docs/configuration.md}, is
  * checked against this table.
+ *
+ * <p>Every key must be writable in nested YAML, where a name cannot hold a value and children
+ * at once: a key that is also the prefix of others ({@code sluice.redis}, beside
+ * {@code sluice.redis.timeout}) has a second spelling one level down ({@code sluice.redis.uri}),
+ * given with {@code .nested(...)}. {@code KeysTest} fails for a prefix without one.
  */
 public final class Keys {
 
@@ -41,6 +46,7 @@ public final class Keys {
       .defaultValue(Instances.of(1), "`1`")
       .doc("How many instances share the budget; each admits budget / instances. `redis` uses"
           + " the live count from the registry in `sluice.redis`.")
+      .nested("sluice.instances.count").words("redis")
       .group(Group.ESSENTIALS).build();
 
   public static final Key<Integer> BURST = Key.named("sluice.burst", Integer.class,
@@ -69,6 +75,7 @@ public final class Keys {
       .doc("The Redis that holds the breaker flag and the instance registry: one server, the"
           + " master named in a `redis-sentinel://` URI, found through its Sentinels, or a Redis"
           + " Cluster (`redis-cluster://`), found through any of its listed nodes.")
+      .nested("sluice.redis.uri")
       .group(Group.ESSENTIALS).build();
 
   public static final Key<String> REDIS_PASSWORD = Key.named("sluice.redis.password",
@@ -118,6 +125,7 @@ public final class Keys {
           + " `autoCommit`). With `true`, `setAutoCommit(false)` begins a transaction and is its"
           + " door; with `false`, the pool makes that switch itself and each transaction's first"
           + " statement is the door.")
+      .driverOnly()
       .group(Group.RARELY_USED).build();
 
   private static final String DURATION = "be a positive duration such as `250ms`, `10s`, `1m`"
@@ -248,6 +256,7 @@ public final class Keys {
           + " budget is (each at least 1); a call must pass both this and the rate. `auto`: each"
           + " instance adapts its own cap from the latency and overload errors of the statements"
           + " it admits, within `sluice.concurrency.min` and `sluice.concurrency.max`.")
+      .nested("sluice.concurrency.limit").words("auto")
       .group(Group.FREQUENTLY_USED).build();
 
   public static final Key<Integer> CONCURRENCY_MIN = Key.named("sluice.concurrency.min",
@@ -288,6 +297,7 @@ public final class Keys {
       .computedDefault("none")
       .doc("Spring Boot with Resilience4j: the flag is open while this breaker of the"
           + " application's `CircuitBreakerRegistry` is OPEN, FORCED_OPEN or HALF_OPEN.")
+      .nested("sluice.circuit-breaker.name")
       .group(Group.SPRING_BOOT).build();
 
   public static final Key<Boolean> CIRCUIT_BREAKER_PUBLISH = Key.named(

@@ -39,7 +39,21 @@ public final class Secrets {
   private static final Pattern HOST_PORT = Pattern.compile(
       "(?:\\[[0-9A-Fa-f:.]*\\]|[^:\\[\\]]+)(?::[0-9]{1,5})?");
 
+  /** A property name that holds a secret: {@code password}, {@code sslpassword}, {@code token}. */
+  private static final Pattern SECRET_NAME = Pattern.compile(
+      "(?i).*(?:password|passwd|pwd|secret|token|accesskey|secretkey).*");
+
   private Secrets() {}
+
+  /**
+   * Whether a property of this name holds a secret, whose value is never shown.
+   *
+   * @param name a property name, such as {@code password} or {@code sslpassword}
+   * @return whether its value must be masked whole
+   */
+  public static boolean isSecretName(String name) {
+    return name != null && SECRET_NAME.matcher(name).matches();
+  }
 
   /**
    * Returns {@code text} with every login-looking part replaced by {@value #MASK}.

@@ -56,12 +56,31 @@ public final class Settings {
   public static Settings parse(Map<String, String> text) {
     Map<Key<?>, Object> values = new LinkedHashMap<>();
     Map<Key<?>, String> texts = new LinkedHashMap<>();
+    Map<Key<?>, String> spelled = new LinkedHashMap<>();
     text.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(entry -> {
       Key<?> key = find(entry.getKey());
-      values.put(key, key.parse(entry.getValue()));
+      String other = spelled.putIfAbsent(key, entry.getKey());
+      if (other != null) {
+        throw new IllegalArgumentException(other + " and " + entry.getKey() + " are two"
+            + " spellings of one setting (the second for nested YAML); give one");
+      }
+      values.put(key, parse(key, entry.getKey(), entry.getValue()));
       texts.put(key, entry.getValue());
     });
     return new Settings(values, texts);
+  }
+
+  /** Parses a value, the message naming the key as it was spelled ({@code sluice.redis.uri}). */
+  private static Object parse(Key<?> key, String spelled, String text) {
+    try {
+      return key.parse(text);
+    } catch (IllegalArgumentException e) {
+      String message = String.valueOf(e.getMessage());
+      if (spelled.equals(key.name()) || !message.startsWith(key.name() + " ")) {
+        throw e;
+      }
+      throw new IllegalArgumentException(spelled + message.substring(key.name().length()), e);
+    }
   }
 
   /**
@@ -77,23 +96,24 @@ public final class Settings {
   }
 
   /**
-   * Returns the key named {@code name}, spelled exactly.
+   * Returns the key named {@code name}, spelled exactly, in either of its spellings
+   * ({@link Key#nestedName()}).
    *
    * @throws IllegalArgumentException naming the unknown key (masked), the nearest known one and
    *     the list; for a known key in other case or with white space, its right spelling
    */
   public static Key<?> find(String name) {
     for (Key<?> key : Keys.ALL) {
-      if (key.name().equals(name)) {
+      if (key.isSpelled(name)) {
         return key;
       }
     }
     String shown = "\"" + Secrets.mask(name) + "\"";
     String normalised = name.strip().toLowerCase(Locale.ROOT);
     for (Key<?> key : Keys.ALL) {
-      if (key.name().equals(normalised)) {
+      if (key.isSpelled(normalised)) {
         throw new IllegalArgumentException(shown + " is not how Sluice's keys are spelled: write "
-            + key.name() + ", in lower case and without spaces");
+            + normalised + ", in lower case and without spaces");
       }
     }
     String nearest = Keys.ALL.stream().map(Key::name)

@@ -78,6 +78,7 @@ public record SluiceUrl(String url, Properties properties, Settings settings) {
     if (!settings.isSet(Keys.NAME)) {
       settings = settings.with(Keys.NAME, derivedName(raw.url()));
     }
+    refuseStarterKeys(settings);
     if (settings.get(Keys.SCOPE) == Scope.CONNECTION) {
       throw new IllegalArgumentException("sluice.scope must be `statement` in a jdbc:sluice: URL,"
           + " but was \"connection\": under a pool the driver sees physical connections being"
@@ -85,6 +86,24 @@ public record SluiceUrl(String url, Properties properties, Settings settings) {
           + " wrap the pool with RateLimitedDataSource and scope(Scope.CONNECTION) instead");
     }
     return new SluiceUrl(raw.url(), raw.properties(), settings);
+  }
+
+  /**
+   * Refuses the Spring Boot starter's own keys, which the driver cannot honour: taken and
+   * ignored, {@code sluice.enabled=false} would look like Sluice turned off while it limits.
+   */
+  private static void refuseStarterKeys(Settings settings) {
+    for (Key<?> key : Keys.ALL) {
+      if (key.group() == Key.Group.SPRING_BOOT && settings.isSet(key)) {
+        String hint = key == Keys.ENABLED ? " To connect without Sluice, take sluice: out of the"
+            + " URL (jdbc:postgresql://..., not jdbc:sluice:postgresql://...)."
+            : key == Keys.CIRCUIT_BREAKER || key == Keys.CIRCUIT_BREAKER_PUBLISH
+                ? " In driver mode the flag comes from sluice.flag (redis or manual)." : "";
+        throw new IllegalArgumentException(key.name() + " is a setting of the Spring Boot"
+            + " starter, which a jdbc:sluice: URL does not read; remove it from the URL and the"
+            + " connection properties (it was \"" + settings.given(key) + "\")." + hint);
+      }
+    }
   }
 
   /**

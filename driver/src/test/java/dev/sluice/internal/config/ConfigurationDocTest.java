@@ -62,7 +62,9 @@ class ConfigurationDocTest {
           .append("|---|---|---|---|\n");
       for (Key<?> key : Keys.ALL) {
         if (key.group() == group) {
-          out.append("| `").append(key.name()).append("` | ").append(key.doc()).append(" | ")
+          out.append("| `").append(key.name()).append('`')
+              .append(key.nestedName() == null ? "" : "<br>nested: `" + key.nestedName() + "`")
+              .append(" | ").append(key.doc()).append(" | ")
               .append(key.defaultText()).append(" | ")
               .append(key.unit().isEmpty() ? "must " + key.constraint() : key.unit()
                   + "; must " + key.constraint())

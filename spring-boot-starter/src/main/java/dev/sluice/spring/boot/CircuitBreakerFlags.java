@@ -42,24 +42,44 @@ final class CircuitBreakerFlags {
     ClassLoader loader = beans instanceof ConfigurableBeanFactory
         ? ((ConfigurableBeanFactory) beans).getBeanClassLoader() : getClass().getClassLoader();
     if (!ClassUtils.isPresent(REGISTRY, loader)) {
-      throw new IllegalArgumentException(SluiceProperties.CIRCUIT_BREAKER + " must name a"
+      throw new SluiceConfigurationException(SluiceProperties.CIRCUIT_BREAKER + " must name a"
           + " Resilience4j circuit breaker, but Resilience4j is not on the class path (add"
           + " io.github.resilience4j:resilience4j-spring-boot3); it was \"" + breaker + "\"");
     }
+    check(settings);
     if (publishes(settings)) {
-      if (settings.getProperty(SluiceProperties.REDIS) == null) {
-        throw new IllegalArgumentException(SluiceProperties.PUBLISH + " needs sluice.redis, the"
-            + " Redis to publish to, but was \"" + settings.getProperty(SluiceProperties.PUBLISH)
-            + "\" without it");
-      }
-      if ("always".equalsIgnoreCase(settings.getProperty(FLAG, "redis").trim())) {
-        throw new IllegalArgumentException(SluiceProperties.PUBLISH + " takes the flag from"
-            + " sluice.redis, so sluice.flag must be `redis`, but was \""
-            + settings.getProperty(FLAG) + "\"");
-      }
+      Resilience4jFlag.breaker(beans, breaker); // fails now for a name Resilience4j lacks
       return null;
     }
     return Resilience4jFlag.following(beans, breaker);
+  }
+
+  /**
+   * Checks what {@code sluice.circuit-breaker.publish} needs, without a bean: done at start, also
+   * when there is no {@code DataSource} to wrap.
+   *
+   * @throws SluiceConfigurationException naming the keys, when publishing lacks Redis or the
+   *     flag would not be read from it
+   */
+  static void check(Properties settings) {
+    if (!publishes(settings)) {
+      return;
+    }
+    if (settings.getProperty(SluiceProperties.CIRCUIT_BREAKER) == null) {
+      throw new SluiceConfigurationException(SluiceProperties.PUBLISH + " publishes the breaker"
+          + " named by sluice.circuit-breaker, which is not set; set it or remove "
+          + SluiceProperties.PUBLISH);
+    }
+    if (settings.getProperty(SluiceProperties.REDIS) == null) {
+      throw new SluiceConfigurationException(SluiceProperties.PUBLISH + " needs sluice.redis,"
+          + " the Redis to publish to, but was \"" + settings.getProperty(SluiceProperties.PUBLISH)
+          + "\" without it");
+    }
+    if ("always".equalsIgnoreCase(settings.getProperty(FLAG, "redis").trim())) {
+      throw new SluiceConfigurationException(SluiceProperties.PUBLISH + " takes the flag from"
+          + " sluice.redis, so sluice.flag must be `redis`, but was \""
+          + settings.getProperty(FLAG) + "\"");
+    }
   }
 
   /** With {@code sluice.circuit-breaker.publish=true}, starts publishing the budget's breaker. */

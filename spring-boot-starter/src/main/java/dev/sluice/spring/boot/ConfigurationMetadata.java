@@ -38,9 +38,15 @@ public final class ConfigurationMetadata {
     StringJoiner properties = new StringJoiner(",\n    ", "[\n    ", "\n  ]");
     StringJoiner hints = new StringJoiner(",\n    ", "[\n    ", "\n  ]");
     for (Setting setting : Setting.all()) {
-      properties.add(property(setting));
-      if (!setting.values().isEmpty()) {
-        hints.add(hint(setting));
+      if (setting.driverOnly()) {
+        continue; // the starter refuses it: see SluiceAutoConfiguration
+      }
+      properties.add(property(setting, setting.name()));
+      setting.nestedName().ifPresent(nested -> properties.add(property(setting, nested)));
+      List<String> values = hintValues(setting);
+      if (!values.isEmpty()) {
+        hints.add(hint(setting.name(), values));
+        setting.nestedName().ifPresent(nested -> hints.add(hint(nested, values)));
       }
     }
     String group = "Sluice: caps the load on the database while the cache in front of it is down.";
@@ -48,13 +54,17 @@ public final class ConfigurationMetadata {
         + "}],\n  \"properties\": " + properties + ",\n  \"hints\": " + hints + "\n}\n";
   }
 
-  private static String property(Setting setting) {
-    boolean perBean = setting.name().contains("<");
-    String name = perBean ? setting.name().substring(0, setting.name().indexOf(".<"))
-        : setting.name();
+  private static String property(Setting setting, String spelled) {
+    boolean perBean = spelled.contains("<");
+    String name = perBean ? spelled.substring(0, spelled.indexOf(".<")) : spelled;
     String value = defaultValue(setting);
+    String twin = spelled.equals(setting.name()) ? setting.nestedName().orElse(null)
+        : setting.name();
     String description = setting.description().replace("`", "")
-        + (value == null && !perBean ? " Default: " + setting.defaultText() + "." : "");
+        + (value == null && !perBean ? " Default: " + setting.defaultText() + "." : "")
+        + (twin == null ? "" : " Also written " + twin + " (" + (spelled.equals(setting.name())
+            ? "the spelling nested YAML can hold beside the keys under it" : "the flat spelling")
+            + "); give one of the two.");
     return "{\"name\": " + Json.quote(name) + ", \"type\": "
         + Json.quote(perBean ? MAP : setting.type().getName()) + ", \"description\": "
         + Json.quote(description) + (value == null ? "" : ", \"defaultValue\": " + value) + "}";
@@ -74,10 +84,15 @@ public final class ConfigurationMetadata {
     return plainValue ? Json.quote(text) : null;
   }
 
-  private static String hint(Setting setting) {
-    List<String> values = new ArrayList<>();
-    setting.values().forEach(v -> values.add("{\"value\": " + Json.quote(v) + "}"));
-    return "{\"name\": " + Json.quote(setting.name()) + ", \"values\": ["
-        + String.join(", ", values) + "]}";
+  /** The values an IDE offers: a few words, or the word a number's key also takes. */
+  private static List<String> hintValues(Setting setting) {
+    return setting.values();
+  }
+
+  private static String hint(String name, List<String> values) {
+    List<String> shown = new ArrayList<>();
+    values.forEach(v -> shown.add("{\"value\": " + Json.quote(v) + "}"));
+    return "{\"name\": " + Json.quote(name) + ", \"values\": ["
+        + String.join(", ", shown) + "]}";
   }
 }

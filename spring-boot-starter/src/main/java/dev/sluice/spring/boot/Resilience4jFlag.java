@@ -6,6 +6,8 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker.State;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -33,8 +35,31 @@ final class Resilience4jFlag {
 
   /** A flag that reads the breaker's state: one memory read, as Resilience4j keeps it. */
   static BreakerFlag following(BeanFactory beans, String name) {
-    CircuitBreaker breaker = breaker(beans, name);
-    return BreakerFlag.of(() -> isOpen(breaker.getState()));
+    return new Following(breaker(beans, name));
+  }
+
+  /** Open while the breaker is; named after it in logs, the MXBean and the endpoint. */
+  static final class Following implements BreakerFlag {
+    private final CircuitBreaker breaker;
+
+    Following(CircuitBreaker breaker) {
+      this.breaker = breaker;
+    }
+
+    @Override
+    public boolean isOpen() {
+      return Resilience4jFlag.isOpen(breaker.getState());
+    }
+
+    /** The breaker's name, for the endpoint's advice on where to move the flag. */
+    String breakerName() {
+      return breaker.getName();
+    }
+
+    @Override
+    public String toString() {
+      return "the Resilience4j circuit breaker " + breaker.getName();
+    }
   }
 
   /** Whether {@code state} opens the flag; see the class comment for why half-open does. */
@@ -86,15 +111,29 @@ final class Resilience4jFlag {
     return twice.compareTo(MIN_TTL) > 0 ? twice : MIN_TTL;
   }
 
-  private static CircuitBreaker breaker(BeanFactory beans, String name) {
+  /**
+   * The breaker named {@code name}, which Resilience4j must already have: configured under
+   * {@code resilience4j.circuitbreaker.instances.<name>} (Resilience4j's starter makes those at
+   * start) or made by the application before its data source. A name the registry lacks would be
+   * made here with the defaults, a breaker nothing calls, that never opens: a mistyped name
+   * would turn Sluice off without a word.
+   */
+  static CircuitBreaker breaker(BeanFactory beans, String name) {
     CircuitBreakerRegistry registry = beans.getBeanProvider(CircuitBreakerRegistry.class)
         .getIfAvailable();
     if (registry == null) {
-      throw new IllegalArgumentException(SluiceProperties.CIRCUIT_BREAKER + " must name a"
+      throw new SluiceConfigurationException(SluiceProperties.CIRCUIT_BREAKER + " must name a"
           + " breaker of the application's CircuitBreakerRegistry, but there is no such bean"
           + " (add io.github.resilience4j:resilience4j-spring-boot3); it was \"" + name + "\"");
     }
-    // get-or-create: breakers used only through @CircuitBreaker are made on their first call
+    Set<String> known = new TreeSet<>();
+    registry.getAllCircuitBreakers().forEach(breaker -> known.add(breaker.getName()));
+    if (!known.contains(name)) {
+      throw new SluiceConfigurationException(SluiceProperties.CIRCUIT_BREAKER + " must name a"
+          + " circuit breaker Resilience4j has, but was \"" + name + "\"; its breakers are "
+          + known + ". Correct the name, or configure the breaker under"
+          + " resilience4j.circuitbreaker.instances." + name);
+    }
     return registry.circuitBreaker(name);
   }
 }

@@ -47,7 +47,14 @@ public class SluiceActuatorAutoConfiguration {
 
     @Bean
     SluiceEndpoint sluiceEndpoint(ListableBeanFactory beans) {
-      return new SluiceEndpoint(new Budgets(beans));
+      SluiceDataSourceWrapper wrapper = beans.getBean(SluiceDataSourceWrapper.class);
+      return new SluiceEndpoint(new Budgets(beans), wrapper::flagOf);
+    }
+
+    @Bean
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.web.WebEndpointResponse")
+    SluiceEndpointWebExtension sluiceEndpointWebExtension(SluiceEndpoint endpoint) {
+      return new SluiceEndpointWebExtension(endpoint);
     }
   }
 

@@ -2,7 +2,9 @@ package dev.sluice.spring.boot;
 
 import dev.sluice.BreakerFlag;
 import dev.sluice.RateLimitedDataSource;
+import dev.sluice.Setting;
 import java.lang.reflect.Proxy;
+import java.util.Properties;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -35,7 +37,8 @@ public class SluiceAutoConfiguration {
    * @param flags the application's breaker flag, if it has one
    * @param beans where the Resilience4j {@code CircuitBreakerRegistry} is found, if any
    * @return the post-processor
-   * @throws IllegalArgumentException naming the key, for an unknown key or a bad value
+   * @throws SluiceConfigurationException naming the key, for an unknown key, a bad value or
+   *     settings that do not fit together
    */
   @Bean
   static SluiceDataSourceWrapper sluiceDataSourceWrapper(Environment environment,
@@ -46,15 +49,52 @@ public class SluiceAutoConfiguration {
     return new SluiceDataSourceWrapper(properties, beans, flags, new CircuitBreakerFlags(beans));
   }
 
-  /** Parses every setting as the builder will, without building anything. */
+  /**
+   * Checks every setting as building the data sources will, without building anything: each key
+   * and value, and the keys together (a missing {@code sluice.budget}, a key that needs another).
+   * With per-bean settings, each bean's settings are checked whole (top-level keys with its own
+   * winning); the top-level keys alone are checked again when a bean without settings of its own
+   * is wrapped.
+   */
   private static void check(SluiceProperties properties) {
+    properties.checkSpellings();
+    refuseDriverOnly(properties);
+    SluiceConfigurationException.rethrown(() -> {
+      if (properties.perBean().isEmpty()) {
+        checkWhole(properties.shared());
+        return;
+      }
+      parseOnly(properties.shared());
+      properties.beans().forEach(bean -> checkWhole(properties.forBean(bean)));
+    });
+  }
+
+  /** A key only the JDBC driver reads would be ignored here: refused instead. */
+  private static void refuseDriverOnly(SluiceProperties properties) {
+    for (Setting setting : Setting.all()) {
+      boolean given = properties.shared().containsKey(setting.name()) || properties.perBean()
+          .values().stream().anyMatch(own -> own.containsKey(setting.name()));
+      if (setting.driverOnly() && given) {
+        throw new SluiceConfigurationException(setting.name() + " is read by the JDBC driver"
+            + " alone (jdbc:sluice: URLs); the starter puts Sluice in front of the pool, where"
+            + " every transaction's setAutoCommit(false) is seen, so it has no use for it."
+            + " Remove it");
+      }
+    }
+  }
+
+  private static void checkWhole(Properties settings) {
+    Setting.check(settings);
+    CircuitBreakerFlags.check(settings);
+  }
+
+  /** Each key and value alone: the top-level keys may lack what each bean's own settings add. */
+  private static void parseOnly(Properties settings) {
     DataSource unused = (DataSource) Proxy.newProxyInstance(
         SluiceAutoConfiguration.class.getClassLoader(), new Class<?>[] {DataSource.class},
         (proxy, method, args) -> {
           throw new UnsupportedOperationException("only checks settings");
         });
-    RateLimitedDataSource.builder(unused).properties(properties.shared());
-    properties.perBean().values()
-        .forEach(own -> RateLimitedDataSource.builder(unused).properties(own));
+    RateLimitedDataSource.builder(unused).properties(settings);
   }
 }

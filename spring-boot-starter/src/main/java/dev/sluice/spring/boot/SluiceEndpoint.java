@@ -1,5 +1,6 @@
 package dev.sluice.spring.boot;
 
+import dev.sluice.BreakerFlag;
 import dev.sluice.RateLimitedDataSource;
 import dev.sluice.RateLimitedDataSourceMXBean;
 import dev.sluice.Stats;
@@ -7,8 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.function.Function;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -32,14 +32,19 @@ import org.springframework.lang.Nullable;
  */
 @Endpoint(id = "sluice")
 public final class SluiceEndpoint {
-  private static final Logger LOG = LoggerFactory.getLogger(SluiceEndpoint.class);
+  /** How the changes made here are named in the WARN lines the library logs for each. */
+  private static final String VIA = "Actuator";
+  /** Compared by name, so that Resilience4j's classes load only when the flag is theirs. */
+  private static final String FOLLOWING = "dev.sluice.spring.boot.Resilience4jFlag$Following";
 
   private static final Set<String> MODES = Set.of("enforce", "shadow");
 
   private final Budgets budgets;
+  private final Function<String, BreakerFlag> flags;
 
-  SluiceEndpoint(Budgets budgets) {
+  SluiceEndpoint(Budgets budgets, Function<String, BreakerFlag> flags) {
     this.budgets = budgets;
+    this.flags = flags;
   }
 
   /**
@@ -88,22 +93,20 @@ public final class SluiceEndpoint {
     if (sluice == null) {
       return null;
     }
-    RateLimitedDataSourceMXBean management = sluice.management();
+    RateLimitedDataSourceMXBean management = sluice.management(VIA);
     try {
-      check(management, flag, mode, recovery);
+      check(management, flags.apply(name), flag, mode, recovery);
       if (budget != null) { // first: the one change that can still be refused
         management.setBudget(budget);
-        LOG.warn("{} - the budget was set to {} permits/s over Actuator", name, budget);
       }
       if (mode != null) {
         management.setMode(mode.trim());
-        LOG.warn("{} - the mode was set to {} over Actuator", name, management.getMode());
       }
       if (flag != null) {
         setFlag(management, flag);
       }
-      if (recovery != null && management.endRecovery()) {
-        LOG.warn("{} - the recovery was ended over Actuator", name);
+      if (recovery != null) {
+        management.endRecovery();
       }
     } catch (IllegalArgumentException | UnsupportedOperationException e) {
       throw new InvalidEndpointRequestException(e.getMessage(), e.getMessage());
@@ -115,19 +118,35 @@ public final class SluiceEndpoint {
    * Refuses a bad field before any change is made, with the library's own message where it has
    * one (the operation then throws having changed nothing).
    */
-  private static void check(RateLimitedDataSourceMXBean management, @Nullable String flag,
-      @Nullable String mode, @Nullable String recovery) {
+  private static void check(RateLimitedDataSourceMXBean management, BreakerFlag sluiceFlag,
+      @Nullable String flag, @Nullable String mode, @Nullable String recovery) {
     if (mode != null && !MODES.contains(mode.trim().toLowerCase(Locale.ROOT))) {
       management.setMode(mode);
     }
     if (flag != null) {
       flagOpen(flag);
       if (!management.isFlagManual()) {
+        refuseFlag(sluiceFlag, flag);
         setFlag(management, flag);
       }
     }
     if (recovery != null && !"end".equals(recovery.trim().toLowerCase(Locale.ROOT))) {
       throw new IllegalArgumentException("recovery must be `end`, but was \"" + recovery + "\"");
+    }
+  }
+
+  /**
+   * Refuses to move a flag that follows a Resilience4j breaker, saying where to move it: the
+   * breaker itself, so that the application's fallback and Sluice agree.
+   */
+  private static void refuseFlag(BreakerFlag sluiceFlag, String flag) {
+    if (sluiceFlag != null && sluiceFlag.getClass().getName().equals(FOLLOWING)) {
+      String breaker = ((Resilience4jFlag.Following) sluiceFlag).breakerName(); // loaded: present
+      String state = flagOpen(flag) ? "FORCE_OPEN" : "CLOSE";
+      throw new UnsupportedOperationException("the flag follows " + sluiceFlag + ", so it opens"
+          + " and closes with it; move the breaker instead (Resilience4j's Actuator endpoint:"
+          + " POST /actuator/circuitbreakers/" + breaker + " {\"updateState\":\"" + state
+          + "\"}, or CircuitBreaker.transitionTo...State() in code)");
     }
   }
 
@@ -151,6 +170,11 @@ public final class SluiceEndpoint {
     }
   }
 
+  /** A count as a count ({@code 4}, not {@code 4.0}); a fraction as it is. */
+  private static Number whole(double value) {
+    return value == Math.rint(value) && Math.abs(value) < 1e15 ? (Number) (long) value : value;
+  }
+
   private static Map<String, Object> describe(RateLimitedDataSource sluice) {
     Stats stats = sluice.stats();
     RateLimitedDataSourceMXBean management = sluice.management();
@@ -159,7 +183,7 @@ public final class SluiceEndpoint {
     shown.put("recovering", stats.recovering());
     shown.put("mode", management.getMode().toLowerCase(Locale.ROOT));
     shown.put("budget", stats.budget());
-    shown.put("instances", stats.instances());
+    shown.put("instances", whole(stats.instances()));
     shown.put("permitsPerSecond", stats.permitsPerSecond());
     shown.put("burst", stats.burst());
     shown.put("scope", management.getScope().toLowerCase(Locale.ROOT));

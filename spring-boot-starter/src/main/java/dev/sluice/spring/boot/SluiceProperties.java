@@ -1,12 +1,13 @@
 package dev.sluice.spring.boot;
 
 import dev.sluice.Setting;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
@@ -35,9 +36,9 @@ final class SluiceProperties {
   private static final Logger LOG = LoggerFactory.getLogger(SluiceProperties.class);
   private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("sluice");
   private static final String PER_BEAN = "datasources";
-  private static final Map<String, String> KNOWN = Setting.all().stream()
-      .filter(s -> !s.name().contains("<"))
-      .collect(Collectors.toMap(s -> uniform(s.name()), Setting::name));
+  /** Every spelling of every key, relaxed, to the key's name: both {@code sluice.redis} and its
+   * nested {@code sluice.redis.uri} (for YAML) to {@code sluice.redis}. */
+  private static final Map<String, String> KNOWN = known();
 
   static final String ENABLED = "sluice.enabled";
   static final String NAME = "sluice.name";
@@ -48,12 +49,25 @@ final class SluiceProperties {
   private final Map<String, String> shared;
   private final Map<String, Map<String, String>> perBean;
   private final Map<String, String> ignored;
+  private final List<String> conflicts;
 
   private SluiceProperties(Map<String, String> shared, Map<String, Map<String, String>> perBean,
-      Map<String, String> ignored) {
+      Map<String, String> ignored, List<String> conflicts) {
     this.shared = shared;
     this.perBean = perBean;
     this.ignored = ignored;
+    this.conflicts = conflicts;
+  }
+
+  private static Map<String, String> known() {
+    Map<String, String> known = new LinkedHashMap<>();
+    for (Setting setting : Setting.all()) {
+      if (!setting.name().contains("<")) {
+        known.put(uniform(setting.name()), setting.name());
+        setting.nestedName().ifPresent(nested -> known.put(uniform(nested), setting.name()));
+      }
+    }
+    return known;
   }
 
   /**
@@ -64,18 +78,27 @@ final class SluiceProperties {
     Map<String, String> shared = new LinkedHashMap<>();
     Map<String, Map<String, String>> perBean = new LinkedHashMap<>();
     Map<String, String> envOnlyUnknown = new LinkedHashMap<>();
+    List<String> conflicts = new ArrayList<>();
     for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
       if (!(source instanceof IterableConfigurationPropertySource)) {
         continue;
       }
       boolean fromEnvironment =
           source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource;
+      Map<String, String> spellingsHere = new LinkedHashMap<>();
       ((IterableConfigurationPropertySource) source).filter(ROOT::isAncestorOf).stream()
           .forEach(name -> {
-            Entry entry = Entry.of(name, source.getConfigurationProperty(name));
+            Entry entry = Entry.of(name, source.getConfigurationProperty(name), environment);
             if (entry.key.startsWith("?") && fromEnvironment) {
               envOnlyUnknown.putIfAbsent(entry.typed(), entry.origin);
               return;
+            }
+            String other = spellingsHere.putIfAbsent(uniform(entry.bean + "/" + entry.key),
+                entry.typedFully);
+            if (other != null && !other.equals(entry.typedFully)) {
+              conflicts.add(other + " and " + entry.typedFully + " are two spellings of one"
+                  + " setting (the second for nested YAML), both in " + entry.origin
+                  + "; give one");
             }
             Map<String, String> target = entry.bean == null ? shared : perBean
                 .computeIfAbsent(spelling(perBean, entry.bean), bean -> new LinkedHashMap<>());
@@ -83,7 +106,19 @@ final class SluiceProperties {
           });
     }
     envOnlyUnknown.keySet().removeAll(shared.keySet()); // given elsewhere too: rejected there
-    return new SluiceProperties(shared, perBean, envOnlyUnknown);
+    return new SluiceProperties(shared, perBean, envOnlyUnknown, conflicts);
+  }
+
+  /**
+   * Refuses a key given in both its spellings in one property source; across sources the
+   * first source wins, as everywhere in Spring Boot.
+   *
+   * @throws SluiceConfigurationException naming both spellings
+   */
+  void checkSpellings() {
+    if (!conflicts.isEmpty()) {
+      throw new SluiceConfigurationException(conflicts.get(0));
+    }
   }
 
   /** The spelling already used for {@code bean}, relaxed, so that one bean has one entry. */
@@ -163,15 +198,18 @@ final class SluiceProperties {
     final String key; // the table's spelling, or "?" + as typed when the table does not know it
     final String value;
     final String origin;
+    final String typedFully; // as the source spells it, sluice.datasources.<bean>. included
 
-    private Entry(String bean, String key, String value, String origin) {
+    private Entry(String bean, String key, String value, String origin, String typedFully) {
       this.bean = bean;
       this.key = key;
       this.value = value;
       this.origin = origin;
+      this.typedFully = typedFully;
     }
 
-    static Entry of(ConfigurationPropertyName name, ConfigurationProperty property) {
+    static Entry of(ConfigurationPropertyName name, ConfigurationProperty property,
+        Environment environment) {
       int first = 1;
       String bean = null;
       if (name.getNumberOfElements() > 3 && PER_BEAN.equals(name.getElement(1, Form.UNIFORM))) {
@@ -183,10 +221,13 @@ final class SluiceProperties {
         typed.append('.').append(name.getElement(i, Form.ORIGINAL));
       }
       String known = KNOWN.get(uniform(typed.toString()));
-      Object value = property == null ? null : property.getValue();
+      Object raw = property == null ? null : property.getValue();
+      // ${...} resolved as Boot's binder would: sluice.redis.uri: ${REDIS_URL}
+      Object value = raw instanceof String ? environment.resolvePlaceholders((String) raw) : raw;
       String origin = property == null || property.getOrigin() == null ? "?"
           : property.getOrigin().toString();
-      return new Entry(bean, known != null ? known : "?" + typed, String.valueOf(value), origin);
+      return new Entry(bean, known != null ? known : "?" + typed, String.valueOf(value), origin,
+          name.toString());
     }
 
     /** The key as Sluice's builder should see it. */

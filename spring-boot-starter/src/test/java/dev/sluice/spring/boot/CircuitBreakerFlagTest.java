@@ -1,6 +1,7 @@
 package dev.sluice.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.sluice.BreakerFlag;
@@ -29,15 +30,18 @@ class CircuitBreakerFlagTest {
   static class Breakers {
     @Bean
     CircuitBreakerRegistry circuitBreakerRegistry() {
-      return CircuitBreakerRegistry.of(CircuitBreakerConfig.custom()
+      CircuitBreakerRegistry registry = CircuitBreakerRegistry.of(CircuitBreakerConfig.custom()
           .waitDurationInOpenState(Duration.ofSeconds(40)).build());
+      registry.circuitBreaker("cache"); // as Resilience4j's starter makes its configured ones
+      registry.circuitBreaker("productCache");
+      return registry;
     }
   }
 
   @Test
   void transitions_flipTheFlag_openWhileOpenForcedOpenOrHalfOpen() {
     runner.run(context -> {
-      RateLimitedDataSource sluice = context.getBean(RateLimitedDataSource.class);
+      RateLimitedDataSource sluice = Fixtures.sluice(context);
       CircuitBreaker breaker =
           context.getBean(CircuitBreakerRegistry.class).circuitBreaker("cache");
       assertThat(sluice.stats().limiting()).as("CLOSED").isFalse();
@@ -55,6 +59,43 @@ class CircuitBreakerFlagTest {
       breaker.transitionToMetricsOnlyState();
       assertThat(sluice.stats().limiting()).as("METRICS_ONLY").isFalse();
     });
+  }
+
+  /**
+   * Issue 21, item 4: a mistyped {@code sluice.circuit-breaker} ({@code cahce}) started, made a
+   * breaker nothing calls, which never opens, and Sluice never limited.
+   */
+  @Test
+  void nameResilience4jLacks_startFailsNamingTheBreakersThatExist() {
+    runner.withPropertyValues("sluice.circuit-breaker=cahce").run(context ->
+        assertThat(context).getFailure().rootCause().hasMessage("sluice.circuit-breaker must name"
+            + " a circuit breaker Resilience4j has, but was \"cahce\"; its breakers are [cache,"
+            + " productCache]. Correct the name, or configure the breaker under"
+            + " resilience4j.circuitbreaker.instances.cahce"));
+  }
+
+  /**
+   * Issue 21, item 11: the flag printed as {@code BreakerFlag.of(...$$Lambda...)}, and refusing
+   * {@code {"flag":"open"}} for it gave Redis advice.
+   */
+  @Test
+  void flag_namedAfterTheBreaker_endpointSaysToMoveTheBreaker() {
+    Fixtures.runner()
+        .withUserConfiguration(SluiceAutoConfigurationTest.OnePool.class, Breakers.class)
+        .withPropertyValues("sluice.budget=500", "sluice.circuit-breaker.name=productCache",
+            "sluice.name=users-db", "management.endpoints.web.exposure.include=sluice")
+        .run(context -> {
+          SluiceEndpoint endpoint = context.getBean(SluiceEndpoint.class);
+          assertThat(endpoint.budget("users-db"))
+              .containsEntry("flag", "the Resilience4j circuit breaker productCache");
+
+          assertThatThrownBy(() -> endpoint.change("users-db", "open", null, null, null))
+              .hasMessageContaining("the flag follows the Resilience4j circuit breaker"
+                  + " productCache, so it opens and closes with it")
+              .hasMessageContaining("POST /actuator/circuitbreakers/productCache"
+                  + " {\"updateState\":\"FORCE_OPEN\"}")
+              .hasMessageNotContaining("sluice:users-db:breaker");
+        });
   }
 
   @Test
@@ -97,7 +138,7 @@ class CircuitBreakerFlagTest {
     try (EmbeddedRedis redis = EmbeddedRedis.start(); Jedis operator = redis.client()) {
       runner.withPropertyValues("sluice.circuit-breaker.publish=true", "sluice.name=users-db",
           "sluice.redis=" + redis.uri()).run(context -> {
-            RateLimitedDataSource sluice = context.getBean(RateLimitedDataSource.class);
+            RateLimitedDataSource sluice = Fixtures.sluice(context);
             CircuitBreaker breaker =
                 context.getBean(CircuitBreakerRegistry.class).circuitBreaker("cache");
             await().atMost(Duration.ofSeconds(5)).until(() -> !sluice.stats().limiting());

@@ -73,7 +73,7 @@ class ConditionsTest {
         .run(context -> {
           assertThat(context).hasNotFailed().doesNotHaveBean("sluiceMeterBinder")
               .hasBean("sluiceHealthIndicator");
-          assertThat(context.getBean("dataSource")).isInstanceOf(RateLimitedDataSource.class);
+          assertThat(Fixtures.throughSluice(context.getBean("dataSource"))).isTrue();
         });
   }
 

@@ -33,12 +33,45 @@ class ConfigurationMetadataTest {
   void metadata_hasEveryKeyOfTheTable() throws IOException {
     Map<String, JsonNode> properties = properties();
 
+    int listed = 0;
     for (Key<?> key : Keys.ALL) {
       String name = key == Keys.DATASOURCES ? "sluice.datasources" : key.name();
+      if (key.driverOnly()) {
+        assertThat(properties).as("driver-only " + name).doesNotContainKey(name);
+        continue;
+      }
       assertThat(properties).as(name).containsKey(name);
       assertThat(properties.get(name).get("description").asText()).isNotBlank();
+      listed++;
+      if (key.nestedName() != null) {
+        assertThat(properties).as(key.nestedName()).containsKey(key.nestedName());
+        listed++;
+      }
     }
-    assertThat(properties).hasSize(Keys.ALL.size());
+    assertThat(properties).hasSize(listed);
+  }
+
+  /**
+   * Issue 21, item 17: the metadata listed the driver-only {@code sluice.pool-auto-commit}, and
+   * offered no value for {@code instances: redis} or {@code concurrency: auto}.
+   */
+  @Test
+  void metadata_noDriverOnlyKey_valueHintsForTheWordsANumberTakes() throws IOException {
+    Map<String, JsonNode> hints = new HashMap<>();
+    try (InputStream in = ConfigurationMetadataTest.class.getResourceAsStream(
+        "/META-INF/spring-configuration-metadata.json")) {
+      new ObjectMapper().readTree(in).get("hints")
+          .forEach(h -> hints.put(h.get("name").asText(), h.get("values")));
+    }
+
+    assertThat(properties()).doesNotContainKey("sluice.pool-auto-commit");
+    for (String name : new String[] {"sluice.instances", "sluice.instances.count"}) {
+      assertThat(hints.get(name).toString()).as(name).contains("\"redis\"");
+    }
+    for (String name : new String[] {"sluice.concurrency", "sluice.concurrency.limit"}) {
+      assertThat(hints.get(name).toString()).as(name).contains("\"auto\"");
+    }
+    assertThat(hints.get("sluice.scope").toString()).contains("statement", "connection");
   }
 
   @Test

@@ -96,7 +96,7 @@ class DatabasePriorityTest {
     runner.withUserConfiguration(Transactions.class).run(context -> {
       context.getBean(BreakerFlag.Manual.class).trip(); // limiting: decisions are counted
       Payments payments = context.getBean(Payments.class);
-      RateLimitedDataSource sluice = context.getBean(RateLimitedDataSource.class);
+      RateLimitedDataSource sluice = Fixtures.sluice(context);
 
       payments.pay();
 
@@ -128,7 +128,7 @@ class DatabasePriorityTest {
 
           context.getBean(Payments.class).pay();
 
-          Stats stats = context.getBean(RateLimitedDataSource.class).stats();
+          Stats stats = Fixtures.sluice(context).stats();
           assertThat(stats.admitted(Priority.CRITICAL)).isEqualTo(1);
           assertThat(stats.admitted(Priority.NORMAL)).isZero();
         });
@@ -143,7 +143,7 @@ class DatabasePriorityTest {
       payments.browse();
 
       assertThat(payments.seen()).isEqualTo(Priority.SHEDDABLE);
-      assertThat(context.getBean(RateLimitedDataSource.class).stats()
+      assertThat(Fixtures.sluice(context).stats()
           .admitted(Priority.SHEDDABLE)).isEqualTo(1);
     });
   }

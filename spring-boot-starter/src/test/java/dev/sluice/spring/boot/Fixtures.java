@@ -1,6 +1,10 @@
 package dev.sluice.spring.boot;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.sluice.RateLimitedDataSource;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+import org.springframework.context.ApplicationContext;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -39,6 +43,23 @@ final class Fixtures {
     sources.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
         new SystemEnvironmentPropertySource(
             StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables));
+  }
+
+  /** The Sluice in front of the application's one {@code DataSource} bean. */
+  static RateLimitedDataSource sluice(ApplicationContext context) throws SQLException {
+    return context.getBean(DataSource.class).unwrap(RateLimitedDataSource.class);
+  }
+
+  /** The Sluice in front of the {@code DataSource} bean {@code name}. */
+  static RateLimitedDataSource sluice(ApplicationContext context, String name)
+      throws SQLException {
+    return context.getBean(name, DataSource.class).unwrap(RateLimitedDataSource.class);
+  }
+
+  /** Whether a bean's connections go through Sluice. */
+  static boolean throughSluice(Object bean) throws SQLException {
+    return bean instanceof DataSource
+        && ((DataSource) bean).isWrapperFor(RateLimitedDataSource.class);
   }
 
   /** A pool that counts how often it is closed. */

@@ -24,7 +24,7 @@ class RedisOnBootsJedisTest {
               "sluice.redis=" + redis.uri(), "sluice.instances=redis",
               "sluice.redis.heartbeat=100ms")
           .run(context -> {
-            RateLimitedDataSource sluice = context.getBean(RateLimitedDataSource.class);
+            RateLimitedDataSource sluice = Fixtures.sluice(context);
             await().atMost(Duration.ofSeconds(10))
                 .until(() -> sluice.stats().flagState() == FlagState.CLOSED);
             await().atMost(Duration.ofSeconds(10))

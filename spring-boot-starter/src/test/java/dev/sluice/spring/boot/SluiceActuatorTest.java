@@ -62,7 +62,7 @@ class SluiceActuatorTest {
         .run(context -> {
           assertThat(context).hasNotFailed().doesNotHaveBean(SluiceHealthIndicator.class)
               .doesNotHaveBean(SluiceEndpoint.class);
-          assertThat(context.getBean("dataSource")).isInstanceOf(RateLimitedDataSource.class);
+          assertThat(Fixtures.throughSluice(context.getBean("dataSource"))).isTrue();
         });
   }
 
@@ -90,7 +90,7 @@ class SluiceActuatorTest {
   void endpoint_tripsAndResetsTheManualFlag_changesTheBudget() {
     runner.withPropertyValues("management.endpoints.web.exposure.include=sluice").run(context -> {
       SluiceEndpoint endpoint = context.getBean(SluiceEndpoint.class);
-      RateLimitedDataSource sluice = context.getBean(RateLimitedDataSource.class);
+      RateLimitedDataSource sluice = Fixtures.sluice(context);
 
       assertThat(endpoint.change("users-db", "open", 200.0, null, null))
           .containsEntry("limiting", true).containsEntry("budget", 200.0);
@@ -204,7 +204,7 @@ class SluiceActuatorTest {
             "sluice.redis=redis://127.0.0.1:" + closedPort(), "sluice.redis.refresh=50ms",
             "sluice.redis.timeout=50ms")
         .run(context -> {
-          RateLimitedDataSource sluice = context.getBean(RateLimitedDataSource.class);
+          RateLimitedDataSource sluice = Fixtures.sluice(context);
           await().atMost(Duration.ofSeconds(10))
               .until(() -> sluice.stats().flagState() == FlagState.UNREACHABLE);
 

@@ -60,9 +60,9 @@ class SluiceAutoConfigurationTest {
   void budgetSet_dataSourceWrapped_unwrapFindsThePool() {
     runner.withPropertyValues("sluice.budget=500", "sluice.instances=4").run(context -> {
       DataSource dataSource = context.getBean(DataSource.class);
-      assertThat(dataSource).isInstanceOf(RateLimitedDataSource.class);
+      assertThat(Fixtures.throughSluice(dataSource)).isTrue();
       assertThat(dataSource.unwrap(HikariDataSource.class)).isInstanceOf(CountingPool.class);
-      RateLimitedDataSource sluice = (RateLimitedDataSource) dataSource;
+      RateLimitedDataSource sluice = dataSource.unwrap(RateLimitedDataSource.class);
       assertThat(sluice.stats().permitsPerSecond()).isEqualTo(125);
       assertThat(sluice.stats().name()).as("named after its bean").isEqualTo("dataSource");
     });
@@ -91,7 +91,7 @@ class SluiceAutoConfigurationTest {
     runner.withInitializer(context -> Fixtures.environmentVariables(context, Map.of(
             "SLUICE_BUDGET", "300", "SLUICE_SUMMARYINTERVAL", "5s", "SLUICE_NAME", "users-db")))
         .run(context -> {
-          RateLimitedDataSource sluice = context.getBean(RateLimitedDataSource.class);
+          RateLimitedDataSource sluice = Fixtures.sluice(context);
           assertThat(sluice.stats().budget()).isEqualTo(300);
           assertThat(sluice.stats().name()).isEqualTo("users-db");
         });
@@ -114,7 +114,7 @@ class SluiceAutoConfigurationTest {
             "SLUICE_PORT", "tcp://10.0.0.7:80", "SLUICE_PORT_80_TCP_ADDR", "10.0.0.7")))
         .run(context -> {
           assertThat(context).hasNotFailed();
-          assertThat(context.getBean(DataSource.class)).isInstanceOf(RateLimitedDataSource.class);
+          assertThat(Fixtures.throughSluice(context.getBean(DataSource.class))).isTrue();
           assertThat(context.getBean(SluiceDataSourceWrapper.class).properties()
               .ignored()).contains("sluice.port", "sluice.port.80.tcp.addr");
         });
@@ -172,9 +172,9 @@ class SluiceAutoConfigurationTest {
         .withPropertyValues("sluice.budget=100", "sluice.datasources.reportsDataSource.budget=20",
             "sluice.datasources.reportsDataSource.name=reports-db")
         .run(context -> {
-          RateLimitedDataSource orders = context.getBean("orders", RateLimitedDataSource.class);
+          RateLimitedDataSource orders = Fixtures.sluice(context, "orders");
           RateLimitedDataSource reports =
-              context.getBean("reportsDataSource", RateLimitedDataSource.class);
+              Fixtures.sluice(context, "reportsDataSource");
           assertThat(orders.stats().budget()).isEqualTo(100);
           assertThat(orders.stats().name()).isEqualTo("orders");
           assertThat(reports.stats().budget()).isEqualTo(20);
@@ -189,8 +189,7 @@ class SluiceAutoConfigurationTest {
         .withPropertyValues("sluice.budget=100")
         .withInitializer(context -> Fixtures.environmentVariables(context,
             Map.of("SLUICE_DATASOURCES_REPORTSDATASOURCE_BUDGET", "30")))
-        .run(context -> assertThat(context.getBean("reportsDataSource",
-            RateLimitedDataSource.class).stats().budget()).isEqualTo(30));
+        .run(context -> assertThat(Fixtures.sluice(context, "reportsDataSource").stats().budget()).isEqualTo(30));
   }
 
   @Test
@@ -199,8 +198,7 @@ class SluiceAutoConfigurationTest {
         .withPropertyValues("sluice.budget=100", "sluice.datasources.reportsDataSource.budget=20")
         .withInitializer(context -> Fixtures.environmentVariables(context,
             Map.of("SLUICE_DATASOURCES_REPORTSDATASOURCE_BUDGET", "30")))
-        .run(context -> assertThat(context.getBean("reportsDataSource",
-            RateLimitedDataSource.class).stats().budget()).isEqualTo(20));
+        .run(context -> assertThat(Fixtures.sluice(context, "reportsDataSource").stats().budget()).isEqualTo(20));
   }
 
   @Test
@@ -209,8 +207,7 @@ class SluiceAutoConfigurationTest {
         .withPropertyValues("sluice.budget=100", "sluice.datasources.orders.enabled=false")
         .run(context -> {
           assertThat(context.getBean("orders")).isInstanceOf(CountingPool.class);
-          assertThat(context.getBean("reportsDataSource"))
-              .isInstanceOf(RateLimitedDataSource.class);
+          assertThat(Fixtures.throughSluice(context.getBean("reportsDataSource"))).isTrue();
         });
   }
 
@@ -243,7 +240,7 @@ class SluiceAutoConfigurationTest {
   void breakerFlagBean_isTheFlag() {
     runner.withUserConfiguration(ManualFlag.class).withPropertyValues("sluice.budget=500")
         .run(context -> {
-          RateLimitedDataSource sluice = context.getBean(RateLimitedDataSource.class);
+          RateLimitedDataSource sluice = Fixtures.sluice(context);
           assertThat(sluice.stats().limiting()).isFalse();
 
           context.getBean(BreakerFlag.Manual.class).trip();
@@ -255,6 +252,6 @@ class SluiceAutoConfigurationTest {
   @Test
   void noBreakerFlagBean_flagFromSluiceFlag_alwaysOn() {
     runner.withPropertyValues("sluice.budget=500").run(context ->
-        assertThat(context.getBean(RateLimitedDataSource.class).stats().limiting()).isTrue());
+        assertThat(Fixtures.sluice(context).stats().limiting()).isTrue());
   }
 }

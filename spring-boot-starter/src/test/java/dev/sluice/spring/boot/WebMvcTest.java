@@ -9,6 +9,10 @@ import dev.sluice.Priority;
 import dev.sluice.RateLimitedDataSource;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.test.web.servlet.request.MockMvcRequestBuilders;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -30,6 +34,7 @@ import org.springframework.web.bind.annotation.RestController;
     "sluice.name=users-db", "spring.datasource.url=jdbc:h2:mem:mvc",
     "management.endpoints.web.exposure.include=sluice", "sluice.web.priority-header=X-Priority"})
 @AutoConfigureMockMvc
+@ExtendWith(OutputCaptureExtension.class)
 class WebMvcTest {
 
   @SpringBootConfiguration
@@ -54,8 +59,12 @@ class WebMvcTest {
   @Autowired
   MockMvc mvc;
 
-  @Autowired
   RateLimitedDataSource sluice;
+
+  @Autowired
+  void sluice(javax.sql.DataSource dataSource) throws java.sql.SQLException {
+    this.sluice = dataSource.unwrap(RateLimitedDataSource.class);
+  }
 
   @Test
   void flood_503WithRetryAfterAndProblemDetail_then200() throws Exception {
@@ -88,6 +97,40 @@ class WebMvcTest {
 
     assertThat(budgets).contains("\"users-db\":{\"limiting\":true", "\"budget\":1.0");
     assertThat(trip.getStatus()).isEqualTo(400);
+  }
+
+  /**
+   * Issue 21, item 8: with Boot's defaults a refused change was answered
+   * {@code {"status":400,"error":"Bad Request"}} and no more. Item 11: the instance count read
+   * {@code 1.0}, and a change over Actuator was logged "by JMX".
+   */
+  @Test
+  void actuatorEndpoint_badChange_400WithTheReasonInTheBody(CapturedOutput output)
+      throws Exception {
+    MockHttpServletResponse badMode = send("{\"mode\": \"loud\"}");
+    MockHttpServletResponse badBudget = send("{\"budget\": \"lots\"}");
+    MockHttpServletResponse trip = send("{\"flag\": \"open\"}");
+
+    assertThat(badMode.getStatus()).isEqualTo(400);
+    assertThat(badMode.getContentAsString()).contains("\"status\":400",
+        "\"message\":\"sluice.mode must be `enforce` or `shadow`, but was \\\"loud\\\"\"");
+    assertThat(badBudget.getStatus()).isEqualTo(400);
+    assertThat(badBudget.getContentAsString())
+        .contains("budget must be a positive number, but was \\\"lots\\\"");
+    assertThat(trip.getStatus()).isEqualTo(400);
+    assertThat(trip.getContentAsString())
+        .contains("cannot trip the breaker flag over Actuator: there is none");
+
+    String changed = change("{\"budget\": 2}");
+    change("{\"budget\": 1}");
+    assertThat(changed).contains("\"instances\":1,").doesNotContain("\"instances\":1.0");
+    assertThat(output.getOut() + output.getErr()).contains("by Actuator")
+        .doesNotContain("by JMX").doesNotContain("over JMX");
+  }
+
+  private MockHttpServletResponse send(String json) throws Exception {
+    return mvc.perform(MockMvcRequestBuilders.post("/actuator/sluice/users-db")
+        .contentType(MediaType.APPLICATION_JSON).content(json)).andReturn().getResponse();
   }
 
   @Test

@@ -36,9 +36,9 @@ abstract class OverBudgetFlow {
 
   @Test
   void dataSource_isSluiceOverTheAutoConfiguredPool() throws Exception {
-    assertThat(dataSource).isInstanceOf(RateLimitedDataSource.class);
-    assertThat(dataSource.unwrap(HikariDataSource.class)).isNotNull();
-    RateLimitedDataSource sluice = (RateLimitedDataSource) dataSource;
+    assertThat(dataSource).isInstanceOf(HikariDataSource.class); // the bean keeps its class
+    assertThat(dataSource.unwrap(HikariDataSource.class)).isNotSameAs(dataSource);
+    RateLimitedDataSource sluice = dataSource.unwrap(RateLimitedDataSource.class);
     assertThat(sluice.stats().name()).isEqualTo("users-db");
     assertThat(sluice.stats().permitsPerSecond()).isEqualTo(0.001);
     assertThat(sluice.stats().burst()).isEqualTo(1);
