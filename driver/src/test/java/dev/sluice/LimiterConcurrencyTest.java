@@ -202,7 +202,7 @@ class LimiterConcurrencyTest {
   }
 
   @Test
-  void capReserve_sheddableFlood_leavesThePlacesAboveItsPartToCritical() throws SQLException {
+  void capReserve_sheddableFlood_leavesThePlacesAboveItsPartToCritical() throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, 10, 1000, 1); // reserve 0.2: parts 10, 8, 6
     flag.trip();
     int readOnly = Limiter.readOnly(Limiter.initialState(true), true);
@@ -227,7 +227,7 @@ class LimiterConcurrencyTest {
   }
 
   @Test
-  void capReserve_aTransactionHoldsItsPlaceAtItsDoorsPriority() throws SQLException {
+  void capReserve_aTransactionHoldsItsPlaceAtItsDoorsPriority() throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, 2, 1000, 1); // reserve 0.2: parts 2, 2, 1
     flag.trip();
     int readOnlyManual = Limiter.readOnly(Limiter.initialState(false), true);
@@ -283,7 +283,7 @@ class LimiterConcurrencyTest {
   private Limiter auto(int min, int max) {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 1e6)
         .with(Keys.CONCURRENCY, ConcurrencyCap.AUTO).with(Keys.CONCURRENCY_MIN, min)
-        .with(Keys.CONCURRENCY_MAX, max);
+        .with(Keys.CONCURRENCY_MAX, max).with(Keys.RESERVE, 0.0); // NORMAL sees the whole cap
     return new Limiter("users-db", settings, Bucket.of(1e6, 1_000_000, ticker), flag, 1,
         false, ticker, RateLimitExceededException.REFUSALS);
   }
