@@ -139,7 +139,7 @@ public final class Limiter {
     this.stackTraces = settings.get(Keys.STACK_TRACES);
     this.summaryIntervalNanos = settings.get(Keys.SUMMARY_INTERVAL).toNanos();
     this.ticker = ticker;
-    this.debts = new ClassDebts(ticker);
+    this.debts = new ClassDebts();
     this.recovery = new Recovery(settings.get(Keys.RECOVERY_SETTLE),
         settings.get(Keys.RECOVERY_THRESHOLD));
     this.shadow = settings.get(Keys.MODE) == Mode.SHADOW;
