@@ -56,8 +56,10 @@ import java.sql.Wrapper;
  * place in flight) or {@link Limiter#SAMPLED} (its latency is learned from): the connection keeps
  * them out of the state and hands them to the statement as an {@code int}, which reports them back
  * through {@link #afterStatement} when its {@code execute*} returns or throws. Without a cap,
- * and while not limiting, that {@code int} is {@code 0} and the report is one compare. A checkout
- * that took a place (in {@code connection} scope) gives it back on the first {@link #close()}.
+ * and while not limiting, that {@code int} is {@code 0} and the report is one compare. A place
+ * that outlives a statement is kept in the state instead ({@link Limiter#TX_PLACE}: an open
+ * transaction's, given back when it ends; {@link Limiter#CHECKOUT_PLACE}: a checkout's in
+ * {@code connection} scope) and given back on the first {@link #close()} or {@link #abort}.
  *
  * <h2>Identity</h2>
  *
