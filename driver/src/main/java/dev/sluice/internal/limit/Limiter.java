@@ -64,6 +64,19 @@ public final class Limiter {
    * {@code null}: read at a door, and only while limiting (one thread-local read).
    */
   public static final ThreadLocal<Priority> CODE_PRIORITY = new ThreadLocal<>();
+  /** {@link Priority#values()} once: each call of it copies the array. */
+  private static final Priority[] PRIORITIES = Priority.values();
+  /** The reasons of a concurrency refusal: constant, so that a refusal builds no text. */
+  private static final String CAP_REACHED =
+      "this instance's cap on statements and transactions in flight is reached";
+  private static final String[] PART_REACHED = new String[PRIORITIES.length];
+
+  static {
+    for (Priority p : PRIORITIES) {
+      PART_REACHED[p.ordinal()] = "the part of this instance's cap that " + tag(p) + " calls may"
+          + " hold is reached (sluice.reserve keeps the rest for higher priorities)";
+    }
+  }
 
   private final String name;
   /** Makes the exceptions of a refusal (their constructors are the API package's). */
@@ -605,19 +618,16 @@ public final class Limiter {
 
   /** The priority an admitted transaction is charged at. */
   private static Priority transactionPriority(int state) {
-    return Priority.values()[((state & TX_CLASS) >>> TX_CLASS_SHIFT) - 1];
+    return PRIORITIES[((state & TX_CLASS) >>> TX_CLASS_SHIFT) - 1];
   }
 
   private RateLimitExceededException refuseConcurrency(Priority priority) {
     countDemand();
     rejected[priority.ordinal()].increment();
     maybeSummarise();
-    int part = concurrency.gate().limit(priority);
     int cap = concurrency.limit();
-    return refusals.concurrency(name, bucket.permitsPerSecond(), part == cap
-        ? "this instance's cap on statements and transactions in flight is reached"
-        : "the part of this instance's cap that " + tag(priority) + " calls may hold is reached ("
-            + part + " of " + cap + "; sluice.reserve keeps the rest for higher priorities)",
+    return refusals.concurrency(name, bucket.permitsPerSecond(),
+        concurrency.gate().limit(priority) == cap ? CAP_REACHED : PART_REACHED[priority.ordinal()],
         stackTraces, cap);
   }
 
