@@ -241,6 +241,53 @@ class LimiterConcurrencyTest {
     assertThat(limiter.concurrency().inFlight()).isEqualTo(1);
   }
 
+  /** Through the wrappers: every way a transaction ends gives its place back, once. */
+  @Test
+  void transactionPlace_givenBackByCommitRollbackSwitchCloseAbortAndEndingText()
+      throws SQLException {
+    Limiter limiter = limiter(Scope.STATEMENT, 1, 1000, 1);
+    flag.trip();
+    List<String> ends = List.of("commit", "rollback", "autocommit", "close", "abort", "text");
+    for (String end : ends) {
+      Connection connection = ConnectionWrapper.wrap(driverConnection(() -> null), limiter);
+      connection.setAutoCommit(false);
+      Statement statement = connection.createStatement();
+      statement.execute("update t set x = 1");
+      statement.execute("update t set x = 2");
+      assertThat(limiter.concurrency().inFlight()).as("open, before " + end).isEqualTo(1);
+      switch (end) {
+        case "commit" -> connection.commit();
+        case "rollback" -> connection.rollback();
+        case "autocommit" -> connection.setAutoCommit(true);
+        case "close" -> connection.close();
+        case "abort" -> connection.abort(Runnable::run);
+        default -> statement.execute("COMMIT");
+      }
+      connection.close(); // a later close gives nothing back twice
+      assertThat(limiter.concurrency().inFlight()).as("after " + end).isZero();
+    }
+  }
+
+  @Test
+  void setAutoCommitFalse_driverThrows_givesTheDoorsPlaceBack() throws SQLException {
+    Limiter limiter = limiter(Scope.STATEMENT, 1, 1000, 1);
+    flag.trip();
+    SQLException broken = new SQLException("connection broken", "08006");
+    Connection driver = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+        new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+          switch (method.getName()) {
+            case "getAutoCommit": return true;
+            case "setAutoCommit": throw broken;
+            default: return null;
+          }
+        });
+    Connection connection = ConnectionWrapper.wrap(driver, limiter);
+
+    assertThatThrownBy(() -> connection.setAutoCommit(false)).isSameAs(broken);
+
+    assertThat(limiter.concurrency().inFlight()).isZero();
+  }
+
   @Test
   void setInstances_dividesTheCapLikeTheBudget_eachAtLeastOne() {
     Limiter limiter = limiter(Scope.STATEMENT, 10, 100, 3);
