@@ -9,7 +9,6 @@ import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Bucket;
 import dev.sluice.internal.limit.Limiter;
 import dev.sluice.testing.LogTap;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
@@ -22,14 +21,7 @@ import org.junit.jupiter.api.Test;
  * On a fake clock: a bucket of 1 permit, a summary every second.
  */
 class LimiterLogWordingTest {
-  private static final Connection AUTO = (Connection) Proxy.newProxyInstance(
-      LimiterLogWordingTest.class.getClassLoader(), new Class<?>[] {Connection.class},
-      (proxy, method, args) -> {
-        if (method.getName().equals("getAutoCommit")) {
-          return true;
-        }
-        throw new UnsupportedOperationException(method.getName());
-      });
+  private static final Connection AUTO = LimiterRecoveryTest.AUTO_COMMITTING;
   private final FakeTicker ticker = new FakeTicker();
   private final BreakerFlag.Manual flag = BreakerFlag.manual();
 
