@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>The cap is a volatile {@code int} that a controller (or the user's fixed setting) may change
  * at any time; the count is one {@link AtomicInteger} moved by compare-and-set, so the count never
  * goes above the cap that was read at the moment of admission; only {@link #forceAcquire()} (a
- * statement of a transaction already admitted, never refused) counts beyond it. Lowering the cap
+ * transaction, or a connection, begun before limiting began, whose work cannot be refused) counts
+ * beyond it. Lowering the cap
  * never takes away what was already admitted: the statements above the new cap run to their end,
  * and admission resumes once the count is below it.
  *
@@ -103,11 +104,11 @@ public final class ConcurrencyGate {
   }
 
   /**
-   * Counts one statement in flight whatever the cap: a statement of a transaction already
-   * admitted, which is never refused. It may take the count above the cap; admission resumes
-   * once the count is back below it.
+   * Counts one place whatever the cap: a transaction (or a connection in {@code connection}
+   * scope) that began before limiting began and now runs a statement, which is never refused.
+   * It may take the count above the cap; admission resumes once the count is back below it.
    */
-  public void forceAcquire() {
+    public void forceAcquire() {
     inFlight.incrementAndGet();
   }
 
