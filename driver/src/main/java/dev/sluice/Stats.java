@@ -260,9 +260,11 @@ public final class Stats {
   }
 
   /**
-   * Returns how many statements (in {@code connection} scope, connections checked out) this
-   * instance has in flight under its concurrency cap: admitted while limiting and not yet
-   * returned. Statements admitted while not limiting are not counted.
+   * Returns how many places of its concurrency cap this instance has in use: statements under
+   * auto-commit admitted while limiting and not yet returned, open transactions (one each, from
+   * the door to the end), and in {@code connection} scope connections checked out. A transaction
+   * or a connection begun while not limiting counts from its first statement while limiting; a
+   * statement already executing when limiting began is not counted.
    *
    * @return the count; {@code 0} when there is no cap ({@code sluice.concurrency} not set)
    */

@@ -121,24 +121,34 @@ class LimiterConcurrencyTest {
   }
 
   @Test
-  void beforeStatement_inAnAdmittedTransaction_isCountedButNeverRefused() throws SQLException {
+  void beforeStatement_inAnAdmittedTransaction_holdsTheDoorsOnePlaceUntilItEnds()
+      throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
     flag.trip();
     int tx = limiter.beforeStatement(Limiter.initialState(false), DRIVER); // the door: the place
-    assertThat(tx & Limiter.HELD).isNotZero();
-    int state = tx & ~Limiter.HELD;
+    assertThat(tx & Limiter.HELD).as("the statement holds nothing of its own").isZero();
+    assertThat(tx & Limiter.TX_PLACE).isNotZero();
     for (int i = 0; i < 3; i++) {
-      assertThat(limiter.beforeStatement(state, DRIVER) & Limiter.HELD).isNotZero();
+      tx = limiter.beforeStatement(tx, DRIVER);
+      assertThat(tx & Limiter.HELD).isZero();
     }
-    assertThat(limiter.concurrency().inFlight()).isEqualTo(4);
+    assertThat(limiter.concurrency().inFlight()).isEqualTo(1);
     assertThat(limiter.rejected()).isZero();
-    // a new door finds the cap reached
+    // a new door finds the cap reached, though no statement of the transaction runs now
     assertThatThrownBy(() -> limiter.beforeStatement(Limiter.initialState(true), DRIVER))
         .isInstanceOf(RateLimitExceededException.class);
+
+    int ended = limiter.afterEnd(tx);
+
+    assertThat(ended & (Limiter.TX_PLACE | Limiter.TX_CLASS)).isZero();
+    assertThat(limiter.concurrency().inFlight()).isZero();
+    assertThat(limiter.afterEnd(ended)).isEqualTo(ended); // once
+    assertThat(limiter.concurrency().inFlight()).isZero();
   }
 
   @Test
-  void beforeAutoCommit_capReached_refusesTheTransactionsDoor() throws SQLException {
+  void beforeAutoCommit_capReached_refusesTheTransactionsDoor_admittedItHoldsAPlace()
+      throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
     flag.trip();
     limiter.beforeStatement(Limiter.initialState(true), DRIVER);
@@ -146,9 +156,136 @@ class LimiterConcurrencyTest {
         .isInstanceOfSatisfying(RateLimitExceededException.class,
             e -> assertThat(e.limit()).isEqualTo(Limit.CONCURRENCY));
     limiter.afterStatement(Limiter.HELD, 0, null, null);
-    int state = limiter.beforeAutoCommit(Limiter.initialState(true), false, DRIVER);
+    int before = Limiter.initialState(true);
+    int state = limiter.beforeAutoCommit(before, false, DRIVER);
     assertThat(state & Limiter.IN_TRANSACTION).isNotZero();
-    assertThat(limiter.concurrency().inFlight()).isZero(); // the switch runs no statement
+    assertThat(limiter.concurrency().inFlight()).isEqualTo(1); // from its door to its end
+
+    int back = limiter.afterAutoCommit(state, limiter.beforeAutoCommit(state, true, DRIVER), true,
+        true);
+
+    assertThat(back & Limiter.TX_PLACE).isZero();
+    assertThat(limiter.concurrency().inFlight()).isZero();
+  }
+
+  @Test
+  void afterAutoCommit_failedSwitchToManual_givesTheDoorsPlaceBack() throws SQLException {
+    Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
+    flag.trip();
+    int before = Limiter.initialState(true);
+    int next = limiter.beforeAutoCommit(before, false, DRIVER);
+    assertThat(limiter.concurrency().inFlight()).isEqualTo(1);
+
+    assertThat(limiter.afterAutoCommit(before, next, false, false)).isEqualTo(before);
+
+    assertThat(limiter.concurrency().inFlight()).isZero();
+  }
+
+  @Test
+  void transactionBegunWhileNotLimiting_isCountedFromItsFirstStatementWhileLimiting()
+      throws SQLException {
+    Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
+    int tx = limiter.beforeAutoCommit(Limiter.initialState(true), false, DRIVER);
+    tx = limiter.beforeStatement(tx, DRIVER);
+    assertThat(limiter.concurrency().inFlight()).isZero();
+    flag.trip();
+
+    tx = limiter.beforeStatement(tx, DRIVER); // never refused: its work is under way
+
+    assertThat(limiter.concurrency().inFlight()).isEqualTo(1);
+    assertThatThrownBy(() -> limiter.beforeStatement(Limiter.initialState(true), DRIVER))
+        .isInstanceOf(RateLimitExceededException.class);
+    tx = limiter.beforeStatement(tx, DRIVER);
+    assertThat(limiter.concurrency().inFlight()).as("adopted once").isEqualTo(1);
+    limiter.afterEnd(tx);
+    assertThat(limiter.concurrency().inFlight()).isZero();
+  }
+
+  @Test
+  void capReserve_sheddableFlood_leavesThePlacesAboveItsPartToCritical() throws Exception {
+    Limiter limiter = limiter(Scope.STATEMENT, 10, 1000, 1); // reserve 0.2: parts 10, 8, 6
+    flag.trip();
+    int readOnly = Limiter.readOnly(Limiter.initialState(true), true);
+    for (int i = 0; i < 6; i++) {
+      limiter.beforeStatement(readOnly, DRIVER);
+    }
+    assertThatThrownBy(() -> limiter.beforeStatement(readOnly, DRIVER))
+        .isInstanceOfSatisfying(RateLimitExceededException.class, e -> {
+          assertThat(e.limit()).isEqualTo(Limit.CONCURRENCY);
+          assertThat(e.getMessage()).contains("sheddable calls may hold", "cap 10");
+        });
+    int autoCommit = Limiter.initialState(true);
+    limiter.beforeStatement(autoCommit, DRIVER);
+    limiter.beforeStatement(autoCommit, DRIVER); // NORMAL: up to 8
+    assertThatThrownBy(() -> limiter.beforeStatement(autoCommit, DRIVER))
+        .isInstanceOf(RateLimitExceededException.class);
+    for (int i = 0; i < 2; i++) {
+      assertThat(Priority.CRITICAL.call(() -> limiter.beforeStatement(autoCommit, DRIVER))
+          & Limiter.HELD).isNotZero();
+    }
+    assertThat(limiter.concurrency().inFlight()).isEqualTo(10);
+  }
+
+  @Test
+  void capReserve_aTransactionHoldsItsPlaceAtItsDoorsPriority() throws Exception {
+    Limiter limiter = limiter(Scope.STATEMENT, 2, 1000, 1); // reserve 0.2: parts 2, 2, 1
+    flag.trip();
+    int readOnlyManual = Limiter.readOnly(Limiter.initialState(false), true);
+    int tx = limiter.beforeStatement(readOnlyManual, DRIVER);
+    assertThatThrownBy(() -> limiter.beforeAutoCommit(
+        Limiter.readOnly(Limiter.initialState(true), true), false, DRIVER))
+        .isInstanceOf(RateLimitExceededException.class);
+    assertThat(Priority.CRITICAL.call(() -> limiter.beforeAutoCommit(Limiter.initialState(true),
+        false, DRIVER)) & Limiter.TX_PLACE).isNotZero();
+    limiter.afterEnd(tx);
+    assertThat(limiter.concurrency().inFlight()).isEqualTo(1);
+  }
+
+  /** Through the wrappers: every way a transaction ends gives its place back, once. */
+  @Test
+  void transactionPlace_givenBackByCommitRollbackSwitchCloseAbortAndEndingText()
+      throws SQLException {
+    Limiter limiter = limiter(Scope.STATEMENT, 1, 1000, 1);
+    flag.trip();
+    List<String> ends = List.of("commit", "rollback", "autocommit", "close", "abort", "text");
+    for (String end : ends) {
+      Connection connection = ConnectionWrapper.wrap(driverConnection(() -> null), limiter);
+      connection.setAutoCommit(false);
+      Statement statement = connection.createStatement();
+      statement.execute("update t set x = 1");
+      statement.execute("update t set x = 2");
+      assertThat(limiter.concurrency().inFlight()).as("open, before " + end).isEqualTo(1);
+      switch (end) {
+        case "commit" -> connection.commit();
+        case "rollback" -> connection.rollback();
+        case "autocommit" -> connection.setAutoCommit(true);
+        case "close" -> connection.close();
+        case "abort" -> connection.abort(Runnable::run);
+        default -> statement.execute("COMMIT");
+      }
+      connection.close(); // a later close gives nothing back twice
+      assertThat(limiter.concurrency().inFlight()).as("after " + end).isZero();
+    }
+  }
+
+  @Test
+  void setAutoCommitFalse_driverThrows_givesTheDoorsPlaceBack() throws SQLException {
+    Limiter limiter = limiter(Scope.STATEMENT, 1, 1000, 1);
+    flag.trip();
+    SQLException broken = new SQLException("connection broken", "08006");
+    Connection driver = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+        new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+          switch (method.getName()) {
+            case "getAutoCommit": return true;
+            case "setAutoCommit": throw broken;
+            default: return null;
+          }
+        });
+    Connection connection = ConnectionWrapper.wrap(driver, limiter);
+
+    assertThatThrownBy(() -> connection.setAutoCommit(false)).isSameAs(broken);
+
+    assertThat(limiter.concurrency().inFlight()).isZero();
   }
 
   @Test
@@ -193,7 +330,7 @@ class LimiterConcurrencyTest {
   private Limiter auto(int min, int max) {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 1e6)
         .with(Keys.CONCURRENCY, ConcurrencyCap.AUTO).with(Keys.CONCURRENCY_MIN, min)
-        .with(Keys.CONCURRENCY_MAX, max);
+        .with(Keys.CONCURRENCY_MAX, max).with(Keys.RESERVE, 0.0); // NORMAL sees the whole cap
     return new Limiter("users-db", settings, Bucket.of(1e6, 1_000_000, ticker), flag, 1,
         false, ticker, RateLimitExceededException.REFUSALS);
   }

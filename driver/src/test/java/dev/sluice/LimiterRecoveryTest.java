@@ -30,7 +30,7 @@ class LimiterRecoveryTest {
   private static final Duration SETTLE = Duration.ofSeconds(5);
   private static final long SECOND = 1_000_000_000L;
   /** A driver connection that says it auto-commits, and answers nothing else. */
-  private static final Connection AUTO_COMMITTING = (Connection) Proxy.newProxyInstance(
+  static final Connection AUTO_COMMITTING = (Connection) Proxy.newProxyInstance(
       LimiterRecoveryTest.class.getClassLoader(), new Class<?>[] {Connection.class},
       (proxy, method, args) -> {
         if (method.getName().equals("getAutoCommit")) {

@@ -48,6 +48,9 @@ class ConcurrencyCapTest {
     config.addDataSourceProperty("ApplicationName", APP);
     Properties settings = new Properties();
     settings.setProperty("sluice.concurrency", Integer.toString(CAP));
+    // every statement here is NORMAL: with no reserve it sees the whole cap (the parts each
+    // priority sees are tested in the driver's ConcurrencyCapAtTheDatabaseTest)
+    settings.setProperty("sluice.reserve", "0");
     try (HikariDataSource pool = new HikariDataSource(config);
         RateLimitedDataSource ds = RateLimitedDataSource.builder(pool).name(APP)
             .budget(10_000).properties(settings).build()) { // no flag: always limiting

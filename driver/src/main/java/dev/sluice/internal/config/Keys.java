@@ -232,11 +232,13 @@ public final class Keys {
   public static final Key<Double> RESERVE = Key.named("sluice.reserve", Double.class,
           Key::reserveRatio, "be a number from 0 up to but not including 1")
       .defaultValue(0.2, "`0.2`")
-      .unit("ratio of the burst")
-      .doc("While limiting: the part of the bucket a flood of lower-priority calls can never"
-          + " take from a higher priority (`CRITICAL` over `NORMAL` over `SHEDDABLE`, read-only"
-          + " connections being `SHEDDABLE`). A lower priority still gets the whole share when"
-          + " no higher one needs it. `0`: priorities make no difference.")
+      .unit("ratio of the burst and of the concurrency cap")
+      .doc("While limiting: the part of the bucket, and of `sluice.concurrency`, that a flood of"
+          + " lower-priority calls can never take from a higher priority (`CRITICAL` over"
+          + " `NORMAL` over `SHEDDABLE`, read-only connections being `SHEDDABLE`). A lower"
+          + " priority still gets the whole rate when no higher one needs it (only a smaller"
+          + " burst), but only its part of the concurrency cap. `0`: priorities make no"
+          + " difference.")
       .group(Group.FREQUENTLY_USED).build();
 
   public static final Key<Mode> MODE = Key.named("sluice.mode", Mode.class,
@@ -251,9 +253,10 @@ public final class Keys {
           ConcurrencyCap.class, ConcurrencyCap::parse, "be a positive integer or `auto`")
       .computedDefault("none: no cap on concurrency")
       .unit("statements in flight")
-      .doc("While limiting, the most statements of all instances together in flight at once (in"
-          + " `connection` scope: connections checked out), divided among the instances as the"
-          + " budget is (each at least 1); a call must pass both this and the rate. `auto`: each"
+      .doc("While limiting, the most statements of all instances together in flight at once (a"
+          + " transaction counts as one from its start to its end; in `connection` scope:"
+          + " connections checked out), divided among the instances as the budget is (each at"
+          + " least 1); a call must pass both this and the rate. `auto`: each"
           + " instance adapts its own cap from the latency and overload errors of the statements"
           + " it admits, within `sluice.concurrency.min` and `sluice.concurrency.max`.")
       .nested("sluice.concurrency.limit").words("auto")

@@ -56,8 +56,10 @@ import java.sql.Wrapper;
  * place in flight) or {@link Limiter#SAMPLED} (its latency is learned from): the connection keeps
  * them out of the state and hands them to the statement as an {@code int}, which reports them back
  * through {@link #afterStatement} when its {@code execute*} returns or throws. Without a cap,
- * and while not limiting, that {@code int} is {@code 0} and the report is one compare. A checkout
- * that took a place (in {@code connection} scope) gives it back on the first {@link #close()}.
+ * and while not limiting, that {@code int} is {@code 0} and the report is one compare. A place
+ * that outlives a statement is kept in the state instead ({@link Limiter#TX_PLACE}: an open
+ * transaction's, given back when it ends; {@link Limiter#CHECKOUT_PLACE}: a checkout's in
+ * {@code connection} scope) and given back on the first {@link #close()} or {@link #abort}.
  *
  * <h2>Identity</h2>
  *
@@ -84,19 +86,16 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
   private boolean closed;
   /** The metadata last handed out, so asking twice gives the same wrapper. */
   private DatabaseMetaDataWrapper metaData;
-  /** {@link Limiter#HELD} while this connection's checkout holds a place in flight; 0 once given. */
-  private int checkoutHeld;
   /**
    * When the statement now running was admitted, if it holds a place in flight. One field, not
    * one per statement: a connection runs one statement at a time.
    */
   private long startNanos;
 
-  ConnectionWrapper(Connection delegate, Limiter limiter, int state, int checkoutHeld) {
+  ConnectionWrapper(Connection delegate, Limiter limiter, int state) {
     this.delegate = delegate;
     this.limiter = limiter;
     this.state = state;
-    this.checkoutHeld = checkoutHeld;
   }
 
   /**
@@ -126,7 +125,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       limiter.afterCheckout(checkoutHeld, null);
       return null;
     }
-    return new GeneratedConnection(raw, limiter, Limiter.initialState(), checkoutHeld);
+    return new GeneratedConnection(raw, limiter, Limiter.checkedOut(checkoutHeld));
   }
 
   /**
@@ -186,20 +185,20 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
 
   /**
    * Switching to manual commit may be a transaction's door: the limiter admits it, or throws before
-   * the driver sees the call, so the connection stays as it was.
+   * the driver sees the call, so the connection stays as it was. Switching to auto-commit ends
+   * the transaction, whether the driver's call returns or throws (see
+   * {@link Limiter#afterAutoCommit}).
    */
   @Override
   public final void setAutoCommit(boolean autoCommit) throws SQLException {
     int next = limiter.beforeAutoCommit(state, autoCommit, delegate);
+    boolean switched = false;
     try {
       delegate.setAutoCommit(autoCommit);
-    } catch (SQLException | RuntimeException e) {
-      if (autoCommit) { // the switch commits, and a failed commit still ends the transaction
-        state = Limiter.afterFailedSwitchToAutoCommit(state);
-      }
-      throw e;
+      switched = true;
+    } finally {
+      state = limiter.afterAutoCommit(state, next, autoCommit, switched);
     }
-    state = next;
   }
 
   /** Ends the transaction, even when it throws (see {@link Limiter#afterEnd}). */
@@ -227,7 +226,8 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
 
   /**
    * Closes the driver's connection once; later calls do nothing, as JDBC asks. A place in flight
-   * the checkout took is given back on the first call, even if the driver's close throws.
+   * the checkout or an open transaction holds is given back on the first call, even if the
+   * driver's close throws.
    */
   @Override
   public final void close() throws SQLException {
@@ -235,14 +235,31 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       try {
         delegate.close();
       } finally {
-        int held = checkoutHeld;
-        checkoutHeld = 0;
-        if (held != 0) {
-          limiter.afterCheckout(held, null);
-        }
+        givePlacesBack();
       }
-      closed = true;
     }
+  }
+
+  /**
+   * Aborts the driver's connection; the places it holds are given back as by {@link #close()},
+   * once, even if the driver's abort throws.
+   */
+  @Override
+  public final void abort(java.util.concurrent.Executor executor) throws SQLException {
+    try {
+      delegate.abort(executor);
+    } finally {
+      if (!closed) {
+        givePlacesBack();
+      }
+    }
+  }
+
+  private void givePlacesBack() {
+    closed = true;
+    int held = state;
+    state &= ~(Limiter.TX_PLACE | Limiter.CHECKOUT_PLACE);
+    limiter.afterClose(held);
   }
 
   @Override

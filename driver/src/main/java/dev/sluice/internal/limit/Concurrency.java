@@ -1,5 +1,6 @@
 package dev.sluice.internal.limit;
 
+import dev.sluice.Priority;
 import dev.sluice.RateLimitExceededException;
 import dev.sluice.internal.config.ConcurrencyCap;
 import dev.sluice.internal.config.Keys;
@@ -19,9 +20,10 @@ import org.slf4j.LoggerFactory;
  * share of a fixed cap, or an {@link AdaptiveConcurrency} controller fed with the latency and the
  * overload errors of the statements the gate admitted.
  *
- * <p>The limiter acquires only while limiting, and the statement (or the connection, in
- * {@code connection} scope) that acquired releases exactly once, when its {@code execute*}
- * returns or throws (on close). A statement that was refused gives no sample: it did not run.
+ * <p>The limiter acquires only while limiting; what acquired releases exactly once: a statement
+ * under auto-commit when its {@code execute*} returns or throws, a transaction when it ends, a
+ * connection in {@code connection} scope when it is closed. A statement that was refused gives no
+ * sample: it did not run.
  *
  * <p>The adaptive cap's moves are logged when it has moved by more than a factor of
  * {@value #LOGGED_FACTOR} since the last line, never per call: a cap that settles is logged a few
@@ -63,12 +65,13 @@ public final class Concurrency {
       return null;
     }
     if (!cap.auto()) {
-      return new Concurrency(name, new ConcurrencyGate(shareOf(cap.total(), instances)), null,
-          cap.total(), ticker);
+      return new Concurrency(name, new ConcurrencyGate(shareOf(cap.total(), instances),
+          settings.get(Keys.RESERVE)), null, cap.total(), ticker);
     }
     // The cap starts at the top and comes down as the database crowds: starting low would
     // refuse calls the database could serve while the controller learns.
-    ConcurrencyGate gate = new ConcurrencyGate(settings.get(Keys.CONCURRENCY_MAX));
+    ConcurrencyGate gate = new ConcurrencyGate(settings.get(Keys.CONCURRENCY_MAX),
+        settings.get(Keys.RESERVE));
     AdaptiveConcurrency controller = new AdaptiveConcurrency(gate,
         settings.get(Keys.CONCURRENCY_MIN), settings.get(Keys.CONCURRENCY_MAX), ticker);
     return new Concurrency(name, gate, controller, 0, ticker);
@@ -86,18 +89,18 @@ public final class Concurrency {
     }
   }
 
-  public boolean tryAcquire() {
-    return gate.tryAcquire();
+  /** Takes a place within the part of the cap {@code priority} sees, or returns false. */
+  public boolean tryAcquire(Priority priority) {
+    return gate.tryAcquire(priority);
   }
 
-  /** Counts a statement of an admitted transaction, which is never refused. */
+  /**
+   * Counts a place whatever the cap: a transaction (or, in {@code connection} scope, a
+   * connection) that began while the flag was closed and runs a statement while limiting. It
+   * cannot be refused, since its work is under way; counted, it holds back new doors.
+   */
   public void force() {
     gate.forceAcquire();
-  }
-
-  /** Whether a transaction's door finds room for its statements now. */
-  public boolean hasRoom() {
-    return gate.hasRoom();
   }
 
   /** One admitted statement in this many is sampled; 1 for a fixed cap (which samples none). */

@@ -1,5 +1,6 @@
 package dev.sluice.internal.limit;
 
+import dev.sluice.Priority;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -9,9 +10,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>The cap is a volatile {@code int} that a controller (or the user's fixed setting) may change
  * at any time; the count is one {@link AtomicInteger} moved by compare-and-set, so the count never
  * goes above the cap that was read at the moment of admission; only {@link #forceAcquire()} (a
- * statement of a transaction already admitted, never refused) counts beyond it. Lowering the cap
+ * transaction, or a connection, begun before limiting began, whose work cannot be refused) counts
+ * beyond it. Lowering the cap
  * never takes away what was already admitted: the statements above the new cap run to their end,
  * and admission resumes once the count is below it.
+ *
+ * <p>Priorities ({@code sluice.reserve}): each {@link Priority} sees its own part of the cap, as
+ * it sees its own depth of the bucket ({@link Bucket#classBurst}): {@code CRITICAL} the whole cap,
+ * the class {@code k} steps below {@code (1 - reserve)^k} of it, to the nearest whole place and at
+ * least one (cap 10, reserve 0.2: 10, 8, 6; cap 2: 2, 2, 1). A class is admitted only while fewer
+ * than its part are in flight, of all classes together; so the classes below {@code k} never hold
+ * more than their part, and the places above it stay for {@code k} and the classes above, however
+ * many lower calls arrive. The parts are computed when the cap is set, never per call.
  *
  * <p>The gate also notes whether it was <em>saturated</em> since the controller last asked — an
  * admission that filled it, or a refusal — so that a controller raises the cap only when the cap
@@ -24,15 +34,32 @@ public final class ConcurrencyGate {
 
   private final AtomicInteger inFlight = new AtomicInteger();
   private volatile int limit;
+  /** The parts of the cap {@code NORMAL} and {@code SHEDDABLE} see; written before the cap. */
+  private volatile int normalLimit;
+  private volatile int sheddableLimit;
+  /** {@code sluice.reserve}: {@code 0} gives every priority the whole cap. */
+  private final double reserve;
   private volatile boolean saturated;
 
   /**
-   * Creates a gate.
+   * Creates a gate whose whole cap every priority sees.
    *
    * @param limit the first cap, at least 1
    * @throws IllegalArgumentException if {@code limit} is below 1
    */
   public ConcurrencyGate(int limit) {
+    this(limit, 0);
+  }
+
+  /**
+   * Creates a gate that keeps the top {@code reserve} part of the cap for higher priorities.
+   *
+   * @param limit the first cap, at least 1
+   * @param reserve {@code sluice.reserve}, {@code 0 <= reserve < 1} (checked by the key)
+   * @throws IllegalArgumentException if {@code limit} is below 1
+   */
+  public ConcurrencyGate(int limit, double reserve) {
+    this.reserve = reserve;
     setLimit(limit);
   }
 
@@ -42,12 +69,26 @@ public final class ConcurrencyGate {
    * @return whether the statement was admitted; if so, the caller must {@link #release()} once
    */
   public boolean tryAcquire() {
+    return tryAcquire(limit);
+  }
+
+  /**
+   * Admits one statement (or transaction) of {@code priority} if fewer than its part of the cap
+   * are in flight, all priorities together.
+   *
+   * @param priority the caller's priority
+   * @return whether it was admitted; if so, the caller must {@link #release()} once
+   */
+  public boolean tryAcquire(Priority priority) {
+    return tryAcquire(limit(priority));
+  }
+
+  private boolean tryAcquire(int cap) {
     /*
      * Read the cap once, then CAS the count up from a value below it. A failed CAS means another
      * thread moved the count; retry with the fresh value. The loop ends: every failure is some
      * other thread's success (lock-free), and a full gate returns false at once.
      */
-    int cap = limit;
     for (int running = inFlight.get(); running < cap; running = inFlight.get()) {
       if (inFlight.compareAndSet(running, running + 1)) {
         if (running + 1 == cap && !saturated) {
@@ -63,23 +104,12 @@ public final class ConcurrencyGate {
   }
 
   /**
-   * Counts one statement in flight whatever the cap: a statement of a transaction already
-   * admitted, which is never refused. It may take the count above the cap; admission resumes
-   * once the count is back below it.
+   * Counts one place whatever the cap: a transaction (or a connection in {@code connection}
+   * scope) that began before limiting began and now runs a statement, which is never refused.
+   * It may take the count above the cap; admission resumes once the count is back below it.
    */
-  public void forceAcquire() {
+    public void forceAcquire() {
     inFlight.incrementAndGet();
-  }
-
-  /**
-   * Returns whether a statement would be admitted now: fewer than the cap are in flight. A hint
-   * for a door that admits no statement itself (a transaction's start); another thread may take
-   * the room first.
-   *
-   * @return whether the count is below the cap
-   */
-  public boolean hasRoom() {
-    return inFlight.get() < limit;
   }
 
   /**
@@ -114,6 +144,23 @@ public final class ConcurrencyGate {
   }
 
   /**
+   * Returns the part of the cap {@code priority} sees.
+   *
+   * @param priority the priority
+   * @return its part, at least 1 and at most {@link #limit()}
+   */
+  public int limit(Priority priority) {
+    switch (priority) {
+      case CRITICAL:
+        return limit;
+      case NORMAL:
+        return normalLimit;
+      default:
+        return sheddableLimit;
+    }
+  }
+
+  /**
    * Sets the cap; statements already admitted are not affected.
    *
    * @param limit the new cap, at least 1
@@ -123,6 +170,10 @@ public final class ConcurrencyGate {
     if (limit < 1) {
       throw new IllegalArgumentException("limit must be at least 1, but was " + limit);
     }
+    // the parts before the cap: a reader may pair a new cap with the old parts, never the
+    // reverse, and either way for the moment of one change
+    normalLimit = Bucket.classBurst(limit, reserve, Priority.NORMAL.ordinal());
+    sheddableLimit = Bucket.classBurst(limit, reserve, Priority.SHEDDABLE.ordinal());
     this.limit = limit;
   }
 

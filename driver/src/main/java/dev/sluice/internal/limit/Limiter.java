@@ -64,6 +64,19 @@ public final class Limiter {
    * {@code null}: read at a door, and only while limiting (one thread-local read).
    */
   public static final ThreadLocal<Priority> CODE_PRIORITY = new ThreadLocal<>();
+  /** {@link Priority#values()} once: each call of it copies the array. */
+  private static final Priority[] PRIORITIES = Priority.values();
+  /** The reasons of a concurrency refusal: constant, so that a refusal builds no text. */
+  private static final String CAP_REACHED =
+      "this instance's cap on statements and transactions in flight is reached";
+  private static final String[] PART_REACHED = new String[PRIORITIES.length];
+
+  static {
+    for (Priority p : PRIORITIES) {
+      PART_REACHED[p.ordinal()] = "the part of this instance's cap that " + tag(p) + " calls may"
+          + " hold is reached (sluice.reserve keeps the rest for higher priorities)";
+    }
+  }
 
   private final String name;
   /** Makes the exceptions of a refusal (their constructors are the API package's). */
@@ -115,10 +128,13 @@ public final class Limiter {
   private long rejectedBeforeRecovery;
   private final AtomicLong nextSummaryNanos = new AtomicLong();
   private final AtomicLong rejectedAtLastSummary = new AtomicLong();
+  private final AtomicLong shadowRejectedAtLastSummary = new AtomicLong();
   /** This instance's share of the budget, and its changes. */
   private final BudgetShare share;
   /** The cap on statements in flight ({@code sluice.concurrency}); {@code null}: none. */
   private final Concurrency concurrency;
+  /** What each priority's transactions charged beyond its own depth of the bucket. */
+  private final ClassDebts debts;
   /**
    * Whether an adaptive cap learns from statements: while not limiting 1 in SAMPLE_EVERY, while
    * limiting 1 admitted statement in its stride (statement scope only).
@@ -136,6 +152,7 @@ public final class Limiter {
     this.stackTraces = settings.get(Keys.STACK_TRACES);
     this.summaryIntervalNanos = settings.get(Keys.SUMMARY_INTERVAL).toNanos();
     this.ticker = ticker;
+    this.debts = new ClassDebts();
     this.recovery = new Recovery(settings.get(Keys.RECOVERY_SETTLE),
         settings.get(Keys.RECOVERY_THRESHOLD));
     this.shadow = settings.get(Keys.MODE) == Mode.SHADOW;
@@ -179,6 +196,28 @@ public final class Limiter {
    * so its statements are not charged either (they would never have run).
    */
   public static final int UNCHARGED = 1 << 7;
+  /**
+   * The open transaction holds one place of the concurrency cap, taken at its door (or at its
+   * first statement while limiting, when it began while not limiting) and given back when it
+   * ends: commit, rollback, a statement that ends it, {@code setAutoCommit(true)}, close or
+   * abort. Its statements take no place of their own.
+   */
+  public static final int TX_PLACE = 1 << 8;
+  /**
+   * The priority the open transaction is charged at, plus one (bits 9-10): {@code 0} while it is
+   * unknown, for a transaction that began while not limiting.
+   */
+  public static final int TX_CLASS = 3 << 9;
+  private static final int TX_CLASS_SHIFT = 9;
+  /**
+   * In {@code connection} scope: the connection holds one place of the cap, from its checkout
+   * (or its first statement while limiting, when it was checked out while not limiting) until
+   * it is closed.
+   */
+  public static final int CHECKOUT_PLACE = 1 << 11;
+  /** What ends with a transaction. */
+  private static final int TRANSACTION = IN_TRANSACTION | PREPAID | RAN | UNCHARGED | TX_PLACE
+      | TX_CLASS;
   /**
    * Never part of a connection's state: returned with it by {@link #beforeStatement} and
    * {@link #beforeCheckout} when the call took a place in flight ({@code sluice.concurrency}),
@@ -242,7 +281,17 @@ public final class Limiter {
    * @return the state bits
    */
   public static int afterFailedSwitchToAutoCommit(int state) {
-    return UNREAD | (state & READ_ONLY);
+    return UNREAD | (state & (READ_ONLY | CHECKOUT_PLACE));
+  }
+
+  /**
+   * The state of a connection just checked out.
+   *
+   * @param checkoutHeld what {@link #beforeCheckout()} returned
+   * @return the state bits, with {@link #CHECKOUT_PLACE} when the checkout took a place
+   */
+  public static int checkedOut(int checkoutHeld) {
+    return initialState() | (checkoutHeld != 0 ? CHECKOUT_PLACE : 0);
   }
 
   // --- the door rules ---
@@ -258,7 +307,7 @@ public final class Limiter {
   public int beforeCheckout() throws SQLException {
     if (scope == Scope.CONNECTION && isLimiting()) {
       // no connection yet: only the code can say the priority; the place is held until close
-      return admit(0, Priority.current(), true) & HELD;
+      return admit(0, Priority.current()) & HELD;
     }
     return 0;
   }
@@ -277,11 +326,13 @@ public final class Limiter {
    */
   public int beforeStatement(int state, Connection connection) throws SQLException {
     if (scope != Scope.STATEMENT) {
-      return state;
+      return concurrency == null || (state & CHECKOUT_PLACE) != 0 || !isLimiting()
+          ? state : adoptCheckout(state);
     }
     boolean limiting = isLimiting();
     int next = decide(state, connection, limiting);
-    return limiting && sampleWhileClosed && (next & HELD) != 0 ? sampleAdmitted(next) : next;
+    return limiting && sampleWhileClosed && (next & (HELD | TX_PLACE)) != 0
+        ? sampleAdmitted(next) : next;
   }
 
   private int decide(int state, Connection connection, boolean limiting) throws SQLException {
@@ -295,19 +346,21 @@ public final class Limiter {
       state = read(state, connection);
     }
     if ((state & AUTO_COMMIT) != 0) {
-      return limiting ? door(state, true) & ~UNCHARGED : state;
+      return limiting ? admit(state, doorPriority(state)) & ~UNCHARGED : state;
     }
     if ((state & IN_TRANSACTION) == 0) {
       // the transaction's first statement is its door, at the priority in force there
-      return (limiting ? door(state, true) : state) | IN_TRANSACTION;
+      return (limiting ? transactionDoor(state) : state) | IN_TRANSACTION;
     }
-    if ((state & PREPAID) != 0) {
-      return (state & ~PREPAID) | (limiting ? counted() : 0);
+    if (!limiting || (state & UNCHARGED) != 0) {
+      return state & ~PREPAID;
     }
-    if (limiting && (state & UNCHARGED) == 0) {
-      force();
-      return state | counted();
+    if ((state & TX_CLASS) == 0) { // begun while not limiting: counted from now on, and charged
+      state = adopt(state) & ~PREPAID;
+    } else if ((state & PREPAID) != 0) {
+      return state & ~PREPAID; // the door's permit pays for it
     }
+    charge(state);
     return state;
   }
 
@@ -335,7 +388,8 @@ public final class Limiter {
    */
   public int beforeStatement(int state, Connection connection, String sql) throws SQLException {
     if (scope == Scope.STATEMENT && (state & AUTO_COMMIT) == 0 && TransactionText.ends(sql)) {
-      return afterEnd(state);
+      // the transaction's place is held until the ending statement returns
+      return (state & ~TRANSACTION) | ((state & TX_PLACE) != 0 ? HELD : 0);
     }
     return beforeStatement(state, connection);
   }
@@ -358,7 +412,7 @@ public final class Limiter {
   public int beforeAutoCommit(int state, boolean autoCommit, Connection connection)
       throws SQLException {
     if (autoCommit) {
-      return (state | AUTO_COMMIT) & ~(IN_TRANSACTION | PREPAID | UNREAD | RAN | UNCHARGED);
+      return (state | AUTO_COMMIT) & ~(TRANSACTION | UNREAD);
     }
     boolean limiting = isLimiting();
     if ((state & UNREAD) != 0) {
@@ -373,8 +427,51 @@ public final class Limiter {
     if (scope != Scope.STATEMENT || !switchIsDoor) {
       return manual;
     }
-    // no statement runs yet, so no place is held; but the cap must have room (see admit)
-    return (limiting ? door(manual, false) : manual) | IN_TRANSACTION | PREPAID;
+    return (limiting ? transactionDoor(manual) : manual) | IN_TRANSACTION | PREPAID;
+  }
+
+  /**
+   * Called once {@code setAutoCommit(autoCommit)} returned ({@code switched}) or threw, with the
+   * state before it and what {@link #beforeAutoCommit} returned. The switch to auto-commit ends
+   * the transaction either way (it commits, and a failed commit still ends it): its place is given
+   * back. A switch to manual commit that failed began nothing: a place its door took is given back.
+   *
+   * @param before the state before the call
+   * @param next what {@link #beforeAutoCommit} returned
+   * @param autoCommit the value set
+   * @param switched whether the driver accepted it
+   * @return the state to keep
+   */
+  public int afterAutoCommit(int before, int next, boolean autoCommit, boolean switched) {
+    if (autoCommit) {
+      release(before & TX_PLACE);
+      return switched ? next : afterFailedSwitchToAutoCommit(before);
+    }
+    if (switched) {
+      return next;
+    }
+    release(next & ~before & TX_PLACE);
+    return before;
+  }
+
+  /**
+   * Called when the connection is closed or aborted, once: gives back the place its open
+   * transaction or, in {@code connection} scope, its checkout holds.
+   *
+   * @param state the connection's state
+   */
+  public void afterClose(int state) {
+    release(state & TX_PLACE);
+    if ((state & CHECKOUT_PLACE) != 0) {
+      afterCheckout(HELD, null);
+    }
+  }
+
+  /** Gives back a transaction's place, if {@code place} is {@link #TX_PLACE}. */
+  private void release(int place) {
+    if (place != 0) {
+      concurrency.releaseUnused();
+    }
   }
 
   /**
@@ -387,7 +484,8 @@ public final class Limiter {
    * @return the state with the transaction ended
    */
   public int afterEnd(int state) {
-    return state & ~(IN_TRANSACTION | PREPAID | RAN | UNCHARGED);
+    release(state & TX_PLACE);
+    return state & ~TRANSACTION;
   }
 
   /**
@@ -410,6 +508,7 @@ public final class Limiter {
   public void stop() {
     flag = STOPPED;
     mode = OFF; // ends a recovery too: with the flag closed for good, nothing moves it again
+    debts.clear();
     LOG.info("{} - closed: no longer limiting; connections still open pass uncharged", name);
   }
 
@@ -426,31 +525,25 @@ public final class Limiter {
   // --- the concurrency cap: a place in flight, taken beside the permit ---
 
   /**
-   * Admits a call at a door through both limits, at {@code priority}: a place in flight first (a
-   * refusal there spends no permit), then a permit (a refusal there gives the place back). A
-   * transaction's door made by the switch to manual commit ({@code hold} false) takes no place,
-   * since no statement runs yet, but is not begun while the cap is reached: its statements,
-   * counted and never refused, would go beyond it. In shadow mode a cap that would refuse lets
+   * Admits a call at a door through both limits, at {@code priority}: a place in flight within
+   * the part of the cap the priority sees first (a refusal there spends no permit), then a
+   * permit (a refusal there gives the place back). In shadow mode a cap that would refuse lets
    * the call pass, holding nothing, uncharged and counted as shadow-rejected.
    *
    * @return {@code state}, with {@link #HELD} when a place was taken and {@link #UNCHARGED} when
    *     only shadow mode let the call pass
    */
-  private int admit(int state, Priority priority, boolean hold)
-      throws RateLimitExceededException {
+  private int admit(int state, Priority priority) throws RateLimitExceededException {
     if (concurrency == null) {
       return take(priority) ? state : state | UNCHARGED;
     }
-    if (!(hold ? concurrency.tryAcquire() : concurrency.hasRoom())) {
+    if (!concurrency.tryAcquire(priority)) {
       if (shadow) {
         countDemand();
         shadowPass(priority);
         return state | UNCHARGED;
       }
       throw refuseConcurrency(priority);
-    }
-    if (!hold) {
-      return take(priority) ? state : state | UNCHARGED;
     }
     boolean permitted = false;
     try {
@@ -489,22 +582,53 @@ public final class Limiter {
     return (count & strideMask) == 0 ? next | SAMPLED : next;
   }
 
-  /** Counts a statement of an admitted transaction in flight, never refusing it. */
-  private int counted() {
-    if (concurrency == null) {
-      return 0;
+  /**
+   * A transaction's door, while limiting: admitted as a call at the door's priority, it keeps
+   * the place it took ({@link #TX_PLACE}) until it ends, and remembers its priority, at which its
+   * statements are charged.
+   */
+  private int transactionDoor(int state) throws RateLimitExceededException {
+    Priority priority = doorPriority(state);
+    int admitted = admit(state, priority);
+    return (admitted & ~HELD) | ((admitted & HELD) != 0 ? TX_PLACE : 0) | classBits(priority);
+  }
+
+  /**
+   * A transaction that began while not limiting runs a statement while limiting: it is counted
+   * from now on (one place, whatever the cap: it cannot be refused, its work is under way) and
+   * charged at the priority in force now.
+   */
+  private int adopt(int state) {
+    if (concurrency != null) {
+      concurrency.force();
+      state |= TX_PLACE;
     }
+    return state | classBits(doorPriority(state));
+  }
+
+  /** As {@link #adopt}, for a connection checked out while not limiting. */
+  private int adoptCheckout(int state) {
     concurrency.force();
-    return HELD;
+    return state | CHECKOUT_PLACE;
+  }
+
+  private static int classBits(Priority priority) {
+    return (priority.ordinal() + 1) << TX_CLASS_SHIFT;
+  }
+
+  /** The priority an admitted transaction is charged at. */
+  private static Priority transactionPriority(int state) {
+    return PRIORITIES[((state & TX_CLASS) >>> TX_CLASS_SHIFT) - 1];
   }
 
   private RateLimitExceededException refuseConcurrency(Priority priority) {
     countDemand();
     rejected[priority.ordinal()].increment();
     maybeSummarise();
+    int cap = concurrency.limit();
     return refusals.concurrency(name, bucket.permitsPerSecond(),
-        "this instance's cap on statements in flight is reached", stackTraces,
-        concurrency.limit());
+        concurrency.gate().limit(priority) == cap ? CAP_REACHED : PART_REACHED[priority.ordinal()],
+        stackTraces, cap);
   }
 
   /**
@@ -565,18 +689,13 @@ public final class Limiter {
     }
   }
 
-  /**
-   * A door on a connection, while limiting: takes a permit at the priority the code set, else
-   * the connection's ({@code SHEDDABLE} when read-only), or throws.
-   *
-   * @return the state, with {@link #UNCHARGED} if only shadow mode let the call pass
-   */
-  private int door(int state, boolean hold) throws RateLimitExceededException {
+  /** The priority the code set, else the connection's ({@code SHEDDABLE} when read-only). */
+  private static Priority doorPriority(int state) {
     Priority priority = CODE_PRIORITY.get();
     if (priority == null) {
       priority = (state & READ_ONLY) != 0 ? Priority.SHEDDABLE : Priority.NORMAL;
     }
-    return admit(state, priority, hold);
+    return priority;
   }
 
   /*
@@ -585,7 +704,7 @@ public final class Limiter {
    */
   private boolean take(Priority priority) throws RateLimitExceededException {
     countDemand();
-    if (bucket.tryAcquire(priority)) {
+    if (debts.settle(bucket, priority) && bucket.tryAcquire(priority)) {
       admitted[priority.ordinal()].increment();
       return true;
     }
@@ -613,9 +732,13 @@ public final class Limiter {
     return false;
   }
 
-  /** Charges a permit into debt if need be, for an admitted transaction: the flag is open. */
-  private void force() {
-    bucket.forceAcquire(1);
+  /**
+   * Charges a statement of an admitted transaction, never refusing it: within the depth of the
+   * bucket its priority sees, or else owed by that priority ({@link ClassDebts}), so that it never
+   * spends the reserve of a priority above.
+   */
+  private void charge(int state) {
+    debts.charge(bucket, transactionPriority(state));
     forced.increment();
   }
 
@@ -629,7 +752,9 @@ public final class Limiter {
   }
 
   private RateLimitExceededException rejection(Priority priority) {
-    long waitNanos = bucket.nanosUntilAvailable(priority);
+    long owed = debts.owedBefore(priority);
+    long waitNanos = bucket.nanosUntilAvailable(priority) + (owed == 0 ? 0
+        : (long) Math.min(Long.MAX_VALUE / 2.0, owed * 1e9 / bucket.permitsPerSecond()));
     maybeSummarise();
     return refusals.rate(name, bucket.permitsPerSecond(), rejectionReason, waitNanos,
         stackTraces);
@@ -704,11 +829,6 @@ public final class Limiter {
 
   public long shadowRejected() {
     return sum(shadowRejected);
-  }
-
-  /** Refusals, enforced and shadow: a mode switch moves calls from one count to the other. */
-  private long refusals() {
-    return rejected() + shadowRejected();
   }
 
   public long admitted(Priority priority) {
@@ -789,9 +909,10 @@ public final class Limiter {
   public boolean endRecovery(String by) {
     transition(flag.isOpen()); // a close no call has seen yet starts its recovery first
     if (MODE.compareAndSet(this, RECOVERING, OFF)) {
-      LOG.warn("{} - recovery ended by {} after {}: stopped limiting; {} calls refused during the"
+      debts.clear();
+      LOG.warn("{} - recovery ended by {} after {}: stopped limiting; {} refused during the"
           + " recovery", name, by, seconds(recovery.elapsedNanos(ticker.read())),
-          rejected() - rejectedBeforeRecovery);
+          calls(rejected() - rejectedBeforeRecovery));
       return true;
     }
     return false;
@@ -815,6 +936,7 @@ public final class Limiter {
       } else if (seen == STARTING || !recovery.settled(ticker.read())) {
         return true;
       } else if (MODE.compareAndSet(this, RECOVERING, OFF)) {
+        debts.clear();
         recoverySettled();
         return false;
       }
@@ -825,17 +947,19 @@ public final class Limiter {
   private void flagClosed() {
     if (!recovery.enabled()) {
       if (MODE.compareAndSet(this, OPEN, OFF)) {
-        LOG.warn("{} - the cache breaker flag is closed: stopped limiting; {} calls rejected since"
-            + " the last summary", name, refusals() - rejectedAtLastSummary.get());
+        debts.clear();
+        LOG.warn("{} - the cache breaker flag is closed: stopped limiting; {} since the last"
+            + " summary", name, sinceLastSummary());
       }
     } else if (MODE.compareAndSet(this, OPEN, STARTING)) {
       recovery.begin(ticker.read());
       rejectedBeforeRecovery = rejected();
       if (MODE.compareAndSet(this, STARTING, RECOVERING)) { // else the flag opened again
         LOG.warn("{} - the cache breaker flag is closed, but the cache is likely cold: still"
-            + " limiting the database to {} permits/s while it refills, so that its misses do"
-            + " not flood it; limiting stops once demand here stays at or below {}/s for {}",
-            name, Share.rate(bucket.permitsPerSecond()), quietRate(),
+            + " {} {} permits/s while it refills, so that its misses do not flood the database;"
+            + " this stops once demand here stays at or below {}/s for {}", name,
+            shadow ? "counting (shadow mode, nothing refused) what would exceed"
+                : "limiting the database to", Share.rate(bucket.permitsPerSecond()), quietRate(),
             seconds(recovery.settle().toNanos()));
       }
     }
@@ -846,12 +970,14 @@ public final class Limiter {
       return; // the flag closed and opened again before the recovery even began: nothing changed
     }
     if (seen == RECOVERING) {
-      LOG.warn("{} - the cache breaker flag is open again during recovery: limiting goes on at {}"
-          + " permits/s", name, Share.rate(bucket.permitsPerSecond()));
+      LOG.warn("{} - the cache breaker flag is open again during recovery: {} goes on at {}"
+          + " permits/s", name, shadow ? "counting (shadow mode)" : "limiting",
+          Share.rate(bucket.permitsPerSecond()));
       return;
     }
     nextSummaryNanos.set(ticker.read() + summaryIntervalNanos);
-    rejectedAtLastSummary.set(refusals());
+    rejectedAtLastSummary.set(rejected());
+    shadowRejectedAtLastSummary.set(shadowRejected());
     logLimiting();
   }
 
@@ -859,21 +985,25 @@ public final class Limiter {
   private void logLimiting() {
     String rate = Share.rate(bucket.permitsPerSecond());
     String share = Share.rate(this.share.budget());
+    String what = shadow
+        ? "shadow mode: nothing is refused; counting the calls that a limit of"
+        : "limiting the database to";
     if (flag == BreakerFlag.alwaysOpen()) {
-      LOG.info("{} - limiting the database to {} permits/s (this instance's share of {}/s),"
-          + " burst {}: there is no cache breaker flag (sluice.flag=always), so every call is"
-          + " charged", name, rate, share, bucket.burst());
+      LOG.info("{} - {} {} permits/s (this instance's share of {}/s), burst {}{}: there is no"
+          + " cache breaker flag (sluice.flag=always), so every call is {}", name, what, rate,
+          share, bucket.burst(), shadow ? " would refuse" : "", shadow ? "counted" : "charged");
     } else {
-      LOG.warn("{} - the cache breaker flag is open: limiting the database to {} permits/s"
-          + " (this instance's share of {}/s), burst {}", name, rate, share, bucket.burst());
+      LOG.warn("{} - the cache breaker flag is open: {} {} permits/s (this instance's share of"
+          + " {}/s), burst {}{}", name, what, rate, share, bucket.burst(),
+          shadow ? " would refuse" : "");
     }
   }
 
   private void recoverySettled() {
     LOG.warn("{} - recovery ended after {}: demand here stayed at or below {}/s for {}; stopped"
-        + " limiting; {} calls refused during the recovery", name,
+        + " limiting; {} refused during the recovery", name,
         seconds(recovery.elapsedNanos(ticker.read())), quietRate(),
-        seconds(recovery.settle().toNanos()), rejected() - rejectedBeforeRecovery);
+        seconds(recovery.settle().toNanos()), calls(rejected() - rejectedBeforeRecovery));
   }
 
   private String quietRate() {
@@ -885,21 +1015,47 @@ public final class Limiter {
     return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
   }
 
+  /** {@code 1 call}, {@code 2 calls}. */
+  static String calls(long count) {
+    return count == 1 ? "1 call" : count + " calls";
+  }
+
   // --- logging: a summary per interval ---
 
+  /*
+   * Enforced and shadow refusals are summed up apart: after a switch of mode, the first summary
+   * names the calls of each mode in that mode's words, never one sum of both.
+   */
   private void maybeSummarise() {
     long now = ticker.read();
     long due = nextSummaryNanos.get();
     if (now - due >= 0 && nextSummaryNanos.compareAndSet(due, now + summaryIntervalNanos)) {
-      long total = refusals();
-      long since = total - rejectedAtLastSummary.getAndSet(total);
-      LOG.warn("{} - {} {} calls in the last {} ms ({}): the database is held to {} permits/s"
-          + " here ({} admitted, {} charged in transactions so far)", name,
-          shadow ? "shadow mode: would have rejected" : "rejected", since,
-          (summaryIntervalNanos + (now - due)) / 1_000_000, byPriority(),
-          Share.rate(bucket.permitsPerSecond()), admitted(),
-          forced.sum());
+      long refused = rejected() - rejectedAtLastSummary.getAndSet(rejected());
+      long shadowed = shadowRejected() - shadowRejectedAtLastSummary.getAndSet(shadowRejected());
+      long millis = (summaryIntervalNanos + (now - due)) / 1_000_000;
+      String rate = Share.rate(bucket.permitsPerSecond());
+      if (shadow) {
+        LOG.warn("{} - shadow mode: would have rejected {} in the last {} ms{} ({}): nothing was"
+            + " refused; the limit tried is {} permits/s here ({} within it, {} charged in"
+            + " transactions so far)", name, calls(shadowed), millis,
+            refused == 0 ? "" : ", and rejected " + calls(refused) + " before the switch to shadow",
+            byPriority(), rate, admitted(), forced.sum());
+      } else {
+        LOG.warn("{} - rejected {} in the last {} ms{} ({}): the database is held to {} permits/s"
+            + " here ({} admitted, {} charged in transactions so far)", name, calls(refused),
+            millis, shadowed == 0 ? "" : ", and would have rejected " + calls(shadowed)
+                + " in shadow mode before the switch to enforce",
+            byPriority(), rate, admitted(), forced.sum());
+      }
     }
+  }
+
+  /** Refusals since the last summary, in the words of the mode each was made in. */
+  private String sinceLastSummary() {
+    long refused = rejected() - rejectedAtLastSummary.get();
+    long shadowed = shadowRejected() - shadowRejectedAtLastSummary.get();
+    String text = calls(refused) + " rejected";
+    return shadowed == 0 ? text : text + ", " + calls(shadowed) + " shadow-rejected";
   }
 
   /** Refusals so far, enforced and shadow, by priority: {@code critical 0/0, normal 3/0, ...}. */

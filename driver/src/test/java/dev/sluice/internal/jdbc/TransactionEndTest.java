@@ -93,15 +93,25 @@ class TransactionEndTest {
     Statement statement = admittedTransaction();
     statement.executeUpdate("COMMIT");
     assertThrows(RateLimitExceededException.class, () -> statement.execute("select 1"));
-    limiter.advanceSeconds(10); // burst 1: one permit, the debt paid
+    payTheDebtOfTheSecondStatement(statement);
     statement.executeQuery("select 1"); // the next transaction's door
     statement.executeLargeUpdate("END", Statement.NO_GENERATED_KEYS);
     assertThrows(RateLimitExceededException.class, () -> statement.execute("select 1"));
-    limiter.advanceSeconds(10); // burst 1: one permit, the debt paid
+    limiter.advanceSeconds(10); // burst 1: one permit (that transaction owed nothing)
     statement.execute("select 1");
     statement.execute("ROLLBACK", new String[] {"id"});
 
     assertThrows(RateLimitExceededException.class, () -> statement.executeQuery("select 1"));
+  }
+
+  /**
+   * Burst 1: the transaction's second statement found no room and is owed by its priority; the
+   * first door after it pays that permit and is refused, the next one, a permit later, passes.
+   */
+  private void payTheDebtOfTheSecondStatement(Statement statement) {
+    limiter.advanceSeconds(10);
+    assertThrows(RateLimitExceededException.class, () -> statement.execute("select 1"));
+    limiter.advanceSeconds(10);
   }
 
   @Test

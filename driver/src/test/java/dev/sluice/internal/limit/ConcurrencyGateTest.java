@@ -3,6 +3,7 @@ package dev.sluice.internal.limit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.sluice.Priority;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
@@ -26,6 +27,29 @@ class ConcurrencyGateTest {
     gate.release();
     assertThat(gate.tryAcquire()).isTrue();
     assertThat(gate.tryAcquire()).isFalse();
+  }
+
+  @Test
+  void tryAcquire_byPriority_eachSeesItsPartOfTheCap_recomputedWhenTheCapChanges() {
+    ConcurrencyGate gate = new ConcurrencyGate(10, 0.2);
+    assertThat(List.of(gate.limit(Priority.CRITICAL), gate.limit(Priority.NORMAL),
+        gate.limit(Priority.SHEDDABLE))).containsExactly(10, 8, 6);
+    for (int i = 0; i < 6; i++) {
+      assertThat(gate.tryAcquire(Priority.SHEDDABLE)).isTrue();
+    }
+    assertThat(gate.tryAcquire(Priority.SHEDDABLE)).isFalse();
+    assertThat(gate.tryAcquire(Priority.NORMAL)).isTrue();
+    assertThat(gate.tryAcquire(Priority.NORMAL)).isTrue();
+    assertThat(gate.tryAcquire(Priority.NORMAL)).isFalse();
+    assertThat(gate.tryAcquire(Priority.CRITICAL)).isTrue();
+    assertThat(gate.tryAcquire(Priority.CRITICAL)).isTrue();
+    assertThat(gate.tryAcquire(Priority.CRITICAL)).isFalse();
+
+    gate.setLimit(2);
+
+    assertThat(List.of(gate.limit(Priority.CRITICAL), gate.limit(Priority.NORMAL),
+        gate.limit(Priority.SHEDDABLE))).containsExactly(2, 2, 1);
+    assertThat(new ConcurrencyGate(3, 0).limit(Priority.SHEDDABLE)).isEqualTo(3);
   }
 
   @Test
