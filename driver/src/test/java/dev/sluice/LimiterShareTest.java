@@ -156,13 +156,15 @@ class LimiterShareTest {
    * Issue 10, item 4, through the door rules: at 0.001/s, one transaction of about 4.6 million
    * statements wrapped the bucket's debt, and the next transaction's door was admitted.
    */
-  @Test
-  void transactionOfMillionsOfStatementsAtTheSlowestRate_theNextDoorIsRefused() throws Exception {
+  @org.junit.jupiter.params.ParameterizedTest // issue 20, item 8: 4.7 million, and far beyond
+  @org.junit.jupiter.params.provider.ValueSource(ints = {4_620_000, 4_700_000, 10_000_000})
+  void transactionOfMillionsOfStatementsAtTheSlowestRate_theNextDoorIsRefused(int statements)
+      throws Exception {
     Limiter limiter = limiter(0.001, 1, null);
     Connection driver = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
         new Class<?>[] {Connection.class}, (proxy, method, args) -> true); // auto-commit on
     int state = limiter.beforeAutoCommit(Limiter.initialState(true), false, driver); // the door
-    for (int i = 0; i < 4_620_000; i++) {
+    for (int i = 0; i < statements; i++) {
       state = limiter.beforeStatement(state, driver);
     }
     int ended = limiter.afterEnd(state);
@@ -170,7 +172,7 @@ class LimiterShareTest {
 
     assertThatThrownBy(() -> limiter.beforeStatement(ended, driver)) // the next one's door
         .isInstanceOf(RateLimitExceededException.class);
-    assertThat(limiter.forced()).isEqualTo(4_619_999); // the first statement was prepaid
+    assertThat(limiter.forced()).isEqualTo(statements - 1); // the first statement was prepaid
   }
 
   /**
