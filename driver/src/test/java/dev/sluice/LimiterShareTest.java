@@ -156,13 +156,15 @@ class LimiterShareTest {
    * Issue 10, item 4, through the door rules: at 0.001/s, one transaction of about 4.6 million
    * statements wrapped the bucket's debt, and the next transaction's door was admitted.
    */
-  @Test
-  void transactionOfMillionsOfStatementsAtTheSlowestRate_theNextDoorIsRefused() throws Exception {
+  @org.junit.jupiter.params.ParameterizedTest // issue 20, item 8: 4.7 million, and far beyond
+  @org.junit.jupiter.params.provider.ValueSource(ints = {4_620_000, 4_700_000, 10_000_000})
+  void transactionOfMillionsOfStatementsAtTheSlowestRate_theNextDoorIsRefused(int statements)
+      throws Exception {
     Limiter limiter = limiter(0.001, 1, null);
     Connection driver = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
         new Class<?>[] {Connection.class}, (proxy, method, args) -> true); // auto-commit on
     int state = limiter.beforeAutoCommit(Limiter.initialState(true), false, driver); // the door
-    for (int i = 0; i < 4_620_000; i++) {
+    for (int i = 0; i < statements; i++) {
       state = limiter.beforeStatement(state, driver);
     }
     int ended = limiter.afterEnd(state);
@@ -170,6 +172,30 @@ class LimiterShareTest {
 
     assertThatThrownBy(() -> limiter.beforeStatement(ended, driver)) // the next one's door
         .isInstanceOf(RateLimitExceededException.class);
-    assertThat(limiter.forced()).isEqualTo(4_619_999); // the first statement was prepaid
+    assertThat(limiter.forced()).isEqualTo(statements - 1); // the first statement was prepaid
+  }
+
+  /**
+   * Issue 20, item 6: under demand division the concurrency cap followed the instance count
+   * (caps 2/2/2 of 6 with shares 233/52/14 of 300): it is divided as the budget is.
+   */
+  @Test
+  void setShare_demandDivision_theConcurrencyCapIsDividedAsTheBudgetIs() {
+    Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 300.0)
+        .with(Keys.CONCURRENCY, dev.sluice.internal.config.ConcurrencyCap.of(6));
+    int[] caps = new int[3];
+    double[] shares = {234, 52, 14};
+    for (int i = 0; i < 3; i++) {
+      Limiter limiter = new Limiter("users-db", settings, Bucket.of(100, 10, ticker),
+          BreakerFlag.alwaysOpen(), 3, false, ticker, RateLimitExceededException.REFUSALS);
+      assertThat(limiter.concurrency().limit()).isEqualTo(2); // the equal division first
+      limiter.setShare(3, shares[i] / 300);
+      caps[i] = limiter.concurrency().limit();
+      limiter.setShare(3, 0.5); // a part that is not exact in binary keeps its whole places
+      assertThat(limiter.concurrency().limit()).isEqualTo(3);
+      limiter.setShare(3, Double.NaN); // back to equal division: budget / count
+      assertThat(limiter.concurrency().limit()).isEqualTo(2);
+    }
+    assertThat(caps).containsExactly(4, 1, 1); // 4.68, 1.04, 0.28 (at least one place)
   }
 }

@@ -266,6 +266,26 @@ class TokenBucketTest {
     assertThat(bucket.tryAcquire()).isFalse();
   }
 
+  /**
+   * Issue 20, item 8: the debt must not wrap whatever the number of forced permits: one at a
+   * time at 0.001/s (2e12 half-nanoseconds each), past the points where an unbounded sum would
+   * cross 2^62, 2^63 and 2^64, and far beyond; the next call is refused each time.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(longs = {2_306_000L, 4_612_000L, 4_700_000L,
+      9_224_000L, 30_000_000L})
+  void forceAcquire_oneAtATimePast2To62And63AndBeyond_theNextCallIsRefused(long forced) {
+    Bucket bucket = Bucket.of(0.001, 1, ticker);
+    for (long i = 0; i < forced; i++) {
+      bucket.forceAcquire(1);
+    }
+    assertThat(bucket.tryAcquire()).isFalse();
+    ticker.advance(Duration.ofDays(365));
+    assertThat(bucket.tryAcquire()).isFalse();
+    assertThat(Duration.ofNanos(bucket.nanosUntilAvailable(1)))
+        .isBetween(Duration.ofDays(365 * 17 - 1), Duration.ofDays(365 * 18 + 5));
+  }
+
   @Test
   void forceAcquire_atTheCap_neverMovesTheDebtBack() {
     Bucket bucket = Bucket.of(0.001, 1000, ticker);

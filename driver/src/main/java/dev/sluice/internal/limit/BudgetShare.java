@@ -67,10 +67,11 @@ public final class BudgetShare {
     lock.lock(); // with setBudget: the share is always budget / divisor of one moment
     try {
       if (count != instances || Double.compare(part, this.part) != 0) {
-        Share share = Share.of(budget, divisor(count, part), explicitBurst);
+        double divisor = divisor(count, part);
+        Share share = Share.of(budget, divisor, explicitBurst);
         share.applyTo(bucket);
-        if (concurrency != null && count != instances) {
-          concurrency.divide(count);
+        if (concurrency != null) {
+          concurrency.divide(capDivisor(divisor)); // the cap is divided as the budget is
         }
         boolean recount = count != instances;
         instances = count;
@@ -80,6 +81,16 @@ public final class BudgetShare {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * What the cap is divided by: {@code divisor}, nudged down by a part in 10<sup>9</sup> so that
+   * a part computed as {@code share / budget} and inverted again (0.5 becoming 1.999999999...)
+   * never loses a whole place to rounding. The fleet's places stay within the total: the parts
+   * sum to at most one, and each instance's place count is rounded down.
+   */
+  private static double capDivisor(double divisor) {
+    return divisor * (1 - 1e-9);
   }
 
   /** What the budget is divided by: the count, or {@code 1 / part} under demand division. */

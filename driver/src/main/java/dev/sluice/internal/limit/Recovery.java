@@ -13,7 +13,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Demand is counted in tumbling one-second windows measured from the start of the recovery. A
  * window is <em>loud</em> once its count goes above {@code threshold} &times; the share of that
- * moment (so a share changed during recovery is compared with at once); every call counted in a
+ * moment &times; its length (so a share changed during recovery is compared with at once). At a
+ * small share, where {@code threshold} &times; share is below one call a second, a second's
+ * count cannot tell a rate below it from one above (one call every 2 s at a share of 1/s and a
+ * threshold of 0.8 made every window with a call loud, and the recovery never ended): there the
+ * windows are the shortest power of two seconds that holds at least one call at the threshold
+ * (2 s at 0.8/s, 4 s at 0.3/s), so that a rate below the threshold, evenly spaced, leaves at
+ * most one call in most windows and ends the recovery at any share. Every call counted in a
  * loud window is a moment of high demand, and the load is quiet since the last of them (or since
  * the start). The recovery has settled once it has been quiet for {@code settle}: limiting stops
  * one settle after the last call of the flood, where a decaying average would hold on long after.
@@ -38,6 +44,8 @@ public final class Recovery {
   private static final long COUNT_MASK = 0xFFFF_FFFFL;
   /** The precision of the last loud moment: the settle may end up to this much early. */
   static final long GRAIN_NANOS = 1_000_000L;
+  /** The longest window, 2^30 s (34 years): shares far below any that a bucket holds. */
+  static final int MAX_LEVEL = 30;
 
   private final long settleNanos;
   private final double threshold;
@@ -87,10 +95,32 @@ public final class Recovery {
    * @param permitsPerSecond the share at this moment
    */
   public void count(long nowNanos, double permitsPerSecond) {
-    long packed = add(Math.max(0, (nowNanos - originNanos) / WINDOW_NANOS));
-    if ((packed & COUNT_MASK) > threshold * permitsPerSecond * (1 + ROUNDING)) {
+    double quietPerSecond = threshold * permitsPerSecond;
+    long second = Math.max(0, (nowNanos - originNanos) / WINDOW_NANOS);
+    long packed;
+    double quietPerWindow;
+    if (quietPerSecond >= 1) { // the common case: one-second windows
+      packed = add(second);
+      quietPerWindow = quietPerSecond;
+    } else {
+      int level = levelOf(quietPerSecond);
+      packed = add(second >>> level << level);
+      quietPerWindow = Math.scalb(quietPerSecond, level);
+    }
+    if ((packed & COUNT_MASK) > quietPerWindow * (1 + ROUNDING)) {
       loudAt(nowNanos);
     }
+  }
+
+  /**
+   * The windows' length at a small share, as a power of two seconds: the shortest that holds at
+   * least one call at the threshold, so that one call in a window is quiet.
+   */
+  static int levelOf(double quietPerSecond) {
+    if (!(quietPerSecond > 0)) {
+      return MAX_LEVEL; // a share that admits nothing: every call is loud
+    }
+    return Math.min(MAX_LEVEL, -Math.getExponent(quietPerSecond));
   }
 
   /** Moves the last loud moment forward to {@code nowNanos}, if that is more than a grain. */

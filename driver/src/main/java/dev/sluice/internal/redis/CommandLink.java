@@ -65,7 +65,9 @@ abstract sealed class CommandLink<C extends JedisCommands> implements RedisLink
    * The demand hash: one atomic step on one key (a Redis Cluster runs it on the key's node). Each
    * field's value begins with the Redis time of its last write, so stale fields are pruned by the
    * same clock and expiry as the members of the instances set; a value without a readable time
-   * is pruned too.
+   * is pruned too. A value stamped more than an expiry ahead of that clock was not written by
+   * this script (a hand-written or foreign field, which would never be pruned): it comes back as
+   * {@code future}, which no member publishes, so the reader ignores it.
    */
   static final String PUBLISH = String.join("\n",
       "if redis.replicate_commands then redis.replicate_commands() end",
@@ -79,6 +81,9 @@ abstract sealed class CommandLink<C extends JedisCommands> implements RedisLink
       "  local at, rest = string.match(all[i + 1], '^(%d+) (.*)$')",
       "  if at == nil or tonumber(at) <= now - expiry then",
       "    redis.call('HDEL', KEYS[1], all[i])",
+      "  elseif tonumber(at) > now + expiry then",
+      "    live[#live + 1] = all[i]",
+      "    live[#live + 1] = 'future'",
       "  else",
       "    live[#live + 1] = all[i]",
       "    live[#live + 1] = rest",

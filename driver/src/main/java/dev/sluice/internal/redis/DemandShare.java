@@ -7,7 +7,12 @@ import dev.sluice.internal.limit.Ticker;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * This instance's side of {@code sluice.instances.division=demand}: it measures the demand that
@@ -22,26 +27,52 @@ import java.util.Map;
  * follow traffic only where hit ratios are alike, and one heartbeat into the outage the real
  * demand is known anyway.
  *
- * <p><b>Shares</b>: every instance runs {@link FairShares} on the same snapshot. Members that
- * count in the registry without publishing a demand (an instance with {@code equal}, or an older
- * version) are taken to hold budget / live count each, and the rest of the budget is divided by
- * demand. Changes follow Doorman's rule, cut at once and raise a heartbeat later, with the
- * published shares as the ledger:
+ * <p><b>Shares</b>: every instance runs {@link FairShares} on its snapshot. Members that count in
+ * the registry without publishing a usable value (an instance with {@code equal}, an older
+ * version, or a field outside the protocol) are taken to hold budget / live count each, and the
+ * rest of the budget is divided by demand. Each member publishes the larger of the share in force
+ * and the share it is about to raise to (its <em>claim</em>), so a published share is never below
+ * the share in force. Then:
  *
  * <ul>
  *   <li>a cut applies at once: to the target, and further down into the room the others'
- *       published shares leave (never below the floor), so that an instance whose view is a
- *       heartbeat old never holds what the others still hold;
- *   <li>a raise is decided on one snapshot and published with the next heartbeat, and applied
- *       only once Redis has taken that publication: the others see a share before it is used. It
- *       takes only what the others' published shares leave free, each raiser its part of that
- *       slack in proportion to how far it is below its target, so that members raising from
- *       one snapshot never take the same slack twice.
+ *       published shares leave (never below the floor);
+ *   <li>a raise is decided on one snapshot and published, as a claim, with the next heartbeat. It
+ *       is applied only if the snapshot that same script returns (taken atomically after the
+ *       claim was written) shows the claim plus every other member's published share within the
+ *       budget; otherwise it is dropped, and decided again on fresh figures.
  * </ul>
  *
- * <p>A published share is therefore never below the share in force. A newcomer starts at budget /
- * {@code sluice.instances.assumed}, counted by itself before the others have seen it: the one
- * overshoot by design, at most that much for at most a heartbeat.
+ * <p><b>The bound.</b> While every member reaches Redis, the shares in force sum to at most the
+ * budget (to a relative rounding of 10<sup>-9</sup>) at every instant, however the load moves
+ * and whatever Redis loses. Proof: let {@code m} be the member whose last raise was checked
+ * latest, at time {@code t}. Every other member {@code j} published at or before its own last
+ * raise, before {@code t}, and has only cut since, so what Redis held for it at {@code t} is at
+ * least its share in force now; {@code m}'s check at {@code t} counted those values, so the sum now
+ * is at most the budget. A member that never raised holds what it started with. Two exceptions,
+ * both bounded:
+ *
+ * <ul>
+ *   <li>a newcomer starts at budget / {@code sluice.instances.assumed} before anyone has seen it:
+ *       the fleet may exceed the budget by that much for each newcomer, until the others' next
+ *       heartbeat (each cuts at once into the room it leaves);
+ *   <li>a member cut off from Redis for longer than the expiry keeps its share while the others
+ *       count it out (Redis prunes it) and grow into it.
+ * </ul>
+ *
+ * <p>The proof needs each raise checked against what the others hold <em>now</em>; a snapshot
+ * that lacks a member does not show it. So a member that vanishes without leaving (Redis lost its
+ * data, restarted, failed over without the hash) is still counted, with the share it last
+ * published, for one expiry after it was last seen, and no raise is applied while any is missing;
+ * a member that closes leaves a tombstone ({@link Registry.Published#LEFT}), so its share is free
+ * at once. A newcomer applies no raise during its first expiry: it cannot tell a registry that
+ * just lost its data from a small fleet, and by then every live member has published.
+ *
+ * <p><b>Members outside the protocol</b> (hand-written or buggy fields): a value that is not two
+ * finite numbers, a negative demand, a share below 0 or above the budget, or a field stamped
+ * ahead of Redis' clock is ignored, with one WARN per member (not one per heartbeat): a member
+ * that counts in the instances set is then taken to hold budget / live count, as one that
+ * publishes nothing; one that does not count is left out. Max-min fairness holds among the rest.
  *
  * <p>When Redis does not answer, no snapshot arrives and the share stays as it was; a raise
  * waiting for that publication is dropped.
@@ -50,8 +81,11 @@ import java.util.Map;
  * only; the limiter it sets is threadsafe.
  */
 public final class DemandShare implements Registry.Demand {
+  private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.RateLimitedDataSource");
   /** The demand's smoothing time constant: a step in load shows 63 % after this long. */
   static final long SMOOTHING_NANOS = 1_000_000_000L;
+  /** Allows for rounding in sums of shares: this part of the budget. */
+  static final double ROUNDING = 1e-9;
 
   private final Limiter limiter;
   private final Ticker ticker;
@@ -60,6 +94,13 @@ public final class DemandShare implements Registry.Demand {
   private double demand;
   /** A raise decided at the last heartbeat, applied at the next one; {@code 0}: none. */
   private double raiseTo;
+  /** The other members seen, by id: what each last published, and when. */
+  private final Map<String, Seen> seen = new HashMap<>();
+  /** Members whose values were ignored, warned about once while they stay. */
+  private final Set<String> warned = new HashSet<>();
+  /** When this member first heard a snapshot, once {@link #heardAny}. */
+  private long firstHeardNanos;
+  private boolean heardAny;
 
   public DemandShare(Limiter limiter, Ticker ticker) {
     this.limiter = limiter;
@@ -67,6 +108,9 @@ public final class DemandShare implements Registry.Demand {
     this.lastDoors = doors();
     this.lastReadNanos = ticker.read();
   }
+
+  /** What another member last published, and when this member saw it. */
+  private record Seen(Registry.Published published, long atNanos) {}
 
   private long doors() {
     return limiter.admitted() + limiter.rejected();
@@ -76,7 +120,7 @@ public final class DemandShare implements Registry.Demand {
   public String published() {
     measure();
     // a raise decided a heartbeat ago is published first, and applied once Redis has it
-    double share = raiseTo > 0 ? raiseTo : limiter.bucket().permitsPerSecond();
+    double share = Math.max(raiseTo, limiter.bucket().permitsPerSecond());
     return Share.plain(demand) + " " + exact(share);
   }
 
@@ -109,25 +153,111 @@ public final class DemandShare implements Registry.Demand {
 
   @Override
   public void heard(Registry.Snapshot snapshot) {
-    if (raiseTo > 0) { // the others can see it now
-      limiter.setShare(limiter.instances(), raiseTo / limiter.budget());
+    if (!snapshot.members().containsKey(snapshot.self())) {
       raiseTo = 0;
-    }
-    Map<String, Registry.Published> members = snapshot.members();
-    if (!members.containsKey(snapshot.self())) {
       return; // cannot happen after our own write; never divide without ourselves
     }
-    int count = Math.max(snapshot.live(), members.size());
+    long now = ticker.read();
+    long expiry = snapshot.expiry().toNanos();
+    if (!heardAny) {
+      heardAny = true;
+      firstHeardNanos = now;
+    }
     double budget = limiter.budget();
+    Map<String, Registry.Published> members = sane(snapshot, budget);
+    boolean complete = remember(members, snapshot.self(), now, expiry)
+        && now - firstHeardNanos >= expiry;
+    int count = Math.max(snapshot.live(), members.size());
+    double pool = budget * members.size() / count;
+    if (raiseTo > 0 && complete && fits(members, snapshot.self(), raiseTo, pool)) {
+      limiter.setShare(count, raiseTo / budget); // the others can see it, and there is room
+    }
+    raiseTo = 0;
     double held = limiter.bucket().permitsPerSecond();
     double next = next(budget, count, members, snapshot.self(), held);
-    if (next <= held) {
-      raiseTo = 0;
-      limiter.setShare(count, next / budget);
+    if (next <= held || !complete) {
+      limiter.setShare(count, Math.min(next, held) / budget);
     } else {
       raiseTo = next;
       limiter.setShare(count, held / budget); // the count may have changed; the share not yet
     }
+  }
+
+  /**
+   * The members whose values the protocol allows, this one always included; the others are
+   * ignored, each with one WARN while it stays.
+   */
+  private Map<String, Registry.Published> sane(Registry.Snapshot snapshot, double budget) {
+    Map<String, Registry.Published> sane = new HashMap<>();
+    warned.retainAll(snapshot.members().keySet());
+    snapshot.members().forEach((id, published) -> {
+      if (id.equals(snapshot.self())) {
+        sane.put(id, published);
+      } else if (published.left()) {
+        seen.remove(id); // its share is free at once
+      } else if (allowed(published, budget)) {
+        sane.put(id, published);
+      } else if (warned.add(id)) {
+        LOG.warn("{} - demand division: member {} of sluice:{}:demand published demand {} and"
+            + " share {}, which no Sluice member publishes (two numbers, the share from 0 to the"
+            + " budget of {}/s, stamped by Redis' clock); it is ignored and counted, if at all,"
+            + " at budget / live count. Is something else writing to that hash?",
+            limiter.name(), id, limiter.name(), published.demand(), published.share(),
+            Share.rate(budget));
+      }
+    });
+    return sane;
+  }
+
+  /**
+   * Whether a published value is within the protocol: finite numbers, a demand of at least 0, a
+   * share from 0 to the budget.
+   *
+   * @param published what another member published
+   * @param budget the budget, all instances together
+   * @return {@code false} for a value no Sluice member publishes
+   */
+  public static boolean allowed(Registry.Published published, double budget) {
+    double demand = published.demand();
+    double share = published.share();
+    return demand >= 0 && demand < Double.POSITIVE_INFINITY
+        && share >= 0 && share <= budget * (1 + ROUNDING);
+  }
+
+  /**
+   * Records what the others published now, and adds to {@code members} each one seen within the
+   * last expiry that this snapshot lacks, with the share it last published.
+   *
+   * @return whether the snapshot lacked none of them
+   */
+  private boolean remember(Map<String, Registry.Published> members, String self, long now,
+      long expiry) {
+    members.forEach((id, published) -> {
+      if (!id.equals(self)) {
+        seen.put(id, new Seen(published, now));
+      }
+    });
+    seen.values().removeIf(member -> now - member.atNanos() > expiry);
+    boolean complete = true;
+    for (Map.Entry<String, Seen> member : seen.entrySet()) {
+      if (!members.containsKey(member.getKey())) {
+        members.put(member.getKey(), member.getValue().published());
+        complete = false;
+      }
+    }
+    return complete;
+  }
+
+  /** Whether {@code claim}, with what every other member published, fits in the pool. */
+  private static boolean fits(Map<String, Registry.Published> members, String self,
+      double claim, double pool) {
+    double sum = claim;
+    for (Map.Entry<String, Registry.Published> member : members.entrySet()) {
+      if (!member.getKey().equals(self)) {
+        sum += member.getValue().share();
+      }
+    }
+    return sum <= pool * (1 + ROUNDING);
   }
 
   /**

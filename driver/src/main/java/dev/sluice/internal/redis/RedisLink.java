@@ -77,7 +77,8 @@ public interface RedisLink extends AutoCloseable {
    * {@code value}; removes the fields older than {@code expiry}; and returns the rest, all in one
    * atomic step that touches {@code key} alone (so it runs on a Redis Cluster too).
    *
-   * @return each live field and its value (without the time), {@code member} included
+   * @return each live field and its value (without the time), {@code member} included; a field
+   *     stamped more than {@code expiry} ahead of Redis' clock has the value {@code future}
    * @throws RedisDown if Redis did not answer in time
    */
   Map<String, String> publish(String key, String member, String value, Duration expiry);

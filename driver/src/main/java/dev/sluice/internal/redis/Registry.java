@@ -24,7 +24,7 @@ import java.util.function.IntConsumer;
  * <p>With a {@link Demand} (division by demand), each heartbeat also runs a second script, on the
  * hash {@code sluice:<name>:demand}: it writes this member's demand and share stamped with Redis'
  * clock, prunes the fields older than the expiry (so a stale member's demand goes with it) and
- * returns the rest, which the {@link Demand} hears. Two calls rather than one script over both
+ * returns the rest, which the {@link Demand} hears; {@link #close()} leaves a tombstone there. Two calls rather than one script over both
  * keys: every command touches one key, as a Redis Cluster requires (the keys of one budget may
  * sit on different nodes).
  *
@@ -162,7 +162,7 @@ public final class Registry implements AutoCloseable {
     }
     Map<String, Published> members = new HashMap<>();
     values.forEach((id, value) -> members.put(id, Published.parse(value)));
-    demand.heard(new Snapshot(member, live, members));
+    demand.heard(new Snapshot(member, live, members, expiry));
     return true;
   }
 
@@ -189,7 +189,11 @@ public final class Registry implements AutoCloseable {
     return member;
   }
 
-  /** Stops the heartbeat and removes this member (waiting at most the timeout). Idempotent. */
+  /**
+   * Stops the heartbeat and removes this member from the instances set; with demand division it
+   * leaves {@link Published#LEFT} in its field, which Redis prunes after the expiry (waiting at
+   * most the timeout). Idempotent.
+   */
   @Override
   public void close() {
     if (scheduler == null || scheduler.isShutdown()) {
@@ -204,8 +208,8 @@ public final class Registry implements AutoCloseable {
     }
     try {
       link.leave(key, member);
-      if (demandKey != null) {
-        link.forget(demandKey, member);
+      if (demandKey != null) { // a tombstone, not a removal: see Published#LEFT
+        link.publish(demandKey, member, Published.LEFT_TEXT, expiry);
       }
     } catch (RedisDown e) {
       // the member expires on its own after sluice.instances.expiry
@@ -225,8 +229,11 @@ public final class Registry implements AutoCloseable {
    * @param members what each member published in {@code sluice:<name>:demand}, this one
    *     included; members that count without publishing (equal division, older versions) are
    *     missing from it
+   * @param expiry {@code sluice.instances.expiry}: a member that has not beaten for this long is
+   *     pruned
    */
-  public record Snapshot(String self, int live, Map<String, Published> members) {}
+  public record Snapshot(String self, int live, Map<String, Published> members,
+      Duration expiry) {}
 
   /**
    * What one member published: {@code "<demand> <share>"} in its field of the hash.
@@ -234,15 +241,34 @@ public final class Registry implements AutoCloseable {
    * @param demand its smoothed demand, calls at a door per second; {@code NaN} if unreadable
    * @param share the share it held when it published, permits per second; {@code NaN} if
    *     unreadable
+   * @param left whether the member left ({@link #LEFT})
    */
-  public record Published(double demand, double share) {
+  public record Published(double demand, double share, boolean left) {
+    /** What a member that closed publishes in its field, until Redis prunes it. */
+    public static final String LEFT_TEXT = "left";
+    /**
+     * A member that closed. It leaves a tombstone rather than removing its field, so that the
+     * others can tell a member that left (its share is free at once) from one that went missing
+     * with the registry's data (its share is still in force until it publishes again or expires).
+     */
+    public static final Published LEFT = new Published(0, 0, true);
+
+    /** What a member that is still in the registry published. */
+    public Published(double demand, double share) {
+      this(demand, share, false);
+    }
+
     /**
      * Reads a published value.
      *
-     * @param value {@code "<demand> <share>"}, as {@link Demand#published()} makes it
+     * @param value {@code "<demand> <share>"}, as {@link Demand#published()} makes it, or
+     *     {@link #LEFT_TEXT}
      * @return its numbers, {@code NaN} for each one unreadable
      */
     public static Published parse(String value) {
+      if (value.equals(LEFT_TEXT)) {
+        return LEFT;
+      }
       int space = value.indexOf(' ');
       return space < 0 ? new Published(number(value), Double.NaN)
           : new Published(number(value.substring(0, space)), number(value.substring(space + 1)));

@@ -100,4 +100,51 @@ class RecoveryTest {
     assertThat(recovery.settled(ORIGIN + SETTLE)).as("no call lost").isFalse();
     assertThat(recovery.settled(ORIGIN + 200_000_000L + SETTLE)).isTrue();
   }
+
+  /**
+   * Issue 20, item 7: share 1/s, threshold 0.8, settle 3 s: one call every 2 s (0.5/s, below
+   * the threshold) kept the recovery going forever, as one second's whole count (1) was compared
+   * with 0.8.
+   */
+  @Test
+  void count_oneCallEveryTwoSecondsAtAShareOfOne_settles() {
+    Recovery recovery = new Recovery(Duration.ofSeconds(3), 0.8);
+    recovery.begin(ORIGIN);
+    long settledAt = -1;
+    for (long t = ORIGIN + SECOND / 3; t < ORIGIN + 60 * SECOND; t += 2 * SECOND) {
+      recovery.count(t, 1);
+      if (settledAt < 0 && recovery.settled(t)) {
+        settledAt = t;
+      }
+    }
+    assertThat(settledAt).as("settled within 60 s").isPositive();
+    assertThat(settledAt - ORIGIN).as("the first call after one settle").isLessThanOrEqualTo(5 * SECOND);
+  }
+
+  /** The other side: at the same small share, a rate above the threshold stays loud. */
+  @Test
+  void count_aboveTheThresholdAtAShareOfOne_staysLoud() {
+    Recovery recovery = new Recovery(Duration.ofSeconds(3), 0.8);
+    recovery.begin(ORIGIN);
+    for (long t = ORIGIN; t < ORIGIN + 60 * SECOND; t += SECOND * 9 / 10) { // 1.11/s
+      recovery.count(t, 1);
+      assertThat(recovery.settled(t)).as("at %d ms", (t - ORIGIN) / 1_000_000).isFalse();
+    }
+  }
+
+  /** At 0.001/s and threshold 0.5 the windows are 2^11 s: one call in each is quiet. */
+  @Test
+  void count_slowestShare_oneCallPerWindowIsQuiet_twoAreLoud() {
+    assertThat(Recovery.levelOf(0.8)).isEqualTo(1);
+    assertThat(Recovery.levelOf(0.5)).isEqualTo(1);
+    assertThat(Recovery.levelOf(0.3)).isEqualTo(2);
+    assertThat(Recovery.levelOf(0.0005)).isEqualTo(11);
+    assertThat(Recovery.levelOf(0)).isEqualTo(Recovery.MAX_LEVEL);
+    Recovery recovery = new Recovery(Duration.ofSeconds(3), 0.5);
+    recovery.begin(ORIGIN);
+    recovery.count(ORIGIN + SECOND, 0.001);
+    assertThat(recovery.settled(ORIGIN + 3 * SECOND)).isTrue();
+    recovery.count(ORIGIN + 2 * SECOND, 0.001);
+    assertThat(recovery.settled(ORIGIN + 2 * SECOND + 3 * SECOND - 1)).isFalse();
+  }
 }

@@ -144,7 +144,7 @@ class RegistryTest {
   }
 
   @Test
-  void beat_withDemand_redisDown_missedNotHeard_andCloseForgetsTheField() {
+  void beat_withDemand_redisDown_missedNotHeard_andCloseLeavesATombstone() {
     Heard heard = new Heard();
     Registry first = new Registry("t", link, health, Duration.ofSeconds(1), Duration.ofSeconds(5),
         heard).start();
@@ -157,7 +157,7 @@ class RegistryTest {
 
     link.down = false;
     first.close();
-    assertThat(link.hashes.get("sluice:t:demand")).doesNotContainKey(first.member());
+    assertThat(link.hashes.get("sluice:t:demand")).containsEntry(first.member(), "left");
   }
 
   @Test
