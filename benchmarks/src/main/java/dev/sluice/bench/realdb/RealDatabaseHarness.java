@@ -37,7 +37,7 @@ import java.util.function.IntFunction;
  *
  * <p>The scenario, after a calibration that finds the statement's size (about
  * {@value #TARGET_MILLIS}&nbsp;ms alone) and the database's capacity C (statements a second,
- * closed loop at twice the cores): light (C/2, {@code 3 s}), 2&times; ({@code 3 s}), 3&times;
+ * closed loop at eight in flight): light (C/2, {@code 3 s}), 2&times; ({@code 3 s}), 3&times;
  * ({@code 3 s}), capacity halved (every statement twice as costly, 3&times;C asked: six times what
  * it can do, {@code 6 s}), light again ({@code 3 s}). Each statement's cost is drawn from
  * 0.6&ndash;1.4&times; the calibrated one (3&ndash;7&nbsp;ms). A statement that has not answered
@@ -205,10 +205,10 @@ public final class RealDatabaseHarness {
     return size;
   }
 
-  /** Statements a second the database completes in a closed loop at four in flight. */
+  /** Statements a second the database completes in a closed loop at eight in flight, over 3 s. */
   private double capacity(int size) throws InterruptedException {
-    long end = System.nanoTime() + 2 * SECOND;
-    int[] done = new int[4];
+    long end = System.nanoTime() + 3 * SECOND;
+    int[] done = new int[8];
     Thread[] threads = new Thread[done.length];
     for (int t = 0; t < threads.length; t++) {
       int me = t;
@@ -230,7 +230,7 @@ public final class RealDatabaseHarness {
       threads[t].join();
       total += done[t];
     }
-    return total / 2.0;
+    return total / 3.0;
   }
 
   private void execute(int size) throws SQLException {

@@ -38,7 +38,7 @@ final class Report {
     line("");
     line("- statement: `%s`, series of %,d for about %.0f ms alone (0.6-1.4x per statement)",
         RealDatabaseHarness.SQL, size, targetMillis);
-    line("- capacity C: %.0f statements/s (closed loop, 4 in flight); pool %d; deadline %d ms",
+    line("- capacity C: %.0f statements/s (closed loop, 8 in flight); pool %d; deadline %d ms",
         capacity, RealDatabaseHarness.POOL, RealDatabaseHarness.DEADLINE_MILLIS);
     StringBuilder p = new StringBuilder();
     for (RealDatabaseHarness.Phase phase : phases) {

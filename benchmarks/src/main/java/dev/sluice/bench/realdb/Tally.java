@@ -31,7 +31,7 @@ final class Tally {
     this.variant = variant;
     this.gate = gate;
     this.phases = phases;
-    int bins = binOf(RealDatabaseHarness.durationNanos(phases)) + 1;
+    int bins = binOf(RealDatabaseHarness.durationNanos(phases) + BIN_NANOS - 1);
     arrivals = new AtomicIntegerArray(bins);
     refused = new AtomicIntegerArray(bins);
     good = new AtomicIntegerArray(bins);
