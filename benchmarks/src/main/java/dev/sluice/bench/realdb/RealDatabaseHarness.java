@@ -102,16 +102,20 @@ public final class RealDatabaseHarness {
    * Runs the comparison and prints the report.
    *
    * @param args {@code --seed N} (default 1); {@code --quick}: phases a third as long (a smoke
-   *     test, not a measurement)
+   *     test, not a measurement); {@code --size N}: the statement's series length instead of the
+   *     calibrated one (to compare runs)
    */
   public static void main(String[] args) throws Exception {
     long seed = 1;
     double scale = 1;
+    int fixedSize = 0;
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--seed")) {
         seed = Long.parseLong(args[++i]);
       } else if (args[i].equals("--quick")) {
         scale = 1 / 3.0;
+      } else if (args[i].equals("--size")) {
+        fixedSize = Integer.parseInt(args[++i]);
       }
     }
     List<Phase> phases = scaled(PHASES, scale);
@@ -120,7 +124,7 @@ public final class RealDatabaseHarness {
     Path dataDir = Files.createTempDirectory("sluice-realdb");
     try (EmbeddedPostgres pg = start(dataDir)) {
       try (HikariDataSource pool = pool(pg)) {
-        new RealDatabaseHarness(pool).runAll(seed, phases, out);
+        new RealDatabaseHarness(pool).runAll(seed, phases, fixedSize, out);
       }
     }
   }
@@ -133,10 +137,10 @@ public final class RealDatabaseHarness {
     return scaled;
   }
 
-  private void runAll(long seed, List<Phase> phases, Path out) throws Exception {
+  private void runAll(long seed, List<Phase> phases, int fixedSize, Path out) throws Exception {
     Report report = new Report(phases);
     double loadBefore = Report.loadAverage();
-    int size = calibrateSize();
+    int size = fixedSize > 0 ? fixedSize : calibrateSize();
     double capacity = capacity(size);
     report.calibrated(size, TARGET_MILLIS, capacity, loadBefore);
     Schedule schedule = schedule(seed, phases, size, capacity);
@@ -189,18 +193,21 @@ public final class RealDatabaseHarness {
     return new HikariDataSource(config);
   }
 
-  /** The series length whose statement takes about TARGET_MILLIS alone (median of a few). */
+  /**
+   * The series length whose statement takes about TARGET_MILLIS alone: the fastest of 30 runs, not
+   * their median, which on a loaded host measures the scheduler's delays more than the statement
+   * (a median-calibrated statement came out ten times too light under a load average of 30).
+   */
   private int calibrateSize() throws SQLException {
     int size = 20_000;
     for (int round = 0; round < 3; round++) {
-      double[] millis = new double[15];
-      for (int i = 0; i < millis.length; i++) {
+      double fastest = Double.MAX_VALUE;
+      for (int i = 0; i < 30; i++) {
         long start = System.nanoTime();
         execute(size);
-        millis[i] = (System.nanoTime() - start) / 1e6;
+        fastest = Math.min(fastest, (System.nanoTime() - start) / 1e6);
       }
-      Arrays.sort(millis);
-      size = (int) (size * TARGET_MILLIS / millis[millis.length / 2]);
+      size = (int) (size * TARGET_MILLIS / fastest);
     }
     return size;
   }

@@ -36,7 +36,7 @@ final class Report {
   void calibrated(int size, double targetMillis, double capacity, double load) {
     line("# Real-database harness, %s", Instant.now());
     line("");
-    line("- statement: `%s`, series of %,d for about %.0f ms alone (0.6-1.4x per statement)",
+    line("- statement: `%s`, series of %,d for about %.0f ms alone at best (0.6-1.4x per statement)",
         RealDatabaseHarness.SQL, size, targetMillis);
     line("- capacity C: %.0f statements/s (closed loop, 8 in flight); pool %d; deadline %d ms",
         capacity, RealDatabaseHarness.POOL, RealDatabaseHarness.DEADLINE_MILLIS);
