@@ -140,6 +140,7 @@ public final class RealDatabaseHarness {
   private void runAll(long seed, List<Phase> phases, int fixedSize, Path out) throws Exception {
     Report report = new Report(phases);
     double loadBefore = Report.loadAverage();
+    fillPool();
     int size = fixedSize > 0 ? fixedSize : calibrateSize();
     double capacity = capacity(size);
     report.calibrated(size, TARGET_MILLIS, capacity, loadBefore);
@@ -188,6 +189,7 @@ public final class RealDatabaseHarness {
     config.setMaximumPoolSize(POOL);
     config.setMinimumIdle(POOL);
     config.setConnectionTimeout(250); // HikariCP's least: a wait for a connection ends by then
+    config.setInitializationFailTimeout(-1);
     config.setConnectionInitSql("SET statement_timeout = " + DEADLINE_MILLIS);
     config.setPoolName("realdb");
     return new HikariDataSource(config);
@@ -210,6 +212,26 @@ public final class RealDatabaseHarness {
       size = (int) (size * TARGET_MILLIS / fastest);
     }
     return size;
+  }
+
+  /** Holds every connection of the pool at once, so that none is still being opened later. */
+  private void fillPool() throws SQLException {
+    List<Connection> held = new ArrayList<>();
+    try {
+      for (int tries = 0; held.size() < POOL; tries++) {
+        try {
+          held.add(pool.getConnection());
+        } catch (java.sql.SQLTransientConnectionException e) {
+          if (tries > 200) {
+            throw e; // 50 s without a connection: the database is not there
+          }
+        }
+      }
+    } finally {
+      for (Connection c : held) {
+        c.close();
+      }
+    }
   }
 
   /** Statements a second the database completes in a closed loop at eight in flight, over 3 s. */
