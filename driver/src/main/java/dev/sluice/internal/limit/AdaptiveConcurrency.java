@@ -64,9 +64,14 @@ import java.util.concurrent.atomic.LongAdder;
  * letting the baseline follow it would let the cap creep up (measured on the simulated harness:
  * from 1.2&times; to 1.8&times; the database's capacity in a minute of overload); so while the gate
  * was full in the last window, batches do not move the baseline. Light load, and every moment the
- * gate has room, are uncrowded, and that is where it is learned; at the minimum cap the crowding
- * seen is the database's own (Netflix concurrency-limits #171: a database that became slower for
- * good), so there it is learned again. Until then the cap errs low, never high. A baseline is only
+ * gate has room, are uncrowded, and that is where it is learned. A database that became slower
+ * at every concurrency (Netflix concurrency-limits #171: a new plan, a cold cache, a neighbour
+ * taking half its CPU) first reads as crowding; two things tell it apart, and let the baseline
+ * learn again while the gate is full: the cap is at its minimum (the crowding seen is then the
+ * database's own), or halving the cap left the crowding within a quarter of where it was (past
+ * the knee, crowding is in proportion to what is in flight, so a halving halves it; crowding
+ * that stays is not ours). Learning then lasts until the crowding is back under the tolerance.
+ * Until then the cap errs low, never high. A baseline is only
  * as good as the first uncrowded batches: a controller whose first samples come from a flood takes
  * the flooded latency for normal, and only overload errors then cut. Feed it samples before
  * limiting starts.
@@ -165,6 +170,10 @@ public final class AdaptiveConcurrency {
   private final LongAdder windowSamples = new LongAdder();
   private final LongAdder windowOverloads = new LongAdder();
   private volatile long lastCutNanos;
+  /** The window a later one's crowding is compared with; see {@link #unresponsive}. */
+  private volatile double referenceCap;
+  private volatile double referenceCrowding;
+  private volatile boolean relearning;
   /** See {@link #sampleStride()}; written only by the decision. */
   private volatile int stride = 1;
   private volatile double estimate;
@@ -363,9 +372,41 @@ public final class AdaptiveConcurrency {
     if (next < cap * DEEP_CUT || overloaded && next < cap) {
       lastCutNanos = now;
     }
-    mayLearn = !saturated || next <= min;
+    mayLearn = !saturated || next <= min || unresponsive(saturated, cap, crowding);
     estimate = next;
     gate.setLimit((int) next);
+  }
+
+  /**
+   * Whether the crowding failed to follow a cut: the cap has halved since the reference window
+   * and the crowding fell by less than a quarter. Past the knee, latency is in proportion to what
+   * is in flight, so halving the cap halves the crowding; crowding that stays is the database's
+   * own (it became slower at every concurrency), and the baseline may learn it until the crowding
+   * is back under the tolerance. The reference is the window with the highest crowding since the
+   * cap last rose above it; it is dropped, and learning stops, when the crowding is back under the
+   * tolerance or the gate has room. Written only by the decision.
+   */
+  private boolean unresponsive(boolean saturated, double cap, double crowding) {
+    if (!saturated || Double.isNaN(crowding) || crowding < TOLERANCE) {
+      referenceCap = 0;
+      relearning = false;
+      return false;
+    }
+    double refCap = referenceCap;
+    if (refCap == 0 || cap > refCap || crowding > referenceCrowding) {
+      referenceCap = cap;
+      referenceCrowding = crowding;
+      return relearning;
+    }
+    if (cap > refCap * 0.5) {
+      return relearning;
+    }
+    // a crowding near the clip says only "at least that much": it cannot show a fall
+    boolean stayed = crowding >= referenceCrowding * 0.75 && referenceCrowding < CLIP * 0.9;
+    referenceCap = cap;
+    referenceCrowding = crowding;
+    relearning |= stayed;
+    return relearning;
   }
 
   /** The rules of the block comment, in its order. */
