@@ -54,7 +54,9 @@ final class Enforcer implements AutoCloseable {
    * @throws IllegalArgumentException naming the key when the settings do not fit together
    */
   static Enforcer open(Settings settings, BreakerFlag explicitFlag, boolean driverMode) {
-    return open(settings, explicitFlag, driverMode, Ticker.system());
+    // in driver mode the pool sits above Sluice, unseen: its size is unknown
+    return open(driverMode ? PoolSize.fitMax(settings, 0) : settings, explicitFlag, driverMode,
+        Ticker.system());
   }
 
   static Enforcer open(Settings settings, BreakerFlag explicitFlag, boolean driverMode,

@@ -376,6 +376,7 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
       if (!settings.isSet(Keys.NAME)) {
         settings = settings.with(Keys.NAME, "default");
       }
+      settings = PoolSize.fitMax(settings, PoolSize.of(delegate));
       return new RateLimitedDataSource(delegate, Enforcer.open(settings, flag, false, ticker));
     }
 

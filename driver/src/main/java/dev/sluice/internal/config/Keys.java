@@ -271,11 +271,14 @@ public final class Keys {
 
   public static final Key<Integer> CONCURRENCY_MAX = Key.named("sluice.concurrency.max",
           Integer.class, Key::positiveInt, "be a positive integer")
-      .defaultValue(100, "`100`")
+      .defaultValue(100, "the pool's maximum size where Sluice can read it (HikariCP, DBCP 2,"
+          + " Tomcat JDBC, c3p0 or UCP under `RateLimitedDataSource`), else `100` with a WARN at"
+          + " start")
       .unit("statements in flight")
       .doc("With `sluice.concurrency=auto`: the highest cap, and the first one (the cap comes"
           + " down from here as the database crowds). At least `sluice.concurrency.min`; at most"
-          + " the pool's size, since the cap is cut only while half of it is in use.")
+          + " the pool's size, since the cap is cut only while half of it is in use (a larger"
+          + " one gets a WARN at start).")
       .group(Group.RARELY_USED).build();
 
   // --- read only by the Spring Boot starter (sluice-spring-boot-starter); elsewhere ignored ---

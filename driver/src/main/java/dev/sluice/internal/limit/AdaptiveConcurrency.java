@@ -15,67 +15,112 @@ import java.util.concurrent.atomic.LongAdder;
  * more statements in flight buy no more throughput, only longer latency (Little's law: in-flight =
  * throughput &times; latency); further past it, thrashing makes throughput fall. A statement's
  * latency divided by the latency the <em>same kind of statement</em> has when the database is not
- * crowded is therefore the crowding factor, and the cap is right when that factor is near 1: the
- * database is busy, but nothing waits inside it. Each sample is (shape, latency, overload), where
- * the shape is a hash of the SQL text: latency is only ever compared with the latency of the same
- * shape, so a change of query mix (more range scans, fewer point reads) does not read as overload.
- * This is the failure of mix-blind limiters (Netflix concurrency-limits #171 and
+ * crowded is therefore the crowding factor. Each sample is (shape, latency, overload), where the
+ * shape is a hash of the SQL text: latency is only ever compared with the latency of the same
+ * shape, so a change of query mix (more range scans, fewer point reads) does not read as overload
+ * &mdash; the failure of mix-blind limiters (Netflix concurrency-limits #171 and
  * go-concurrency-limits #117: a 10&nbsp;ms&ndash;2&nbsp;s mix leaves Vegas stuck at its minimum).
  *
- * <p><b>The no-load latency, learned without probing.</b> Vegas re-probes its no-load round trip by
- * adopting whatever sample comes every so often, and Envoy pins the concurrency to 3 for a while to
- * measure it &mdash; bursts of refusals that its users report. Here each shape has a baseline: the
- * lowest <em>batch mean</em> (a batch is {@value #BATCH} consecutive samples of the shape) seen
- * over the current and the previous epoch of {@value #EPOCH_SECONDS}&nbsp;s. A mean over a batch is
- * robust to the single fast outlier that makes a plain minimum (Vegas's) too low; the minimum over
- * batches picks the least crowded moments, which a working cap produces by itself: each cut brings
- * the database back under its knee, and light load is uncrowded anyway. Baselines age out after one
- * to two epochs, so a database that became slower for good (bigger data, a new plan) is followed
- * within {@value #EPOCH_SECONDS}&ndash;{@code 2 x }{@value #EPOCH_SECONDS}&nbsp;s &mdash; but only
- * while the gate has room, or the cap sits at its minimum. While the cap is what holds the callers
- * back, every batch ran at the crowding the cap allows, and letting the baseline age into it would
- * let the cap creep up epoch after epoch (measured: from 1.2&times; to 1.8&times; the database's
- * capacity in a minute of overload); then a baseline may only fall. At the minimum cap the crowding
- * seen is the database's own (Netflix concurrency-limits #171), so there it may rise again. Until
- * it does, the cap errs low, never high.
+ * <p><b>Noise is the enemy, not the signal.</b> On a host shared with other work (every
+ * production host, and the 2-core machine of {@code benchmarks/}'s real-database harness) one
+ * statement's latency jitters by 20&ndash;40&nbsp;% from one second to the next with no change of
+ * load. The controller before this one took the <em>lowest</em> batch mean as the baseline and
+ * cut above 1.5&times; it, grew only below 1.25&times;: on such a host the typical uncrowded
+ * latency is already 1.2&ndash;1.4&times; the luckiest moment, so it could never grow, cut on
+ * every bad second, and sat at a cap of 1&ndash;3 (0.34&times; the best fixed cap's goodput, half
+ * of the light traffic refused after the overload). Vegas fails the same way (its no-load round
+ * trip is a minimum), Envoy's gradient controller pins the concurrency to 3 to re-measure its
+ * minimum (a burst of refusals every interval), and ServiceTalk's gradient limiter says in its own
+ * code that noisy hosts bring its limit down to the minimum. Three choices follow:
  *
- * <p>A baseline is only as good as the first uncrowded batches: a controller whose first samples
- * come from a flood takes the flooded latency for normal, and only overload errors then cut (the
- * overload harness in {@code benchmarks/} measures a p99 of 2.1&times; the no-load p99 that way,
- * against 1.24&times; with a baseline learned first). Feed it samples before limiting starts.
+ * <ol>
+ *   <li><b>The baseline is a typical uncrowded latency, not a minimum.</b> Each shape keeps one,
+ *       moved by every batch of {@value #BATCH} of its samples towards the batch's mean: a quarter
+ *       of the way when the mean is lower, an eighth when higher. That settles where a third of
+ *       the weighted deviations lie below it (an expectile), so a lucky second lowers it a little
+ *       and a slow one raises it less, and a host that became noisier for good is followed within
+ *       a few dozen batches. A mean over a batch is robust to the single fast outlier that makes
+ *       a plain minimum too low.
+ *   <li><b>The decision is proportional, not a pair of thresholds.</b> Thresholds turn noise into
+ *       a ratchet (a noisy second cuts; only a quiet one, which noise makes rare, grows). Here the
+ *       cap moves each window halfway ({@value #SMOOTHING}) towards {@code cap x }{@value
+ *       #TOLERANCE}{@code  / crowding} (plus 1 while below the target): noise above and below
+ *       the target pushes it by the same amounts in both directions and averages out. This is Netflix Gradient2's shape (a ratio
+ *       with a tolerance, a queue allowance, smoothing), with two differences: the ratio is to a
+ *       per-shape uncrowded baseline rather than to a long-term average of whatever latency was
+ *       seen (which, under a sustained overload, drifts up to the overload and lets the cap creep:
+ *       Netflix PR #134), and the allowance is 1 and only below the target, so the target
+ *       crowding stays near {@value #TOLERANCE} at small caps too, and a database that became
+ *       slower at every concurrency drives the cap to the minimum, where it is learned again.
+ *   <li><b>The target is twice the uncrowded latency.</b> {@value #TOLERANCE}&times; (the
+ *       fhir-server ADR's F = 2) keeps enough statements waiting at the database that a stall of a
+ *       caller thread does not leave it idle &mdash; on a noisy host a cap at the knee itself
+ *       loses a quarter of the goodput &mdash; and bounds the latency the cap lets through to
+ *       about twice the healthy one.
+ * </ol>
+ *
+ * <p><b>The baseline, learned without probing.</b> Nothing is ever pinned to measure a no-load
+ * latency. While the cap holds callers back, every batch ran at the crowding the cap allows, and
+ * letting the baseline follow it would let the cap creep up (measured on the simulated harness:
+ * from 1.2&times; to 1.8&times; the database's capacity in a minute of overload); so while the gate
+ * was full in the last window, batches do not move the baseline. Light load, and every moment the
+ * gate has room, are uncrowded, and that is where it is learned. A database that became slower
+ * at every concurrency (Netflix concurrency-limits #171: a new plan, a cold cache, a neighbour
+ * taking half its CPU) first reads as crowding; two things tell it apart, and let the baseline
+ * learn again while the gate is full: the cap is at its minimum (the crowding seen is then the
+ * database's own), or halving the cap left the crowding within a quarter of where it was (past
+ * the knee, crowding is in proportion to what is in flight, so a halving halves it; crowding
+ * that stays is not ours). Learning then lasts until the crowding is back under the tolerance.
+ * Until then the cap errs low, never high. A baseline is only
+ * as good as the first uncrowded batches: a controller whose first samples come from a flood takes
+ * the flooded latency for normal, and only overload errors then cut. Feed it samples before
+ * limiting starts.
  *
  * <p>The shapes share a fixed table of {@value #SLOTS} slots indexed by the hash; two shapes that
- * collide share a baseline (the lighter one's), which makes the heavier one look crowded &mdash; a
- * bias towards caution, bounded by the clipping below.
+ * collide share a baseline, which makes the heavier one look crowded &mdash; a bias towards
+ * caution, bounded by the clipping below.
  *
  * <p><b>The decision.</b> Samples are pooled into windows of at least
  * {@value #WINDOW_MILLIS}&nbsp;ms and {@value #MIN_WINDOW_SAMPLES} samples. A window's crowding is
  * the sum of its latencies over the sum of their shapes' baselines (each latency clipped at
  * {@value #CLIP}&times; its baseline so one stuck statement cannot move it), so heavy statements
- * weigh by their cost. Then, in order:
+ * weigh by their cost. The cap is <em>in use</em> when the gate filled during the window or half
+ * of it is in flight. Then, in order:
  *
  * <ol>
  *   <li>any overload error (SQLState class 53, {@code 57014}, a lost connection, the pool's
- *       timeout) is the strongest signal: the cap is multiplied by {@value #OVERLOAD_BACKOFF};
- *   <li>crowding above {@value #HIGH}: the cap is scaled by {@value #TARGET} / crowding, at
- *       most halved (the gradient of Netflix's Gradient2, on a per-shape, not a global, baseline);
- *   <li>crowding below {@value #LOW} while the gate was full: the cap grows by a tenth (at
- *       least 1), so a cap of 1 reaches a hundred in about 33 windows (3.3&nbsp;s when statements
- *       are fast);
+ *       timeout) while the cap is in use is the strongest signal: the cap is multiplied by
+ *       {@value #OVERLOAD_BACKOFF};
+ *   <li>while the cap is in use, it moves halfway towards {@code cap x g} (plus 1 while the
+ *       crowding is below {@value #TOLERANCE}), where the gradient
+ *       {@code g = }{@value #TOLERANCE}{@code  / crowding} is kept within [{@value #MIN_GRADIENT},
+ *       {@value #MAX_GRADIENT}]: at most halved, at most doubled towards;
+ *   <li>while it is not in use and the crowding is below {@value #TOLERANCE}, it grows by half
+ *       plus 1: a cap nobody reaches protects nothing, and one left low after an overload refuses
+ *       the light traffic that follows; nobody is held back, so nothing measures how high it may
+ *       go, and it is back at the maximum within a few windows;
  *   <li>otherwise the cap holds.
  * </ol>
  *
- * <p>A cut is only taken when the cap was in use (the gate filled, or half of it is in flight): a
- * cap that nobody reaches protects nothing, and cutting it on the noise of a handful of statements
- * under light load is how limiters end in refusal storms. After a cut, samples of statements
- * admitted before it are ignored by the decision: they ran under the old cap and would cut again
- * for the same cause. Refused calls never give a sample (they did not run), so they cannot drag the
+ * <p>A cap that is not in use is never cut: cutting on the noise of a handful of statements under
+ * light load is how limiters end in refusal storms. After a cut deeper than to
+ * {@value #DEEP_CUT} of the cap, or any cut on overload errors, samples of statements admitted
+ * before it are ignored by the decision: they ran under the old cap and would cut again for the
+ * same cause. Refused calls never give a sample (they did not run), so they cannot drag the
  * estimate down (Netflix concurrency-limits #176).
+ *
+ * <p><b>What it cannot do.</b> The cap is cut only while it is in use: with a maximum far above
+ * what the pool lets run (a pool of 10 under a maximum of 100), the cap is never in use and never
+ * moves; the maximum must be at most the pool's size. Between the database's knee and twice it,
+ * a noisy host makes the cap wander by &plusmn;30&nbsp;% from window to window; {@code min} stops
+ * a cut below what the application needs to make progress, and bounds the damage of a baseline
+ * learned from a flood.
  *
  * <p><b>Cost.</b> {@link #onSample} is O(1) and allocates nothing: a clock read, two
  * {@link AtomicLongArray} reads and one add for the shape, three {@link LongAdder} adds for the
  * window; one call in a window makes the decision, a few dozen arithmetic operations. No lock is
- * taken; the statistics tolerate the races they have (a sample landing in the next window).
+ * taken; the statistics tolerate the races they have (a sample landing in the next window, a batch
+ * lost to a concurrent one).
  *
  * <p>This class is threadsafe.
  */
@@ -83,36 +128,41 @@ public final class AdaptiveConcurrency {
 
   static final int SLOTS = 256;
   static final int BATCH = 32;
-  static final int EPOCH_SECONDS = 10;
   static final int WINDOW_MILLIS = 100;
   static final int MIN_WINDOW_SAMPLES = 16;
   static final double CLIP = 4.0;
   static final double OVERLOAD_BACKOFF = 0.7;
-  static final double HIGH = 1.5;
-  static final double TARGET = 1.2;
-  static final double LOW = 1.25;
+  /** The crowding the cap aims at while it holds callers back: latency twice its baseline. */
+  static final double TOLERANCE = 2.0;
+  /** How far towards its target the cap moves in one window. */
+  static final double SMOOTHING = 0.5;
+  /** The least a window's target may be, as a share of the cap: at most halved per window. */
+  static final double MIN_GRADIENT = 0.5;
+  /** The most a window's target may be, as a multiple of the cap. */
+  static final double MAX_GRADIENT = 2.0;
+  /** How much a cap nobody reaches grows in a window while the database is not crowded. */
+  static final double UNUSED_GROWTH = 1.5;
+  /** A cut smaller than this share of the cap does not discard the samples admitted before it. */
+  static final double DEEP_CUT = 0.8;
   static final int WANTED_WINDOW_SAMPLES = 64;
   static final int MAX_STRIDE = Limiter.SAMPLE_EVERY; // the connection's count wraps there
 
-  private static final long EPOCH_NANOS = EPOCH_SECONDS * 1_000_000_000L;
   private static final long WINDOW_NANOS = WINDOW_MILLIS * 1_000_000L;
   private static final int COUNT_BITS = 12;
   private static final long COUNT_MASK = (1L << COUNT_BITS) - 1;
+  private static final int FALL = 4;
+  private static final int RISE = 8;
   private static final long MAX_LATENCY_NANOS = 1L << 36; // 68 s: BATCH of them fit in 52 bits
-  private static final long VALUE_MASK = (1L << 48) - 1;
 
   private final ConcurrencyGate gate;
   private final int min;
   private final int max;
   private final Ticker ticker;
-  private final long originNanos;
 
   /** Per slot: the running batch, its latency sum shifted left by COUNT_BITS, plus its count. */
   private final AtomicLongArray batches = new AtomicLongArray(SLOTS);
-  /** Per slot: the epoch (top 16 bits) and the lowest batch mean in it (48 bits, 0 = none). */
-  private final AtomicLongArray current = new AtomicLongArray(SLOTS);
-  /** Per slot: the lowest batch mean of the epoch before {@link #current}'s (0 = none). */
-  private final AtomicLongArray previous = new AtomicLongArray(SLOTS);
+  /** Per slot: the baseline, nanoseconds (0 = none yet). */
+  private final AtomicLongArray baselines = new AtomicLongArray(SLOTS);
 
   private final AtomicLong windowStartNanos;
   private final LongAdder windowLatencyNanos = new LongAdder();
@@ -120,11 +170,15 @@ public final class AdaptiveConcurrency {
   private final LongAdder windowSamples = new LongAdder();
   private final LongAdder windowOverloads = new LongAdder();
   private volatile long lastCutNanos;
+  /** The window a later one's crowding is compared with; see {@link #unresponsive}. */
+  private volatile double referenceCap;
+  private volatile double referenceCrowding;
+  private volatile boolean relearning;
   /** See {@link #sampleStride()}; written only by the decision. */
   private volatile int stride = 1;
   private volatile double estimate;
-  /** Whether a baseline may rise: the gate had room in the last window, or the cap is at min. */
-  private volatile boolean mayRise = true;
+  /** Whether a batch may move a baseline: the gate had room last window, or the cap is at min. */
+  private volatile boolean mayLearn = true;
 
   /**
    * Creates a controller that sets {@code gate}'s cap, starting from the gate's current cap clamped
@@ -145,9 +199,9 @@ public final class AdaptiveConcurrency {
     this.min = min;
     this.max = max;
     this.ticker = ticker;
-    this.originNanos = ticker.read();
-    this.windowStartNanos = new AtomicLong(originNanos);
-    this.lastCutNanos = originNanos;
+    long now = ticker.read();
+    this.windowStartNanos = new AtomicLong(now);
+    this.lastCutNanos = now;
     this.estimate = Math.max(min, Math.min(max, gate.limit()));
     gate.setLimit((int) estimate);
   }
@@ -189,7 +243,7 @@ public final class AdaptiveConcurrency {
     int slot = slotOf(shape);
     long latency = Math.max(0, Math.min(latencyNanos, MAX_LATENCY_NANOS));
     if (!overload) {
-      learn(slot, latency, now);
+      learn(slot, latency);
     }
     if (now - latency >= lastCutNanos) {
       count(slot, latency, overload);
@@ -237,7 +291,7 @@ public final class AdaptiveConcurrency {
 
   // --- the per-shape baseline ---
 
-  private void learn(int slot, long latency, long now) {
+  private void learn(int slot, long latency) {
     long before = batches.getAndAdd(slot, (latency << COUNT_BITS) + 1);
     if ((before & COUNT_MASK) + 1 != BATCH) {
       return;
@@ -246,41 +300,28 @@ public final class AdaptiveConcurrency {
     long batch = batches.getAndSet(slot, 0);
     long count = batch & COUNT_MASK;
     if (count > 0) {
-      record(slot, Math.max(1, (batch >>> COUNT_BITS) / count), epochOf(now));
+      record(slot, Math.max(1, (batch >>> COUNT_BITS) / count));
     }
   }
 
-  private void record(int slot, long mean, long epoch) {
-    if (!mayRise) {
-      long baseline = baselineOf(slot);
-      if (baseline != 0 && mean >= baseline) {
-        return; // the cap is what holds the callers back: this batch ran crowded by us
-      }
+  /**
+   * Moves the slot's baseline towards a batch mean: a quarter of the way down, an eighth of the
+   * way up (the first batch sets it). One CAS attempt: a batch that loses a race to another is
+   * dropped, which at one batch in {@value #BATCH} samples costs nothing that matters.
+   */
+  private void record(int slot, long mean) {
+    long baseline = baselines.get(slot);
+    if (baseline != 0 && !mayLearn) {
+      return; // the cap is what holds the callers back: this batch ran crowded by us
     }
-    long word = current.get(slot);
-    long lowest = word & VALUE_MASK;
-    if ((word >>> 48) == epoch) {
-      if (lowest == 0 || mean < lowest) {
-        current.compareAndSet(slot, word, (epoch << 48) | mean);
-      }
-      return;
-    }
-    if (current.compareAndSet(slot, word, (epoch << 48) | mean) && lowest != 0) {
-      previous.set(slot, lowest);
-    }
-  }
-
-  private long epochOf(long now) {
-    return ((now - originNanos) / EPOCH_NANOS + 1) & 0xFFFF;
+    long next = baseline == 0 ? mean
+        : mean < baseline ? baseline - (baseline - mean) / FALL
+        : baseline + (mean - baseline) / RISE;
+    baselines.compareAndSet(slot, baseline, Math.max(1, next));
   }
 
   private long baselineOf(int slot) {
-    long lowest = current.get(slot) & VALUE_MASK;
-    long before = previous.get(slot);
-    if (lowest == 0 || before == 0) {
-      return Math.max(lowest, before);
-    }
-    return Math.min(lowest, before);
+    return baselines.get(slot);
   }
 
   // --- the window and the decision ---
@@ -327,20 +368,60 @@ public final class AdaptiveConcurrency {
     double cap = estimate;
     boolean inUse = saturated || gate.inFlight() * 2 >= cap;
     double crowding = baseline > 0 ? (double) latency / baseline : Double.NaN;
-    double next = cap;
-    if (overloaded && inUse) {
-      next = cap * OVERLOAD_BACKOFF;
-    } else if (crowding > HIGH && inUse) {
-      next = cap * Math.max(0.5, TARGET / crowding);
-    } else if (crowding < LOW && saturated) {
-      next = cap + Math.max(1, cap / 10);
-    }
-    next = Math.max(min, Math.min(max, next));
-    if (next < cap) {
+    double next = Math.max(min, Math.min(max, next(cap, crowding, overloaded, inUse)));
+    if (next < cap * DEEP_CUT || overloaded && next < cap) {
       lastCutNanos = now;
     }
-    mayRise = !saturated || next <= min;
+    mayLearn = !saturated || next <= min || unresponsive(saturated, cap, crowding);
     estimate = next;
     gate.setLimit((int) next);
+  }
+
+  /**
+   * Whether the crowding failed to follow a cut: the cap has halved since the reference window
+   * and the crowding fell by less than a quarter. Past the knee, latency is in proportion to what
+   * is in flight, so halving the cap halves the crowding; crowding that stays is the database's
+   * own (it became slower at every concurrency), and the baseline may learn it until the crowding
+   * is back under the tolerance. The reference is the window with the highest crowding since the
+   * cap last rose above it; it is dropped, and learning stops, when the crowding is back under the
+   * tolerance or the gate has room. Written only by the decision.
+   */
+  private boolean unresponsive(boolean saturated, double cap, double crowding) {
+    if (!saturated || Double.isNaN(crowding) || crowding < TOLERANCE) {
+      referenceCap = 0;
+      relearning = false;
+      return false;
+    }
+    double refCap = referenceCap;
+    if (refCap == 0 || cap > refCap || crowding > referenceCrowding) {
+      referenceCap = cap;
+      referenceCrowding = crowding;
+      return relearning;
+    }
+    if (cap > refCap * 0.5) {
+      return relearning;
+    }
+    // a crowding near the clip says only "at least that much": it cannot show a fall
+    boolean stayed = crowding >= referenceCrowding * 0.75 && referenceCrowding < CLIP * 0.9;
+    referenceCap = cap;
+    referenceCrowding = crowding;
+    relearning |= stayed;
+    return relearning;
+  }
+
+  /** The rules of the block comment, in its order. */
+  private static double next(double cap, double crowding, boolean overloaded, boolean inUse) {
+    if (overloaded && inUse) {
+      return cap * OVERLOAD_BACKOFF;
+    }
+    if (Double.isNaN(crowding)) {
+      return cap;
+    }
+    if (inUse) {
+      double gradient = Math.max(MIN_GRADIENT, Math.min(MAX_GRADIENT, TOLERANCE / crowding));
+      double allowance = crowding < TOLERANCE ? 1 : 0;
+      return cap + SMOOTHING * (cap * gradient + allowance - cap);
+    }
+    return crowding < TOLERANCE ? cap * UNUSED_GROWTH + 1 : cap;
   }
 }

@@ -1,0 +1,193 @@
+package dev.sluice.bench.realdb;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The real-database harness's report: the issue's table per host variant (goodput over the
+ * overload phases against the best fixed cap, p99 under 3&times; and at light load, refusals at
+ * light load before and after, settling after the halving), the targets' verdicts for
+ * {@code auto}, the per-bin traces as CSV and the caps as an SVG chart.
+ *
+ * <p>This class is not threadsafe.
+ */
+final class Report {
+  private static final Map<String, String> COLOURS = Map.of(
+      "Sluice auto", "#d62728", "Netflix Gradient2", "#2ca02c", "Netflix Vegas", "#1f77b4");
+
+  private final List<RealDatabaseHarness.Phase> phases;
+  private final StringBuilder text = new StringBuilder();
+
+  Report(List<RealDatabaseHarness.Phase> phases) {
+    this.phases = phases;
+  }
+
+  static double loadAverage() {
+    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+  }
+
+  void calibrated(int size, double targetMillis, double capacity, double load) {
+    line("# Real-database harness, %s", Instant.now());
+    line("");
+    line("- statement: `%s`, series of %,d for about %.0f ms alone at best (0.6-1.4x per statement)",
+        RealDatabaseHarness.SQL, size, targetMillis);
+    line("- capacity C: %.0f statements/s (closed loop, 8 in flight); pool %d; deadline %d ms",
+        capacity, RealDatabaseHarness.POOL, RealDatabaseHarness.DEADLINE_MILLIS);
+    StringBuilder p = new StringBuilder();
+    for (RealDatabaseHarness.Phase phase : phases) {
+      p.append(String.format(Locale.ROOT, " %s %.0f s at %.1fC%s;", phase.name(), phase.seconds(),
+          phase.load(), phase.cost() == 1 ? "" : String.format(Locale.ROOT,
+              " (cost x%.0f)", phase.cost())));
+    }
+    line("- phases:%s", p);
+    line("- cores: %d; load average (1 min) at the start: %.2f",
+        Runtime.getRuntime().availableProcessors(), load);
+    System.out.print(text);
+    System.out.flush();
+  }
+
+  void finish(List<Tally> tallies, double load, Path out) throws IOException {
+    int start = text.length();
+    line("- load average (1 min) at the end: %.2f", load);
+    for (String variant : List.of("quiet", "noisy")) {
+      table(variant, tallies.stream().filter(t -> t.variant.equals(variant)).toList());
+    }
+    System.out.print(text.substring(start));
+    Files.writeString(out.resolve("report.md"), text);
+    Files.writeString(out.resolve("traces.csv"), csv(tallies));
+    Files.writeString(out.resolve("caps.svg"), Chart.svg(phases, tallies, COLOURS));
+    System.out.println();
+    System.out.println("written: " + out.toAbsolutePath() + "/{report.md,traces.csv,caps.svg}");
+  }
+
+  private void table(String variant, List<Tally> tallies) {
+    line("");
+    line("## %s host%s", variant, variant.equals("noisy")
+        ? " (" + RealDatabaseHarness.NEIGHBOURS + " busy threads beside the database)" : "");
+    line("");
+    Tally best = bestFixed(tallies);
+    double bestGoodput = goodput(best);
+    line("| gate | goodput over overload /s | x best fixed | timed out in overload |"
+        + " p99 light ms | p99 3x ms | 3x / light | refused light before | refused light after |"
+        + " settled after halving | mean cap 3x | mean cap halved |");
+    line("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for (Tally t : tallies) {
+      double p99Light = t.quantileMillis(RealDatabaseHarness.LIGHT, 0.99);
+      double p99Three = t.quantileMillis(RealDatabaseHarness.THREE_X, 0.99);
+      line("| %s%s | %.0f | %.2f | %.1f %% | %.1f | %.1f | %.2f | %.1f %% | %.1f %% | %s | %s | %s |",
+          t.gate, t == best ? " (best fixed)" : "", goodput(t), goodput(t) / bestGoodput,
+          timedOutPercent(t), p99Light, p99Three, p99Three / p99Light,
+          refusedPercent(t, RealDatabaseHarness.LIGHT),
+          refusedPercent(t, RealDatabaseHarness.LIGHT_AGAIN), settled(t),
+          cap(t, RealDatabaseHarness.THREE_X), cap(t, RealDatabaseHarness.HALVED));
+    }
+    verdicts(tallies, bestGoodput);
+  }
+
+  private void verdicts(List<Tally> tallies, double bestGoodput) {
+    Tally auto = find(tallies, "Sluice auto");
+    Tally gradient2 = find(tallies, "Netflix Gradient2");
+    if (auto == null || gradient2 == null) {
+      return;
+    }
+    double ratio = goodput(auto) / bestGoodput;
+    double p99 = auto.quantileMillis(RealDatabaseHarness.THREE_X, 0.99)
+        / auto.quantileMillis(RealDatabaseHarness.LIGHT, 0.99);
+    double refused = Math.max(refusedPercent(auto, RealDatabaseHarness.LIGHT),
+        refusedPercent(auto, RealDatabaseHarness.LIGHT_AGAIN));
+    double settle = auto.settlingSeconds(RealDatabaseHarness.HALVED);
+    line("");
+    line("`auto` against the targets: goodput %.2fx best fixed (>= 0.9: %s) and %.2fx"
+            + " Gradient2's (>= 1: %s); p99 3x / light %.2f (<= 2: %s); refused at light load"
+            + " %.1f %% at most (<= 1 %%: %s); settled %.2f s after the halving (<= 5 s: %s).",
+        ratio, pass(ratio >= 0.9), goodput(auto) / goodput(gradient2),
+        pass(goodput(auto) >= goodput(gradient2)), p99, pass(p99 <= 2), refused,
+        pass(refused <= 1), settle, pass(settle <= 5));
+  }
+
+  private static String pass(boolean met) {
+    return met ? "met" : "**not met**";
+  }
+
+  private static Tally find(List<Tally> tallies, String gate) {
+    return tallies.stream().filter(t -> t.gate.equals(gate)).findFirst().orElse(null);
+  }
+
+  private static Tally bestFixed(List<Tally> tallies) {
+    Tally best = null;
+    for (Tally t : tallies) {
+      if (t.gate.startsWith("fixed") && (best == null || goodput(t) > goodput(best))) {
+        best = t;
+      }
+    }
+    return best;
+  }
+
+  /** Statements answered within the deadline a second, over the overload phases. */
+  static double goodput(Tally t) {
+    double good = 0;
+    double seconds = 0;
+    for (int p : RealDatabaseHarness.OVERLOAD) {
+      good += t.sum(t.good, p);
+      seconds += t.phases.get(p).seconds();
+    }
+    return good / seconds;
+  }
+
+  private static double timedOutPercent(Tally t) {
+    double late = 0;
+    double arrivals = 0;
+    for (int p : RealDatabaseHarness.OVERLOAD) {
+      late += t.sum(t.late, p);
+      arrivals += t.sum(t.arrivals, p);
+    }
+    return 100 * late / Math.max(1, arrivals);
+  }
+
+  private static double refusedPercent(Tally t, int phase) {
+    return 100.0 * t.sum(t.refused, phase) / Math.max(1, t.sum(t.arrivals, phase));
+  }
+
+  private static String settled(Tally t) {
+    double s = t.settlingSeconds(RealDatabaseHarness.HALVED);
+    double length = t.phases.get(RealDatabaseHarness.HALVED).seconds();
+    return s >= length ? "never" : String.format(Locale.ROOT, "%.2f s", s);
+  }
+
+  private static String cap(Tally t, int phase) {
+    return t.gate.equals("no cap") ? "-" : String.format(Locale.ROOT, "%.1f", t.meanCap(phase));
+  }
+
+  private static String csv(List<Tally> tallies) {
+    StringBuilder csv = new StringBuilder("variant,gate,second,arrivals,refused,good,late,errors,cap\n");
+    for (Tally t : tallies) {
+      for (int b = 0; b < t.caps.length; b++) {
+        csv.append(String.format(Locale.ROOT, "%s,%s,%.2f,%d,%d,%d,%d,%d,%d%n", t.variant, t.gate,
+            b / (double) Tally.BINS_PER_SECOND, t.arrivals.get(b), t.refused.get(b),
+            t.good.get(b), t.late.get(b), t.errors.get(b), t.caps[b]));
+      }
+    }
+    return csv.toString();
+  }
+
+  private void line(String format, Object... args) {
+    text.append(String.format(Locale.ROOT, format, args)).append('\n');
+  }
+
+  static List<Tally> of(List<Tally> tallies, String variant) {
+    List<Tally> of = new ArrayList<>();
+    for (Tally t : tallies) {
+      if (t.variant.equals(variant)) {
+        of.add(t);
+      }
+    }
+    return of;
+  }
+}
