@@ -71,7 +71,9 @@ class RedisHealthPerUseTest {
     try (LogTap log = LogTap.open(); RateLimitedDataSource ds = dataSource(uri, name, true)) {
       Await.until("the registry counts this instance", Duration.ofSeconds(2),
           () -> ds.stats().liveInstances() == 1);
-      Thread.sleep(2_000); // 20 flag reads and 20 heartbeats
+      Await.until("the WARN about the refused reads", Duration.ofSeconds(5),
+          () -> !log.lines("WARN", name + " - Redis").isEmpty());
+      Thread.sleep(2_000); // then 20 flag reads and 20 heartbeats, to see that it does not flap
       assertThat(ds.stats().flagState()).isEqualTo(FlagState.UNREACHABLE);
       assertThat(ds.stats().limiting()).as("fails safe").isTrue();
       List<String> warns = log.lines("WARN", name + " - Redis");
@@ -97,7 +99,10 @@ class RedisHealthPerUseTest {
     }
     String uri = "redis://" + user + ":pw@" + redis.host() + ":" + redis.port();
     try (LogTap log = LogTap.open(); RateLimitedDataSource ds = dataSource(uri, name, true)) {
-      Thread.sleep(1_500);
+      Await.until("the flag read and the WARN about the registry", Duration.ofSeconds(5),
+          () -> ds.stats().flagState() == FlagState.CLOSED
+              && !log.lines("WARN", name + " - Redis").isEmpty());
+      Thread.sleep(1_500); // then 15 flag reads and heartbeats, to see that it does not flap
       assertThat(ds.stats().flagState()).isEqualTo(FlagState.CLOSED);
       assertThat(ds.stats().limiting()).isFalse();
       assertThat(ds.stats().liveInstances()).isZero(); // never counted
@@ -121,7 +126,9 @@ class RedisHealthPerUseTest {
     }
     try (LogTap log = LogTap.open(); RateLimitedDataSource ds = dataSource(redis.uri(), name,
         false)) {
-      Thread.sleep(1_000);
+      Await.until("limiting, and the WARN about the key", Duration.ofSeconds(5),
+          () -> ds.stats().limiting() && !log.lines("WARN", name + " - Redis").isEmpty());
+      Thread.sleep(1_000); // then ten more reads, to see that it does not repeat
       assertThat(ds.stats().limiting()).isTrue();
       List<String> warns = log.lines("WARN", name + " - Redis");
       assertThat(warns).hasSize(1);
@@ -141,11 +148,13 @@ class RedisHealthPerUseTest {
       Await.until("limiting on open", Duration.ofSeconds(1), () -> ds.stats().limiting());
       cli.set(key, "OPEN");
       Await.until("passing on OPEN", Duration.ofSeconds(1), () -> !ds.stats().limiting());
-      Thread.sleep(500); // five more reads of the same value
+      Thread.sleep(500); // five more reads of the same value: no second WARN for it
       cli.set(key, "true");
+      awaitWarns(log, name, 2);
       Thread.sleep(500);
       assertThat(ds.stats().limiting()).isFalse();
       cli.set(key, "closed");
+      awaitWarns(log, name, 3);
       Thread.sleep(500);
       List<String> warns = log.lines("WARN", name + " - the key");
       System.out.println("odd values: " + warns);
@@ -154,5 +163,10 @@ class RedisHealthPerUseTest {
       assertThat(warns.get(1)).contains("holds \"true\"", "takes it as closed");
       assertThat(warns.get(2)).contains("holds \"closed\"", "takes it as closed");
     }
+  }
+
+  private static void awaitWarns(LogTap log, String name, int count) {
+    Await.until(count + " WARN lines about odd values", Duration.ofSeconds(5),
+        () -> log.lines("WARN", name + " - the key").size() >= count);
   }
 }
