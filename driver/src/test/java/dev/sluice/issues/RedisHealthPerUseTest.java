@@ -72,12 +72,12 @@ class RedisHealthPerUseTest {
       Await.until("the registry counts this instance", Duration.ofSeconds(2),
           () -> ds.stats().liveInstances() == 1);
       Await.until("the WARN about the refused reads", Duration.ofSeconds(5),
-          () -> !log.lines("WARN", name + " - Redis").isEmpty());
+          () -> !redisWarns(log, name).isEmpty());
       Thread.sleep(2_000); // then 20 flag reads and 20 heartbeats, to see that it does not flap
       assertThat(ds.stats().flagState()).isEqualTo(FlagState.UNREACHABLE);
       assertThat(ds.stats().limiting()).as("fails safe").isTrue();
-      List<String> warns = log.lines("WARN", name + " - Redis");
-      List<String> infos = log.lines("INFO", name + " - Redis");
+      List<String> warns = redisWarns(log, name);
+      List<String> infos = redisInfos(log, name);
       System.out.println("ACL without GET, 2 s: " + warns);
       assertThat(warns).hasSize(1);
       assertThat(warns.get(0)).contains("refuses the breaker flag's reads", "NOPERM", "GET")
@@ -101,16 +101,17 @@ class RedisHealthPerUseTest {
     try (LogTap log = LogTap.open(); RateLimitedDataSource ds = dataSource(uri, name, true)) {
       Await.until("the flag read and the WARN about the registry", Duration.ofSeconds(5),
           () -> ds.stats().flagState() == FlagState.CLOSED
-              && !log.lines("WARN", name + " - Redis").isEmpty());
+              && !redisWarns(log, name).isEmpty());
       Thread.sleep(1_500); // then 15 flag reads and heartbeats, to see that it does not flap
-      assertThat(ds.stats().flagState()).isEqualTo(FlagState.CLOSED);
-      assertThat(ds.stats().limiting()).isFalse();
+      // a real timeout (see redisWarns) holds the flag open for the 1 s settle: wait it out
+      Await.until("the flag reads closed and lets calls pass", Duration.ofSeconds(5),
+          () -> ds.stats().flagState() == FlagState.CLOSED && !ds.stats().limiting());
       assertThat(ds.stats().liveInstances()).isZero(); // never counted
-      List<String> warns = log.lines("WARN", name + " - Redis");
+      List<String> warns = redisWarns(log, name);
       assertThat(warns).hasSize(1);
       assertThat(warns.get(0)).contains("refuses the instance registry", "NOPERM", "eval",
           "the budget stays divided", "ZREM and HDEL", "ZREMRANGEBYSCORE", "HGETALL");
-      assertThat(log.lines("INFO", name + " - Redis")).isEmpty();
+      assertThat(redisInfos(log, name)).isEmpty();
     } finally {
       try (Jedis cli = redis.client()) {
         cli.aclDelUser(user);
@@ -127,10 +128,10 @@ class RedisHealthPerUseTest {
     try (LogTap log = LogTap.open(); RateLimitedDataSource ds = dataSource(redis.uri(), name,
         false)) {
       Await.until("limiting, and the WARN about the key", Duration.ofSeconds(5),
-          () -> ds.stats().limiting() && !log.lines("WARN", name + " - Redis").isEmpty());
+          () -> ds.stats().limiting() && !redisWarns(log, name).isEmpty());
       Thread.sleep(1_000); // then ten more reads, to see that it does not repeat
       assertThat(ds.stats().limiting()).isTrue();
-      List<String> warns = log.lines("WARN", name + " - Redis");
+      List<String> warns = redisWarns(log, name);
       assertThat(warns).hasSize(1);
       assertThat(warns.get(0)).contains("WRONGTYPE", "must be a string")
           .doesNotContain("unreachable");
@@ -168,5 +169,23 @@ class RedisHealthPerUseTest {
   private static void awaitWarns(LogTap log, String name, int count) {
     Await.until(count + " WARN lines about odd values", Duration.ofSeconds(5),
         () -> log.lines("WARN", name + " - the key").size() >= count);
+  }
+
+  /**
+   * The WARN lines about Redis, less those of a real timeout: a loaded machine may delay an
+   * answer past the 200 ms timeout ("no answer to GET ... for 305 ms" was seen), which is no
+   * misreading of a refusal.
+   */
+  private static List<String> redisWarns(LogTap log, String name) {
+    return log.lines("WARN", name + " - Redis").stream()
+        .filter(line -> !line.contains("(no answer to ")).toList();
+  }
+
+  /** The INFO lines about Redis, less the "again" of a real timeout's end. */
+  private static List<String> redisInfos(LogTap log, String name) {
+    boolean timedOut = log.lines("WARN", name + " - Redis").stream()
+        .anyMatch(line -> line.contains("(no answer to "));
+    return log.lines("INFO", name + " - Redis").stream()
+        .filter(line -> !(timedOut && line.contains(" again"))).toList();
   }
 }
