@@ -30,7 +30,7 @@ import org.junit.platform.launcher.TestPlan;
  * a {@code ----} line naming it and one giving its result. slf4j-simple and logback's console
  * appender write to whatever the stream is at that moment, so their lines land there too. A test
  * or class that fails prints what was written since it started (the last {@value #MOST_PRINTED}
- * bytes). {@code -Dsluice.test.output=console} turns all this off, to watch a test live.
+ * bytes); one that is skipped prints why, in one line. {@code -Dsluice.test.output=console} turns all this off, to watch a test live.
  *
  * <p>Registered for every run by {@code META-INF/services/}{@link TestExecutionListener}; the same
  * file is in each module's test sources, as the modules share no test code.
@@ -86,8 +86,11 @@ public final class TestOutput implements TestExecutionListener {
     if (result.getStatus() == TestExecutionResult.Status.FAILED) {
       err.printf("%n[test output] %s FAILED; what it printed (the whole class: %s):%n%s"
           + "[test output] end of %s%n", name, sink.file(), output, name);
-      err.flush();
+    } else if (result.getStatus() == TestExecutionResult.Status.ABORTED) {
+      err.printf("[skipped] %s: %s%n", name, result.getThrowable().map(Throwable::getMessage)
+          .orElse("aborted"));
     }
+    err.flush();
   }
 
   private static boolean isClass(TestIdentifier test) {
@@ -161,6 +164,9 @@ public final class TestOutput implements TestExecutionListener {
     synchronized String end(String name, TestExecutionResult.Status status) {
       String output = (dropped > 0 ? "[the first " + dropped + " bytes are only in the file]"
           + System.lineSeparator() : "") + sinceBegin.toString(StandardCharsets.UTF_8);
+      if (output.isEmpty()) {
+        output = "[nothing]" + System.lineSeparator();
+      }
       line("---- " + name + ": " + status);
       return output;
     }
