@@ -42,19 +42,27 @@ class DemandDivisionTest {
     Postgres pg = Servers.postgres();
     Hits.create(pg);
     try (Redis redis = Redis.startEmbedded()) {
-      double equal = steadyRate(pg, redis, "equal");
-      double demand = steadyRate(pg, redis, "demand");
+      double equal = steadyRate(pg, redis, "equal", new double[1]);
+      double[] offered = new double[1];
+      double demand = steadyRate(pg, redis, "demand", offered);
       System.out.printf(Locale.ROOT, "[figures] loads 6:3:1 at 1.2 x a budget of %.0f/s:"
           + " median second once converged: equal division %.1f/s reach the database (%.0f %%), demand division %.1f/s"
-          + " (%.0f %%)%n", BUDGET, equal, 100 * equal / BUDGET, demand, 100 * demand / BUDGET);
+          + " (%.0f %%), of %.1f/s the workers offered%n", BUDGET, equal, 100 * equal / BUDGET,
+          demand, 100 * demand / BUDGET, offered[0]);
+      // a busy machine may fall behind the offered load: the whole budget is owed only when
+      // the workers asked for it
       assertThat(demand).as("rows/s with demand division, the busiest refusing")
-          .isGreaterThanOrEqualTo(0.9 * BUDGET);
+          .isGreaterThanOrEqualTo(0.9 * Math.min(BUDGET, offered[0]));
       assertThat(equal).as("rows/s with equal division").isLessThan(0.85 * BUDGET);
     }
   }
 
-  /** Three workers together for 8 s; the database's rate once the shares converged. */
-  private static double steadyRate(Postgres pg, Redis redis, String division) throws Exception {
+  /**
+   * Three workers together for 8 s; the database's rate once the shares converged. Sets
+   * {@code offered[0]} to the calls per second the workers made, admitted or refused.
+   */
+  private static double steadyRate(Postgres pg, Redis redis, String division, double[] offered)
+      throws Exception {
     int run = Hits.newRun();
     List<Jvm> workers = new ArrayList<>();
     try {
@@ -66,10 +74,30 @@ class DemandDivisionTest {
       workers.forEach(w -> w.send("GO"));
       List<String> results = results(workers, 8_000);
       assertPerSecondWithin(pg, run, BUDGET + BURSTS + LAG, division + " " + results);
+      offered[0] = offeredPerSecond(results);
       return medianSecond(pg, run, go + CONVERGE_MILLIS, 4);
     } finally {
       workers.forEach(Jvm::close);
     }
+  }
+
+  /** The calls per second the workers made (admitted or refused), each over its own run. */
+  private static double offeredPerSecond(List<String> results) {
+    double total = 0;
+    for (String result : results) {
+      long calls = field(result, "inserted") + field(result, "rejected");
+      total += calls * 1000.0 / Math.max(1, field(result, "to") - field(result, "from"));
+    }
+    return total;
+  }
+
+  private static long field(String result, String key) {
+    for (String field : result.split(" ")) {
+      if (field.startsWith(key + "=")) {
+        return Long.parseLong(field.substring(key.length() + 1));
+      }
+    }
+    throw new AssertionError("no " + key + "= in " + result);
   }
 
   /**

