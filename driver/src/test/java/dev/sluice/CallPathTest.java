@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * records the stack wherever the library hands it a call, and a clock that records the stack when
  * the bucket reads it. The source files of the library's frames are the path; they must be the
  * ones {@code docs/architecture.md} lists, in its order, and at most four of them hand-written.
- * Run it to see them: {@code mvn -pl driver test -Dtest=CallPathTest} prints the list.
+ * Run it to see them: {@code mvn -pl driver -am test -Dtest=CallPathTest} prints the list.
  */
 class CallPathTest {
   private static final Path ARCHITECTURE = Path.of("..", "docs", "architecture.md");

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * The configuration reference, {@code docs/configuration.md}, is the key table, rendered: adding
  * a key to {@link Keys} without documenting it fails here. To regenerate the block after changing
  * the table, run
- * {@code mvn -pl driver test -Dtest=ConfigurationDocTest -Dsluice.readme.write=true}.
+ * {@code mvn -pl driver -am test -Dtest=ConfigurationDocTest -Dsluice.readme.write=true}.
  */
 class ConfigurationDocTest {
   static final Path REFERENCE = Path.of("..", "docs", "configuration.md");

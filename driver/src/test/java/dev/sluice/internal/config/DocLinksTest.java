@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * heading's text as rendered, lower-cased, without punctuation but {@code -} and {@code _}, spaces
  * made {@code -}, and a repeated one suffixed {@code -1}, {@code -2}… External links ({@code
  * http:}, {@code https:}, {@code mailto:}) are not fetched. Links inside code (fenced blocks and
- * {@code `spans`}) are not links. Run alone: {@code mvn -pl driver test -Dtest=DocLinksTest}.
+ * {@code `spans`}) are not links. Run alone: {@code mvn -pl driver -am test -Dtest=DocLinksTest}.
  */
 class DocLinksTest {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * call compiled against 5.2 is a {@code NoSuchMethodError} on 6. So the classes that talk to Jedis
  * send such commands as words and never touch {@code redis.clients.jedis.params}. (Checked for
  * real by running the Redis tests on Jedis 6: compile, then
- * {@code mvn -pl driver surefire:test -Djedis.version=6.0.0 -Dtest='Redis*Test,ClusterLinkTest'}.)
+ * {@code mvn -pl driver -am test -Djedis.version=6.0.0 -Dtest='Redis*Test,ClusterLinkTest'}.)
  */
 class JedisCompatibilityTest {
 

@@ -1,4 +1,4 @@
-package dev.sluice.examples;
+package dev.sluice.testsupport;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -32,8 +32,9 @@ import org.junit.platform.launcher.TestPlan;
  * or class that fails prints what was written since it started (the last {@value #MOST_PRINTED}
  * bytes); one that is skipped prints why, in one line. {@code -Dsluice.test.output=console} turns all this off, to watch a test live.
  *
- * <p>Registered for every run by {@code META-INF/services/}{@link TestExecutionListener}; the same
- * file is in each module's test sources, as the modules share no test code.
+ * <p>Registered for every run by {@code META-INF/services/}{@link TestExecutionListener} in this
+ * module's jar ({@code sluice-test-support}, never published), which every module that runs tests
+ * takes as a test dependency.
  *
  * <p>This class is threadsafe: one lock guards the file and the buffer.
  */
