@@ -4,9 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-javadoc=$(ls driver/target/sluice-driver-*-javadoc.jar)
-version=${javadoc#driver/target/sluice-driver-}
-version=${version%-javadoc.jar}
+# the version of the bundle just built (a target/ may still hold an older version's jars)
+version=$(sed -n 's|^  <version>\(.*\)</version>|\1|p' driver/target/.flattened-pom.xml | head -n 1)
 published=sluice-driver,sluice-spring-boot-starter
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
