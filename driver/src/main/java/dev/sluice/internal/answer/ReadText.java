@@ -91,7 +91,7 @@ public final class ReadText {
 
   /** Whether the word {@code sql[start, end)} locks, writes or draws something new. */
   private static boolean rulesOut(String sql, int start, int end) {
-    switch (sql.charAt(start) | 0x20) {
+    switch (Scan.lower(sql.charAt(start))) {
       case 'f':
         return isWord(sql, start, "for") && locks(sql, Scan.skipSpace(sql, end));
       case 'l':
@@ -135,7 +135,7 @@ public final class ReadText {
       return false;
     }
     for (int k = 0; k < prefix.length(); k++) {
-      if ((sql.charAt(start + k) | 0x20) != prefix.charAt(k)) {
+      if (Scan.lower(sql.charAt(start + k)) != prefix.charAt(k)) {
         return false;
       }
     }

@@ -131,11 +131,16 @@ final class Scan {
       return false;
     }
     for (int k = 0; k < word.length(); k++) {
-      if ((sql.charAt(at + k) | 0x20) != word.charAt(k)) {
+      if (lower(sql.charAt(at + k)) != word.charAt(k)) {
         return false;
       }
     }
     return end == sql.length() || !isIdentifierPart(sql.charAt(end));
+  }
+
+  /** ASCII lower case; every other character as it is. */
+  static char lower(char c) {
+    return c >= 'A' && c <= 'Z' ? (char) (c | 0x20) : c;
   }
 
   static boolean isIdentifierStart(char c) {
