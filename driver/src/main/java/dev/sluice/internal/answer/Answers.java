@@ -165,7 +165,7 @@ public final class Answers {
     if (join) {
       joined.increment();
     }
-    return new AnsweredResultSet(kept, dialect, caller,
+    return new AnsweredResultSet(kept, kept.dialect(), caller,
         warnings.stale(budgetName, ageMillis, join));
   }
 

@@ -10,6 +10,7 @@ package dev.sluice.internal.answer;
 final class Kept {
   private final ReadKey key;
   private final Columns columns;
+  private final Dialect dialect;
   private final Object[] objects;
   private final String[] texts;
   private final byte[][] bytes;
@@ -17,10 +18,11 @@ final class Kept {
   private final long size;
   private final long keptAtNanos;
 
-  Kept(ReadKey key, Columns columns, Object[] objects, String[] texts, byte[][] bytes, int rows,
+  Kept(ReadKey key, Columns columns, Dialect dialect, Object[] objects, String[] texts, byte[][] bytes, int rows,
       long size, long keptAtNanos) {
     this.key = key;
     this.columns = columns;
+    this.dialect = dialect;
     this.objects = objects;
     this.texts = texts;
     this.bytes = bytes;
@@ -35,6 +37,11 @@ final class Kept {
 
   Columns columns() {
     return columns;
+  }
+
+  /** How the driver that produced the values converts them. */
+  Dialect dialect() {
+    return dialect;
   }
 
   int rows() {

@@ -118,7 +118,7 @@ public final class Recording {
 
   /** The kept result, stamped {@code nowNanos}. */
   Kept toKept(long nowNanos) {
-    return new Kept(key, columns, objects.toArray(), texts.toArray(new String[0]),
+    return new Kept(key, columns, dialect, objects.toArray(), texts.toArray(new String[0]),
         bytes.toArray(new byte[0][]), rows, size, nowNanos);
   }
 }

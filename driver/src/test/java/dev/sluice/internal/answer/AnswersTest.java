@@ -25,7 +25,7 @@ class AnswersTest {
   }
 
   private Kept kept(ReadKey key, long bytes) {
-    return new Kept(key, null, new Object[0], new String[0], new byte[0][], 0, bytes, now.get());
+    return new Kept(key, null, null, new Object[0], new String[0], new byte[0][], 0, bytes, now.get());
   }
 
   @Test
