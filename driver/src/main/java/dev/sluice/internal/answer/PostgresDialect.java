@@ -23,9 +23,9 @@ import java.util.UUID;
  *
  * <p>Answered types: {@code int2}, {@code int4}, {@code int8}, {@code numeric}, {@code float4},
  * {@code float8}, {@code bool}, {@code text}, {@code varchar}, {@code bpchar} ({@code char(n)}),
- * {@code bytea}, {@code uuid}, {@code json}, {@code jsonb}. Not (yet): dates and times, whose
- * getters with a {@code Calendar} and whose {@code java.time} conversions pgjdbc makes with its
- * own parser and the session's time zone. A text value that looks like a number or a date
+ * {@code bytea}, {@code uuid}, {@code json}, {@code jsonb}, and {@code date}, {@code time},
+ * {@code timestamp}, {@code timestamptz} ({@link PostgresTime}). A text value that looks like a
+ * number or a date
  * (begins with a digit, a sign or a space) is not kept, since pgjdbc would parse it as a date
  * for {@code getDate}/{@code getTime}/{@code getTimestamp}.
  */
@@ -34,7 +34,7 @@ final class PostgresDialect extends Dialect {
 
   private static final Set<String> ANSWERED = Set.of("int2", "int4", "int8", "numeric",
       "float4", "float8", "bool", "text", "varchar", "bpchar", "bytea", "uuid", "json",
-      "jsonb");
+      "jsonb", "date", "time", "timestamp", "timestamptz");
   private static final Set<String> TEXTUAL = Set.of("text", "varchar", "bpchar", "json",
       "jsonb");
 
@@ -47,6 +47,9 @@ final class PostgresDialect extends Dialect {
 
   @Override
   boolean keeps(Object object, String text, int sqlType, String typeName) {
+    if (PostgresTime.isTemporal(typeName)) {
+      return PostgresTime.keeps(text, typeName);
+    }
     if (text == null || !TEXTUAL.contains(typeName) || text.isEmpty()) {
       return true;
     }
@@ -159,20 +162,25 @@ final class PostgresDialect extends Dialect {
 
   @Override
   Date getDate(Cell c, Calendar cal) throws SQLException {
-    return notTemporal(c, "date");
+    return isTemporal(c) ? PostgresTime.getDate(c, cal) : notTemporal(c, "date");
   }
 
   @Override
   Time getTime(Cell c, Calendar cal) throws SQLException {
-    return notTemporal(c, "time");
+    return isTemporal(c) ? PostgresTime.getTime(c, cal) : notTemporal(c, "time");
   }
 
   @Override
   Timestamp getTimestamp(Cell c, Calendar cal) throws SQLException {
-    return notTemporal(c, "timestamp");
+    return isTemporal(c) ? PostgresTime.getTimestamp(c, cal) : notTemporal(c, "timestamp");
   }
 
-  /** No answered type is a date or time; pgjdbc fails to parse a kept value as one. */
+  /** A temporal value that is not {@code NULL}. */
+  private static boolean isTemporal(Cell c) {
+    return c.object() != null && PostgresTime.isTemporal(c.typeName());
+  }
+
+  /** pgjdbc fails to parse a kept value of any other type as a date or time. */
   private static <T> T notTemporal(Cell c, String type) throws SQLException {
     if (c.object() == null) {
       return null;
@@ -224,7 +232,11 @@ final class PostgresDialect extends Dialect {
     if (type == java.time.LocalDate.class || type == java.time.LocalTime.class
         || type == java.time.LocalDateTime.class || type == java.time.OffsetDateTime.class
         || type == java.time.OffsetTime.class) {
-      return notTemporal(c, type.getSimpleName());
+      if (c.object() == null) {
+        return null;
+      }
+      return PostgresTime.isTemporal(c.typeName()) ? type.cast(PostgresTime.java(c, type))
+          : notTemporal(c, type.getSimpleName());
     }
     if (type.isInstance(c.object()) && type.getName().startsWith("org.postgresql.")) {
       return type.cast(Values.copy(c.object())); // a PGobject: json, jsonb
