@@ -221,8 +221,8 @@ public final class Answers {
     }
   }
 
-  /** How many reads are in flight (for tests). */
-  int inFlight() {
-    return flights.size();
+  /** Whether a caller waits for the read of {@code key} in flight (for tests). */
+  boolean hasWaiters(ReadKey key) {
+    return flights.hasWaiters(key);
   }
 }

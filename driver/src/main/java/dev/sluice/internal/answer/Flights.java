@@ -83,6 +83,12 @@ final class Flights {
     }
   }
 
+  /** Whether a caller waits for the read of {@code key} in flight. */
+  boolean hasWaiters(ReadKey key) {
+    Flight flight = byKey.get(key);
+    return flight != null && flight.waiters.get() > 0;
+  }
+
   /** How many reads are in flight (for tests and gauges). */
   int size() {
     return byKey.size();

@@ -108,6 +108,98 @@ class AnswerFidelityTest {
   }
 
   @Test
+  void aResultClosedBeforeItsEnd_orLongerThanMaxRows_isNotKept() throws SQLException {
+    String sql = "SELECT g FROM generate_series(1, 5) g";
+    try (Connection c = postgresConnection()) {
+      Answers answers = answers(4);
+      ReadKey key = ReadKey.of(sql, null, 0, "postgres", null, null);
+      readAll(c, answers, key);
+      assertThat(answers.answer(key, null)).as("5 rows, max-rows 4").isNull();
+      Answers roomy = answers(10);
+      try (PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
+        Recording recording = roomy.record(key, rs);
+        recording.leaving(rs);
+        rs.next();
+        recording.abandoned();
+      }
+      assertThat(roomy.answer(key, null)).as("closed after one row").isNull();
+      readAll(c, roomy, key);
+      try (ResultSet answer = roomy.answer(key, null)) {
+        assertThat(answer).isNotNull();
+        int rows = 0;
+        while (answer.next()) {
+          rows++;
+          assertThat(answer.getInt(1)).isEqualTo(rows);
+        }
+        assertThat(rows).isEqualTo(5);
+      }
+      assertThat(roomy.answered()).isEqualTo(1);
+      assertThat(roomy.entries()).isEqualTo(1);
+      assertThat(roomy.bytes()).isPositive();
+      roomy.clear();
+      assertThat(roomy.answer(key, null)).as("emptied").isNull();
+    }
+  }
+
+  @Test
+  void aReadAboutToBeRefused_joinsTheIdenticalReadInFlight() throws Exception {
+    String sql = "SELECT 'joined'::text";
+    try (Connection c = postgresConnection()) {
+      AtomicLong clock = new AtomicLong();
+      Answers answers = Answers.create("join", new AnswerSettings(Duration.ofSeconds(5),
+          Duration.ofSeconds(30), 10, 1 << 20), clock::get, (n, age, joined) ->
+          new SQLWarning(joined ? "joined" : "recent"));
+      ReadKey key = ReadKey.of(sql, null, 0, "postgres", null, null);
+      try (PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
+        Recording recording = answers.record(key, rs);
+        java.util.concurrent.CompletableFuture<String> joiner =
+            java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+              try (ResultSet answer = answers.answer(key, null)) {
+                answer.next();
+                return answer.getString(1) + " " + answer.getWarnings().getMessage();
+              } catch (SQLException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+        while (!answers.hasWaiters(key)) {
+          Thread.onSpinWait();
+        }
+        recording.leaving(rs);
+        rs.next();
+        recording.leaving(rs);
+        rs.next();
+        recording.ended();
+        assertThat(joiner.get(30, java.util.concurrent.TimeUnit.SECONDS))
+            .isEqualTo("joined joined");
+      }
+      assertThat(answers.joined()).isEqualTo(1);
+    }
+  }
+
+  private static Connection postgresConnection() throws SQLException {
+    return DriverManager.getConnection(
+        "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres", "postgres", "");
+  }
+
+  private static Answers answers(int maxRows) {
+    return Answers.create("rows", new AnswerSettings(Duration.ofSeconds(5), Duration.ZERO,
+        maxRows, 1 << 20), () -> 0L, (n, age, joined) -> new SQLWarning("stale"));
+  }
+
+  private static void readAll(Connection c, Answers answers, ReadKey key) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(key.sql()); ResultSet rs = ps.executeQuery()) {
+      Recording recording = answers.record(key, rs);
+      while (true) {
+        recording.leaving(rs);
+        if (!rs.next()) {
+          break;
+        }
+      }
+      recording.ended();
+    }
+  }
+
+  @Test
   void h2_resultsAreNeverKept() throws SQLException {
     try (Connection c = DriverManager.getConnection("jdbc:h2:mem:fidelity")) {
       assertThat(compare(c, "SELECT 1 AS v").kept).isFalse();
