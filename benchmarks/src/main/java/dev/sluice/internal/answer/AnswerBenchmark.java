@@ -43,7 +43,7 @@ public class AnswerBenchmark {
   @Setup
   public void setUp() throws SQLException {
     answers = Answers.create("bench", new AnswerSettings(Duration.ofHours(1),
-        Duration.ZERO, 1000, 32L << 20), () -> now, (n, a, j) -> new SQLWarning("stale"));
+        Duration.ZERO, 1000, 32L << 20), () -> now, (n, a, j) -> new Stale());
     key = ReadKey.of("SELECT id, name FROM users WHERE team = ?", null, 0, "app", null, null);
     columns = Columns.read(metaData());
     Object[] objects = new Object[ROWS * 2];
@@ -97,6 +97,16 @@ public class AnswerBenchmark {
       sum += rs.getInt(1) + rs.getString(2).length();
     }
     return sum;
+  }
+
+  /** Stackless, as {@code StaleResultWarning} is. */
+  private static final class Stale extends SQLWarning {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Throwable fillInStackTrace() {
+      return this;
+    }
   }
 
   private static ResultSetMetaData metaData() {
