@@ -42,11 +42,13 @@ final class Columns implements ResultSetMetaData {
   private final int count;
   private final Object[] answers; // [column - 1][property], flattened
   private final Map<String, Integer> byLabel;
+  private final long bytes;
 
   private Columns(int count, Object[] answers, Map<String, Integer> byLabel) {
     this.count = count;
     this.answers = answers;
     this.byLabel = byLabel;
+    this.bytes = estimate(answers);
   }
 
   /** Reads every property of every column from the driver's metadata. */
@@ -108,6 +110,10 @@ final class Columns implements ResultSetMetaData {
 
   /** Roughly the bytes held, for the store's bound. */
   long bytes() {
+    return bytes;
+  }
+
+  private static long estimate(Object[] answers) {
     long sum = 64 + Sizes.REFERENCE * answers.length;
     for (Object a : answers) {
       sum += a instanceof String s ? Sizes.of(s) : 16;

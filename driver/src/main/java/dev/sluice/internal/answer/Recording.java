@@ -26,9 +26,9 @@ public final class Recording {
   private final Flights.Flight flight;
   private final Columns columns;
   private final Dialect dialect;
-  private final List<Object> objects = new ArrayList<>();
-  private final List<String> texts = new ArrayList<>();
-  private final List<byte[]> bytes = new ArrayList<>();
+  private final List<Object> objects = new ArrayList<>(64);
+  private final List<String> texts = new ArrayList<>(64);
+  private final List<byte[]> bytes = new ArrayList<>(64);
   private long size;
   private int rows;
   private boolean onRow;
