@@ -66,7 +66,8 @@ public class AnswerBenchmark {
   @Benchmark
   public int keep() throws SQLException {
     ResultSet live = new AnsweredResultSet(source, PostgresDialect.INSTANCE, null, null);
-    Recording recording = new Recording(answers, key, null, columns, PostgresDialect.INSTANCE);
+    Recording recording =
+        new Recording(answers, key, null, columns, PostgresDialect.INSTANCE, now);
     int sum = 0;
     while (true) {
       recording.leaving(live);

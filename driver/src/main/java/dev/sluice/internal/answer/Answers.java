@@ -108,7 +108,8 @@ public final class Answers {
       if (!columns.keepable() || !answersAll(d, columns)) {
         return null;
       }
-      return new Recording(this, key, flights.depart(key, nanoTime.getAsLong()), columns, d);
+      long now = nanoTime.getAsLong();
+      return new Recording(this, key, flights.depart(key, now), columns, d, now);
     } catch (SQLException | RuntimeException e) {
       return null; // the caller's result is untouched; this one is just not kept
     }
@@ -205,9 +206,8 @@ public final class Answers {
   }
 
   void keep(Recording recording) {
-    long now = nanoTime.getAsLong();
-    Kept kept = recording.toKept(now);
-    store.put(kept, now);
+    Kept kept = recording.toKept();
+    store.put(kept, nanoTime.getAsLong());
     land(recording, kept);
   }
 

@@ -22,6 +22,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * dropped once it has been in flight longer than {@code max-age}, since no answer from it could
  * be served after that anyway.
  *
+ * <p>Memory ordering: the leader builds its {@code Kept} on its own thread and publishes it with
+ * {@code CompletableFuture.complete}; a joiner's {@code get} that returns it happens-after that
+ * completion, so it sees the result fully built. The store publishes the same object through
+ * its concurrent map, with the same guarantee.
+ *
  * <p>This class is threadsafe and takes no lock.
  */
 final class Flights {

@@ -26,6 +26,7 @@ public final class Recording {
   private final Flights.Flight flight;
   private final Columns columns;
   private final Dialect dialect;
+  private final long answeredNanos;
   private final List<Object> objects = new ArrayList<>(64);
   private final List<String> texts = new ArrayList<>(64);
   private final List<byte[]> bytes = new ArrayList<>(64);
@@ -35,12 +36,13 @@ public final class Recording {
   private boolean done;
 
   Recording(Answers answers, ReadKey key, Flights.Flight flight, Columns columns,
-      Dialect dialect) {
+      Dialect dialect, long answeredNanos) {
     this.answers = answers;
     this.key = key;
     this.flight = flight;
     this.columns = columns;
     this.dialect = dialect;
+    this.answeredNanos = answeredNanos;
     this.size = 64 + key.bytes() + columns.bytes();
   }
 
@@ -116,9 +118,12 @@ public final class Recording {
     return flight;
   }
 
-  /** The kept result, stamped {@code nowNanos}. */
-  Kept toKept(long nowNanos) {
+  /**
+   * The kept result, stamped with the time the database answered ({@code executeQuery}
+   * returned), not the time its caller finished reading: an answer's age never understates.
+   */
+  Kept toKept() {
     return new Kept(key, columns, dialect, objects.toArray(), texts.toArray(new String[0]),
-        bytes.toArray(new byte[0][]), rows, size, nowNanos);
+        bytes.toArray(new byte[0][]), rows, size, answeredNanos);
   }
 }

@@ -236,14 +236,32 @@ class AnswerFidelityTest {
         assertThat(answer.getWarnings().getMessage()).isEqualTo("stale");
         assertThat(answer.getType()).isEqualTo(ResultSet.TYPE_FORWARD_ONLY);
         assertThat(answer.getConcurrency()).isEqualTo(ResultSet.CONCUR_READ_ONLY);
-        assertThat(answer.getMetaData().getColumnTypeName(1))
-            .isEqualTo(rs.getMetaData().getColumnTypeName(1));
+        assertThat(metaData(answer.getMetaData())).as("metadata")
+            .isEqualTo(metaData(rs.getMetaData()));
         while (answer.next()) {
           answered.addAll(outcomes(answer));
         }
       }
     }
     return new Comparison(true, live, answered);
+  }
+
+  /** Every answer of the metadata of the one column, by reflection over the interface. */
+  private static List<String> metaData(java.sql.ResultSetMetaData meta) {
+    List<String> out = new ArrayList<>();
+    for (java.lang.reflect.Method m : java.sql.ResultSetMetaData.class.getMethods()) {
+      if (m.getParameterCount() == 1 && m.getParameterTypes()[0] == int.class) {
+        String value;
+        try {
+          value = String.valueOf(m.invoke(meta, 1));
+        } catch (ReflectiveOperationException e) {
+          value = "throws";
+        }
+        out.add(m.getName() + " -> " + value);
+      }
+    }
+    out.sort(null);
+    return out;
   }
 
   private record Comparison(boolean kept, List<String> live, List<String> answered) {}
