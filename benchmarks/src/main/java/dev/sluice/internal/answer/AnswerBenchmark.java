@@ -1,0 +1,130 @@
+package dev.sluice.internal.answer;
+
+import java.lang.reflect.Proxy;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.Types;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * The cost of answers, without a database, for a 10-row result of two columns ({@code int4},
+ * {@code text}) as PostgreSQL's driver hands them over: {@code keep} records the ten rows as a
+ * caller reads them (three reads a value) and puts the result in the store; {@code answer} finds
+ * it and reads it back (a {@code getInt} and a {@code getString} a row); {@code readOnly} reads
+ * the same rows from an answered result made beforehand, the baseline of the reading. In package
+ * {@code dev.sluice.internal.answer} to reach the room's package-private classes.
+ *
+ * <pre>
+ * java -jar benchmarks/target/benchmarks.jar AnswerBenchmark -t 1 -prof gc
+ * </pre>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class AnswerBenchmark {
+  private static final int ROWS = 10;
+
+  private Answers answers;
+  private ReadKey key;
+  private Kept source;
+  private Columns columns;
+  private long now;
+
+  @Setup
+  public void setUp() throws SQLException {
+    answers = Answers.create("bench", new AnswerSettings(Duration.ofHours(1),
+        Duration.ZERO, 1000, 32L << 20), () -> now, (n, a, j) -> new Stale());
+    key = ReadKey.of("SELECT id, name FROM users WHERE team = ?", null, 0, "app", null, null);
+    columns = Columns.read(metaData());
+    Object[] objects = new Object[ROWS * 2];
+    String[] texts = new String[ROWS * 2];
+    byte[][] bytes = new byte[ROWS * 2][];
+    for (int r = 0; r < ROWS; r++) {
+      objects[2 * r] = r;
+      texts[2 * r] = Integer.toString(r);
+      objects[2 * r + 1] = "name-" + r;
+      texts[2 * r + 1] = "name-" + r;
+      bytes[2 * r] = texts[2 * r].getBytes();
+      bytes[2 * r + 1] = texts[2 * r + 1].getBytes();
+    }
+    source = new Kept(key, columns, PostgresDialect.INSTANCE, objects, texts, bytes, ROWS, 1000,
+        0);
+    keep(); // so that answer() finds a result
+  }
+
+  /** Records a 10-row result as its caller reads it, and keeps it. */
+  @Benchmark
+  public int keep() throws SQLException {
+    ResultSet live = new AnsweredResultSet(source, PostgresDialect.INSTANCE, null, null);
+    Recording recording =
+        new Recording(answers, key, null, columns, PostgresDialect.INSTANCE, now);
+    int sum = 0;
+    while (true) {
+      recording.leaving(live);
+      if (!live.next()) {
+        break;
+      }
+      sum += live.getInt(1);
+    }
+    recording.ended();
+    return sum;
+  }
+
+  /** Answers the read from the kept result and reads its 10 rows. */
+  @Benchmark
+  public int answer() throws SQLException {
+    return read(answers.answer(key, null));
+  }
+
+  /** Reads 10 rows of an answered result made beforehand: the baseline of the reading. */
+  @Benchmark
+  public int readOnly() throws SQLException {
+    return read(new AnsweredResultSet(source, PostgresDialect.INSTANCE, null, null));
+  }
+
+  private static int read(ResultSet rs) throws SQLException {
+    int sum = 0;
+    while (rs.next()) {
+      sum += rs.getInt(1) + rs.getString(2).length();
+    }
+    return sum;
+  }
+
+  /** Stackless, as {@code StaleResultWarning} is. */
+  private static final class Stale extends SQLWarning {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Throwable fillInStackTrace() {
+      return this;
+    }
+  }
+
+  private static ResultSetMetaData metaData() {
+    return (ResultSetMetaData) Proxy.newProxyInstance(AnswerBenchmark.class.getClassLoader(),
+        new Class<?>[] {ResultSetMetaData.class}, (proxy, method, args) -> {
+          int column = args == null ? 0 : (Integer) args[0];
+          switch (method.getName()) {
+            case "getColumnCount": return 2;
+            case "getColumnLabel": case "getColumnName": return column == 1 ? "id" : "name";
+            case "getColumnType": return column == 1 ? Types.INTEGER : Types.VARCHAR;
+            case "getColumnTypeName": return column == 1 ? "int4" : "text";
+            case "getColumnClassName":
+              return column == 1 ? "java.lang.Integer" : "java.lang.String";
+            default:
+              Class<?> type = method.getReturnType();
+              return type == boolean.class ? Boolean.FALSE : type == int.class ? (Object) 0 : "";
+          }
+        });
+  }
+}

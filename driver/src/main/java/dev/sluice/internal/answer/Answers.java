@@ -1,0 +1,228 @@
+package dev.sluice.internal.answer;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+
+/**
+ * Answers instead of refusals, for one budget: the room's entry. Off unless
+ * {@code sluice.stale.max-age > 0}.
+ *
+ * <h2>The rule</h2>
+ * An answer only ever replaces a refusal. A read Sluice would admit goes to the database exactly
+ * as without answers; only an eligible read that Sluice is about to refuse — by the rate or by
+ * the concurrency cap — may instead be answered: from the kept result of an identical read that
+ * completed at most {@code max-age} ago ("recent", HTTP's {@code stale-if-error}), else by
+ * waiting at most {@code sluice.stale.wait} for an identical read in flight ("joined", Vitess'
+ * query consolidator). Otherwise it is refused as before. Its caller's alternative was an
+ * exception; what it gets instead is marked ({@code StaleResultWarning}) and bounded in age.
+ *
+ * <h2>The consistency given up</h2>
+ * An answer may predate the caller's own write by up to {@code max-age}: a service that writes a
+ * row and reads it back while limiting may read the row as it was. An application that writes an
+ * answered read back into its cache extends that by the cache's TTL. Nothing is answered inside
+ * a transaction, nor for a read that locks ({@code FOR UPDATE}), writes ({@code WITH … DELETE}),
+ * or draws something new ({@code nextval}, {@code random()}); see {@link ReadText}.
+ *
+ * <h2>When not to turn it on</h2>
+ * When a read must see the caller's latest write (read-your-writes across requests, a balance
+ * checked before a debit); when a read calls a function of the application's own that writes or
+ * draws a value (Sluice cannot see inside it); when a stale result is worse for the user than an
+ * error. Any of these, for some reads only: keep them in a transaction, or off the budget.
+ *
+ * <h2>How it runs</h2>
+ * While limiting, an admitted eligible read is recorded ({@link #record}) as its caller reads
+ * it, and, if read to its end within {@code max-rows} rows, kept in a {@link Store} bounded by
+ * {@code sluice.stale.memory}. A read about to be refused asks {@link #answer}. Nothing here is
+ * on the flag-closed path: the limiter asks only while limiting, and a statement records its
+ * parameters only while answers are on.
+ *
+ * <p>This class is threadsafe and takes no lock; a joined read parks without a monitor.
+ */
+public final class Answers {
+  private final String budgetName;
+  private final AnswerSettings settings;
+  private final LongSupplier nanoTime;
+  private final StaleWarnings warnings;
+  private final Store store;
+  private final Flights flights;
+  private final LongAdder answered = new LongAdder();
+  private final LongAdder joined = new LongAdder();
+  private volatile Dialect dialect;
+
+  private Answers(String budgetName, AnswerSettings settings, LongSupplier nanoTime,
+      StaleWarnings warnings, int waitersPerRead) {
+    this.budgetName = budgetName;
+    this.settings = settings;
+    this.nanoTime = nanoTime;
+    this.warnings = warnings;
+    long maxAgeNanos = settings.maxAge().toNanos();
+    this.store = new Store(settings.memoryBytes(), maxAgeNanos);
+    this.flights = new Flights(maxAgeNanos, waitersPerRead);
+  }
+
+  /**
+   * The answers of one budget.
+   *
+   * @param budgetName the budget's {@code sluice.name}, for the warning
+   * @param settings the checked settings; answers must be {@link AnswerSettings#on() on}
+   * @param nanoTime the clock, as {@code System::nanoTime}
+   * @param warnings makes the warning of an answer ({@code StaleResultWarning}'s factory)
+   * @return the answers
+   */
+  public static Answers create(String budgetName, AnswerSettings settings, LongSupplier nanoTime,
+      StaleWarnings warnings) {
+    return create(budgetName, settings, nanoTime, warnings, Flights.WAITERS_PER_READ);
+  }
+
+  static Answers create(String budgetName, AnswerSettings settings, LongSupplier nanoTime,
+      StaleWarnings warnings, int waitersPerRead) {
+    if (!settings.on()) {
+      throw new IllegalArgumentException("answers are off (sluice.stale.max-age=0)");
+    }
+    return new Answers(budgetName, settings, nanoTime, warnings, waitersPerRead);
+  }
+
+  /**
+   * Starts keeping an admitted eligible read's result, while limiting; the result set's wrapper
+   * then reports each {@code next()} to the recording.
+   *
+   * @param key the read's key ({@link ReadKey#of}); {@code null}: nothing to keep
+   * @param live the driver's result set, just returned by {@code executeQuery}
+   * @return the recording, or {@code null} when the result cannot be kept (its driver or a
+   *     column's type is not answered faithfully, or it is not forward-only and read-only)
+   */
+  public Recording record(ReadKey key, ResultSet live) {
+    if (key == null) {
+      return null;
+    }
+    try {
+      Dialect d = dialect(live);
+      if (d == null || live.getType() != ResultSet.TYPE_FORWARD_ONLY
+          || live.getConcurrency() != ResultSet.CONCUR_READ_ONLY) {
+        return null;
+      }
+      Columns columns = Columns.read(live.getMetaData());
+      if (!columns.keepable() || !answersAll(d, columns)) {
+        return null;
+      }
+      long now = nanoTime.getAsLong();
+      return new Recording(this, key, flights.depart(key, now), columns, d, now);
+    } catch (SQLException | RuntimeException e) {
+      return null; // the caller's result is untouched; this one is just not kept
+    }
+  }
+
+  private static boolean answersAll(Dialect d, Columns columns) throws SQLException {
+    for (int c = 1; c <= columns.count(); c++) {
+      if (!d.answers(columns.getColumnType(c), columns.getColumnTypeName(c))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private Dialect dialect(ResultSet live) throws SQLException {
+    Dialect d = dialect;
+    if (d == null) {
+      // Racy on purpose: two first recordings may both look the product up; both find the same.
+      d = Dialect.of(live.getStatement().getConnection().getMetaData()
+          .getDatabaseProductName());
+      dialect = d;
+    }
+    return d;
+  }
+
+  /**
+   * Answers a read that is about to be refused, if it can: from a result kept at most
+   * {@code max-age} ago, else by waiting at most {@code sluice.stale.wait} for an identical
+   * read in flight. Holds no lock and no permit while it waits.
+   *
+   * @param key the read's key ({@link ReadKey#of}); {@code null}: not answerable
+   * @param caller the caller's statement, the answer's {@code getStatement()}
+   * @return the answered result, or {@code null}: refuse the read as without answers
+   */
+  public ResultSet answer(ReadKey key, Statement caller) {
+    if (key == null) {
+      return null;
+    }
+    long now = nanoTime.getAsLong();
+    Kept kept = store.get(key, now);
+    boolean join = kept == null;
+    if (join) {
+      kept = flights.join(key, settings.joinWait().toNanos(), now);
+      if (kept == null) {
+        return null;
+      }
+    }
+    return answered(kept, caller, join);
+  }
+
+  private ResultSet answered(Kept kept, Statement caller, boolean join) {
+    long ageMillis = Math.max(0, (nanoTime.getAsLong() - kept.keptAtNanos()) / 1_000_000);
+    answered.increment();
+    if (join) {
+      joined.increment();
+    }
+    return new AnsweredResultSet(kept, kept.dialect(), caller,
+        warnings.stale(budgetName, ageMillis, join));
+  }
+
+  /** Drops every kept result: when limiting ends, and on {@code close()}. */
+  public void clear() {
+    store.clear();
+  }
+
+  /** Reads answered instead of refused, since this budget was built. */
+  public long answered() {
+    return answered.sum();
+  }
+
+  /** The part of {@link #answered()} that joined a read in flight. */
+  public long joined() {
+    return joined.sum();
+  }
+
+  /** How many results are kept now (a gauge). */
+  public int entries() {
+    return store.entries();
+  }
+
+  /** The kept results' estimated bytes now (a gauge). */
+  public long bytes() {
+    return store.bytes();
+  }
+
+  // ---- from the recordings
+
+  int maxRows() {
+    return settings.maxRows();
+  }
+
+  long maxBytes() {
+    return settings.memoryBytes();
+  }
+
+  void keep(Recording recording) {
+    Kept kept = recording.toKept();
+    store.put(kept, nanoTime.getAsLong());
+    land(recording, kept);
+  }
+
+  void drop(Recording recording) {
+    land(recording, null);
+  }
+
+  private void land(Recording recording, Kept kept) {
+    if (recording.flight() != null) {
+      flights.land(recording.key(), recording.flight(), kept);
+    }
+  }
+
+  /** Whether a caller waits for the read of {@code key} in flight (for tests). */
+  boolean hasWaiters(ReadKey key) {
+    return flights.hasWaiters(key);
+  }
+}

@@ -1,0 +1,56 @@
+package dev.sluice.internal.answer;
+
+import java.sql.SQLException;
+import java.util.Locale;
+
+/**
+ * How a driver's getters turn a value into each Java type, re-done over the kept
+ * {@code getObject}, {@code getString} and {@code getBytes} of the value. A dialect names the
+ * column types it answers faithfully — every getter, by index and by label, returns what the
+ * driver returns, or throws where it throws, as {@code AnswerFidelityTest} checks against the
+ * real database. A result with a column of any other type is never kept.
+ */
+abstract class Dialect {
+
+  /** The dialect for a database product name; {@code null}: nothing is kept for it. */
+  static Dialect of(String productName) {
+    if (productName == null) {
+      return null;
+    }
+    return productName.toLowerCase(Locale.ROOT).contains("postgres") ? PostgresDialect.INSTANCE
+        : null;
+  }
+
+  /** Whether results with a column of this type may be kept. */
+  abstract boolean answers(int sqlType, String typeName);
+
+  /** Whether this value, of a kept column, may be kept (a value a getter reads ambiguously). */
+  abstract boolean keeps(Object object, String text, int sqlType, String typeName);
+
+  abstract boolean getBoolean(Cell c) throws SQLException;
+
+  abstract byte getByte(Cell c) throws SQLException;
+
+  abstract short getShort(Cell c) throws SQLException;
+
+  abstract int getInt(Cell c) throws SQLException;
+
+  abstract long getLong(Cell c) throws SQLException;
+
+  abstract float getFloat(Cell c) throws SQLException;
+
+  abstract double getDouble(Cell c) throws SQLException;
+
+  abstract java.math.BigDecimal getBigDecimal(Cell c) throws SQLException;
+
+  abstract java.sql.Date getDate(Cell c, java.util.Calendar cal) throws SQLException;
+
+  abstract java.sql.Time getTime(Cell c, java.util.Calendar cal) throws SQLException;
+
+  abstract java.sql.Timestamp getTimestamp(Cell c, java.util.Calendar cal) throws SQLException;
+
+  abstract <T> T getObject(Cell c, Class<T> type) throws SQLException;
+
+  /** One kept value with its column's type, as the getters see it. */
+  record Cell(Object object, String text, byte[] bytes, int sqlType, String typeName) {}
+}

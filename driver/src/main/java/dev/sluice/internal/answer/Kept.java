@@ -1,0 +1,74 @@
+package dev.sluice.internal.answer;
+
+/**
+ * One kept result: its column metadata and, for each row and column, the driver's
+ * {@code getObject}, {@code getString} and {@code getBytes} of the value, in row order.
+ *
+ * <p>Immutable once built, and published through the store's concurrent map (a happens-before
+ * edge), so threadsafe to read.
+ */
+final class Kept {
+  private final ReadKey key;
+  private final Columns columns;
+  private final Dialect dialect;
+  private final Object[] objects;
+  private final String[] texts;
+  private final byte[][] bytes;
+  private final int rows;
+  private final long size;
+  private final long keptAtNanos;
+
+  Kept(ReadKey key, Columns columns, Dialect dialect, Object[] objects, String[] texts, byte[][] bytes, int rows,
+      long size, long keptAtNanos) {
+    this.key = key;
+    this.columns = columns;
+    this.dialect = dialect;
+    this.objects = objects;
+    this.texts = texts;
+    this.bytes = bytes;
+    this.rows = rows;
+    this.size = size;
+    this.keptAtNanos = keptAtNanos;
+  }
+
+  ReadKey key() {
+    return key;
+  }
+
+  Columns columns() {
+    return columns;
+  }
+
+  /** How the driver that produced the values converts them. */
+  Dialect dialect() {
+    return dialect;
+  }
+
+  int rows() {
+    return rows;
+  }
+
+  /** The driver's {@code getObject} of row {@code row} (0-based), column {@code column} (1-based). */
+  Object object(int row, int column) {
+    return objects[row * columns.count() + column - 1];
+  }
+
+  /** The driver's {@code getString} of the same value. */
+  String text(int row, int column) {
+    return texts[row * columns.count() + column - 1];
+  }
+
+  /** The driver's {@code getBytes} of the same value. */
+  byte[] bytes(int row, int column) {
+    return bytes[row * columns.count() + column - 1];
+  }
+
+  /** The estimated bytes this result holds ({@link Sizes}). */
+  long bytes() {
+    return size;
+  }
+
+  long keptAtNanos() {
+    return keptAtNanos;
+  }
+}

@@ -1,0 +1,184 @@
+package dev.sluice.internal.answer;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.Date;
+import java.sql.Time;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.OffsetTime;
+import java.util.Arrays;
+import java.util.Calendar;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The parameters set on one prepared statement, as far as they name a read: each value with the
+ * setter that set it. A statement records them only while answers are on; with answers off its
+ * field stays {@code null} and each setter costs one null check, nothing else.
+ *
+ * <p>Values of a value type are kept by reference and copied only when a key is made
+ * ({@link #snapshot()}), since JDBC, too, reads them at execution. A setter of a stream, LOB,
+ * array, {@code REF}, {@code URL} or an object of another type marks the statement ineligible
+ * until {@link #clear()}.
+ *
+ * <p>Not threadsafe: a statement is used by one thread at a time, as JDBC requires.
+ */
+public final class Parameters {
+  /** How a value was set; part of a read's identity. */
+  public enum Setter {
+    NULL, BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, BIG_DECIMAL, STRING, NSTRING, BYTES,
+    DATE, TIME, TIMESTAMP, OBJECT
+  }
+
+  /** The classes {@code setObject} may carry: compared by {@code equals}, immutable. */
+  private static final Set<Class<?>> VALUE_TYPES = Set.of(Boolean.class, Byte.class,
+      Short.class, Integer.class, Long.class, Float.class, Double.class, BigDecimal.class,
+      BigInteger.class, String.class, byte[].class, Date.class, Time.class, Timestamp.class,
+      LocalDate.class, LocalTime.class, LocalDateTime.class, OffsetDateTime.class,
+      OffsetTime.class, Instant.class, UUID.class);
+
+  private static final Object UNSET = null;
+  private Object[] values = new Object[4];
+  private Setter[] setters = new Setter[4];
+  private long[] extras = new long[4];
+  private int count;
+  private boolean ineligible;
+
+  /**
+   * Records a value set by a typed setter ({@code setInt}, {@code setString}, …).
+   *
+   * @param index the 1-based parameter index
+   * @param setter the setter
+   * @param value the value, boxed; {@code null} as the setter would send it
+   */
+  public void set(int index, Setter setter, Object value) {
+    put(index, setter, value, 0);
+  }
+
+  /**
+   * Records a date, time or timestamp set with a {@code Calendar}: its time zone joins the value.
+   *
+   * @param index the 1-based parameter index
+   * @param setter {@link Setter#DATE}, {@link Setter#TIME} or {@link Setter#TIMESTAMP}
+   * @param value the value
+   * @param calendar the calendar passed to the setter, or {@code null}
+   */
+  public void set(int index, Setter setter, Object value, Calendar calendar) {
+    Object zoned = calendar == null ? value
+        : new Zoned(value, calendar.getTimeZone().getID());
+    put(index, setter, zoned, 0);
+  }
+
+  /**
+   * Records {@code setNull(index, sqlType)} (and the variant with a type name, whose name the
+   * driver uses only for user-defined types: such a read is rare, and the type name is dropped).
+   *
+   * @param index the 1-based parameter index
+   * @param sqlType the {@code java.sql.Types} code
+   */
+  public void setNull(int index, int sqlType) {
+    put(index, Setter.NULL, null, sqlType);
+  }
+
+  /**
+   * Records {@code setObject}; a value of a type outside the value types marks the statement
+   * ineligible.
+   *
+   * @param index the 1-based parameter index
+   * @param value the value
+   * @param targetSqlType the target type code, or {@code Integer.MIN_VALUE} for none
+   * @param scaleOrLength the scale or length argument, or {@code 0}
+   */
+  public void setObject(int index, Object value, int targetSqlType, int scaleOrLength) {
+    if (value != null && !VALUE_TYPES.contains(value.getClass())) {
+      ineligible = true;
+      return;
+    }
+    put(index, Setter.OBJECT, value, (long) targetSqlType << 32 | scaleOrLength & 0xFFFFFFFFL);
+  }
+
+  /** A setter of a stream, LOB, array, {@code REF}, {@code URL} or {@code SQLXML} was called. */
+  public void unsupported() {
+    ineligible = true;
+  }
+
+  /** {@code clearParameters()}: forgets every value, and any ineligible setter. */
+  public void clear() {
+    Arrays.fill(values, 0, count, UNSET);
+    Arrays.fill(setters, 0, count, null);
+    count = 0;
+    ineligible = false;
+  }
+
+  private void put(int index, Setter setter, Object value, long extra) {
+    int i = index - 1;
+    if (i < 0) {
+      return; // the driver will refuse the call
+    }
+    if (i >= values.length) {
+      grow(i + 1);
+    }
+    values[i] = value;
+    setters[i] = setter;
+    extras[i] = extra;
+    count = Math.max(count, index);
+  }
+
+  private void grow(int atLeast) {
+    int size = Math.max(atLeast, values.length * 2);
+    values = Arrays.copyOf(values, size);
+    setters = Arrays.copyOf(setters, size);
+    extras = Arrays.copyOf(extras, size);
+  }
+
+  /**
+   * The values as part of a key: copies, with {@code byte[]} copied by content; {@code null} if
+   * the statement is ineligible or a parameter below the highest one was never set.
+   */
+  Snapshot snapshot() {
+    if (ineligible) {
+      return null;
+    }
+    Object[] v = new Object[count];
+    for (int i = 0; i < count; i++) {
+      if (setters[i] == null) {
+        return null;
+      }
+      v[i] = values[i] instanceof byte[] bytes ? bytes.clone() : values[i];
+    }
+    return new Snapshot(v, Arrays.copyOf(setters, count), Arrays.copyOf(extras, count));
+  }
+
+  /** The parameters of one key; equal by content. */
+  record Snapshot(Object[] values, Setter[] setters, long[] extras) {
+    static final Snapshot NONE = new Snapshot(new Object[0], new Setter[0], new long[0]);
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Snapshot s && Arrays.equals(setters, s.setters)
+          && Arrays.equals(extras, s.extras) && Arrays.deepEquals(values, s.values);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.deepHashCode(values) * 31 + Arrays.hashCode(setters);
+    }
+
+    /** Roughly the bytes this snapshot holds, for the store's bound. */
+    long bytes() {
+      long sum = 16L + 16L * values.length;
+      for (Object v : values) {
+        sum += Sizes.of(v);
+      }
+      return sum;
+    }
+  }
+
+  /** A date or time set with a {@code Calendar}, named by the calendar's time zone. */
+  record Zoned(Object value, String zone) {}
+}

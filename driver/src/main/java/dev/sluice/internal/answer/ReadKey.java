@@ -1,0 +1,88 @@
+package dev.sluice.internal.answer;
+
+import java.util.Objects;
+
+/**
+ * The identity of a read: two reads are identical when their SQL text, parameter values with
+ * their setters, {@code maxRows}, and the connection's user, catalog and schema (as Sluice knows
+ * them) are equal. Made only for a read that is about to be kept or answered, never on the
+ * flag-closed path.
+ *
+ * <p>Instances are immutable and threadsafe.
+ */
+public final class ReadKey {
+  private final String sql;
+  private final Parameters.Snapshot parameters;
+  private final int maxRows;
+  private final String user;
+  private final String catalog;
+  private final String schema;
+  private final int hash;
+
+  private ReadKey(String sql, Parameters.Snapshot parameters, int maxRows, String user,
+      String catalog, String schema) {
+    this.sql = sql;
+    this.parameters = parameters;
+    this.maxRows = maxRows;
+    this.user = user;
+    this.catalog = catalog;
+    this.schema = schema;
+    this.hash = Objects.hash(sql, parameters, maxRows, user, catalog, schema);
+  }
+
+  /**
+   * The key of a read, or {@code null} when it cannot be answered: its text is not a read
+   * ({@link ReadText}) or a parameter is not of a value type.
+   *
+   * @param sql the statement's text
+   * @param parameters a prepared statement's parameters, {@code null} for a plain statement
+   * @param maxRows the statement's {@code getMaxRows()}
+   * @param user the connection's user as Sluice knows it, or {@code null}
+   * @param catalog the connection's catalog as Sluice knows it, or {@code null}
+   * @param schema the connection's schema as Sluice knows it, or {@code null}
+   * @return the key, or {@code null} for an ineligible read
+   */
+  public static ReadKey of(String sql, Parameters parameters, int maxRows, String user,
+      String catalog, String schema) {
+    if (!ReadText.isRead(sql)) {
+      return null;
+    }
+    Parameters.Snapshot values =
+        parameters == null ? Parameters.Snapshot.NONE : parameters.snapshot();
+    return values == null ? null
+        : new ReadKey(sql, values, maxRows, user, catalog, schema);
+  }
+
+  /** The statement's text. */
+  String sql() {
+    return sql;
+  }
+
+  /** The statement's {@code maxRows} ({@code 0}: no limit). */
+  int maxRows() {
+    return maxRows;
+  }
+
+  /** Roughly the bytes the key holds, for the store's bound. */
+  long bytes() {
+    return 64 + Sizes.of(sql) + parameters.bytes() + Sizes.of(user) + Sizes.of(catalog)
+        + Sizes.of(schema);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ReadKey k && hash == k.hash && maxRows == k.maxRows
+        && sql.equals(k.sql) && parameters.equals(k.parameters) && Objects.equals(user, k.user)
+        && Objects.equals(catalog, k.catalog) && Objects.equals(schema, k.schema);
+  }
+
+  @Override
+  public int hashCode() {
+    return hash;
+  }
+
+  @Override
+  public String toString() {
+    return "read of " + parameters.values().length + " parameter(s): " + sql;
+  }
+}

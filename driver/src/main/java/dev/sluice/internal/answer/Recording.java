@@ -1,0 +1,129 @@
+package dev.sluice.internal.answer;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Keeps one admitted read's result as its caller reads it. The result set's wrapper calls
+ * {@link #leaving} before each {@code next()} and {@link #ended} when {@code next()} returned
+ * {@code false}; {@link #abandoned} when it is closed before its end. Each row's values are read
+ * once, when the caller moves past the row: the driver's {@code getObject(i)}, and its
+ * {@code getString(i)} and {@code getBytes(i)}, since a driver's text of a value (its time zone,
+ * its precision, its transfer format) cannot be recovered from the object.
+ *
+ * <p>It never changes what the caller sees: a driver's exception while reading a row for the
+ * store drops the recording and is swallowed; the caller's own calls are untouched. A result is
+ * kept only if read to its end, with at most {@code max-rows} rows, and every value of a kind
+ * its {@link Dialect} answers faithfully.
+ *
+ * <p>Not threadsafe: one result set is read by one thread at a time.
+ */
+public final class Recording {
+  private final Answers answers;
+  private final ReadKey key;
+  private final Flights.Flight flight;
+  private final Columns columns;
+  private final Dialect dialect;
+  private final long answeredNanos;
+  private final List<Object> objects = new ArrayList<>(64);
+  private final List<String> texts = new ArrayList<>(64);
+  private final List<byte[]> bytes = new ArrayList<>(64);
+  private long size;
+  private int rows;
+  private boolean onRow;
+  private boolean done;
+
+  Recording(Answers answers, ReadKey key, Flights.Flight flight, Columns columns,
+      Dialect dialect, long answeredNanos) {
+    this.answers = answers;
+    this.key = key;
+    this.flight = flight;
+    this.columns = columns;
+    this.dialect = dialect;
+    this.answeredNanos = answeredNanos;
+    this.size = 64 + key.bytes() + columns.bytes();
+  }
+
+  /**
+   * The caller is about to call {@code next()} on {@code live}: keeps the row it leaves.
+   *
+   * @param live the driver's result set, on the row being left (or before the first)
+   */
+  public void leaving(ResultSet live) {
+    if (done) {
+      return;
+    }
+    if (onRow && !keepRow(live)) {
+      abandoned();
+    }
+    onRow = true;
+  }
+
+  /** {@code next()} returned {@code false}: the whole result was read, and is kept. */
+  public void ended() {
+    if (done) {
+      return;
+    }
+    done = true;
+    answers.keep(this);
+  }
+
+  /** The result was closed (or failed) before its end: nothing is kept. */
+  public void abandoned() {
+    if (!done) {
+      done = true;
+      answers.drop(this);
+    }
+  }
+
+  private boolean keepRow(ResultSet live) {
+    if (rows == answers.maxRows()) {
+      return false;
+    }
+    try {
+      for (int c = 1; c <= columns.count(); c++) {
+        if (!keepValue(live, c)) {
+          return false;
+        }
+      }
+    } catch (SQLException | RuntimeException e) {
+      return false; // the caller's own calls will meet the driver's failure, if it lasts
+    }
+    rows++;
+    return size <= answers.maxBytes();
+  }
+
+  private boolean keepValue(ResultSet live, int c) throws SQLException {
+    Object object = live.getObject(c);
+    String text = live.getString(c);
+    byte[] raw = live.getBytes(c);
+    if (!Values.isKeepable(object)
+        || !dialect.keeps(object, text, columns.getColumnType(c), columns.getColumnTypeName(c))) {
+      return false;
+    }
+    objects.add(object);
+    texts.add(text);
+    bytes.add(raw);
+    size += 3 * Sizes.REFERENCE + Sizes.of(object) + Sizes.of(text) + Sizes.of(raw);
+    return true;
+  }
+
+  ReadKey key() {
+    return key;
+  }
+
+  Flights.Flight flight() {
+    return flight;
+  }
+
+  /**
+   * The kept result, stamped with the time the database answered ({@code executeQuery}
+   * returned), not the time its caller finished reading: an answer's age never understates.
+   */
+  Kept toKept() {
+    return new Kept(key, columns, dialect, objects.toArray(), texts.toArray(new String[0]),
+        bytes.toArray(new byte[0][]), rows, size, answeredNanos);
+  }
+}
