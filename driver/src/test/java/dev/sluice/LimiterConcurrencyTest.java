@@ -397,6 +397,32 @@ class LimiterConcurrencyTest {
     assertThat(state & ~Limiter.SAMPLE_COUNT).isEqualTo(Limiter.initialState() | Limiter.RAN);
   }
 
+  /**
+   * Issue 24, item 3: an application that borrows a connection per statement was never sampled
+   * before the outage (each checkout's count started at 0 and reached 64 never). Each checkout now
+   * starts at a random phase, so one statement in 64 of the budget is sampled either way.
+   */
+  @Test
+  void auto_flagClosed_connectionPerStatement_samplesOneInSampleEveryOfTheBudget()
+      throws SQLException {
+    Limiter limiter = auto(1, 10);
+    Limiter fixed = limiter(Scope.STATEMENT, 4, 100, 1);
+    int checkouts = 100 * Limiter.SAMPLE_EVERY;
+    int sampled = 0;
+    for (int i = 0; i < checkouts; i++) {
+      int next = limiter.beforeStatement(limiter.checkedOut(0), DRIVER); // one statement, returned
+      assertThat(next & Limiter.HELD).isZero();
+      if ((next & Limiter.SAMPLED) != 0) {
+        sampled++;
+        limiter.afterStatement(Limiter.SAMPLED, limiter.startNanos(), "select 1", null);
+      }
+      assertThat(fixed.checkedOut(0)).as("no phase without auto").isEqualTo(Limiter.initialState());
+    }
+    // binomial(6,400, 1/64): mean 100, sd 9.9; 0 before the fix, 6,400 if every one were sampled
+    assertThat(sampled).isBetween(50, 160);
+    assertThat(limiter.concurrency().inFlight()).isZero();
+  }
+
   @Test
   void auto_limiting_timesEveryAdmittedStatementWhileFewRun_thenOneInTheStride()
       throws SQLException {

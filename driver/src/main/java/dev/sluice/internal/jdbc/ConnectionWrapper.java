@@ -125,7 +125,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       limiter.afterCheckout(checkoutHeld, null);
       return null;
     }
-    return new GeneratedConnection(raw, limiter, Limiter.checkedOut(checkoutHeld));
+    return new GeneratedConnection(raw, limiter, limiter.checkedOut(checkoutHeld));
   }
 
   /**

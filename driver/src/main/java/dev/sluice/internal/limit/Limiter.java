@@ -12,6 +12,7 @@ import java.lang.invoke.VarHandle;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
@@ -285,13 +286,23 @@ public final class Limiter {
   }
 
   /**
-   * The state of a connection just checked out.
+   * The state of a connection just checked out. With an adaptive cap, the connection's count
+   * towards its next flag-closed sample starts at a random phase: an application that borrows a
+   * connection per statement (most Spring code outside transactions) is then sampled one statement
+   * in {@link #SAMPLE_EVERY} of the budget, as one that keeps its connections is. Started at 0, a
+   * connection that runs fewer than {@link #SAMPLE_EVERY} statements was never sampled. The phase
+   * comes from {@link ThreadLocalRandom}: the calling thread's own seed, no shared write.
    *
    * @param checkoutHeld what {@link #beforeCheckout()} returned
    * @return the state bits, with {@link #CHECKOUT_PLACE} when the checkout took a place
    */
-  public static int checkedOut(int checkoutHeld) {
-    return initialState() | (checkoutHeld != 0 ? CHECKOUT_PLACE : 0);
+  public int checkedOut(int checkoutHeld) {
+    int state = initialState() | (checkoutHeld != 0 ? CHECKOUT_PLACE : 0);
+    return sampleWhileClosed ? state | randomSamplePhase() : state;
+  }
+
+  private static int randomSamplePhase() {
+    return ThreadLocalRandom.current().nextInt(SAMPLE_EVERY) * SAMPLE_STEP;
   }
 
   // --- the door rules ---
