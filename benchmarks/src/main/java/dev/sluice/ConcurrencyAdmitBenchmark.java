@@ -70,6 +70,15 @@ public class ConcurrencyAdmitBenchmark {
   }
 
   /**
+   * A checkout's state, the flag closed: with {@code auto}, a random phase for the sample count
+   * (the thread's own {@code ThreadLocalRandom}); otherwise the constant.
+   */
+  @Benchmark
+  public int checkout() {
+    return closedLimiter.checkedOut(0);
+  }
+
+  /**
    * As the connection wrapper does: a clock read at admission for a sampled statement only, the
    * report at the end.
    */
