@@ -575,9 +575,7 @@ public final class Limiter {
    * known before an outage starts; a baseline learned from a flood would take crowding for normal.
    */
   private static int countTowardsSample(int state) {
-    int count = (state + SAMPLE_STEP) & SAMPLE_COUNT;
-    int next = (state & ~SAMPLE_COUNT) | count;
-    return count == 0 ? next | SAMPLED : next;
+    return sampleOneIn(state, SAMPLE_EVERY);
   }
 
   /**
@@ -587,10 +585,17 @@ public final class Limiter {
    * place. The stride is 1 while few statements run, so the controller misses none then.
    */
   private int sampleAdmitted(int state) {
+    return sampleOneIn(state, concurrency.sampleStride());
+  }
+
+  /**
+   * Counts one statement in the state's sample bits and marks it {@link #SAMPLED} when the count
+   * is a multiple of {@code stride}, a power of two up to {@link #SAMPLE_EVERY}.
+   */
+  private static int sampleOneIn(int state, int stride) {
     int count = (state + SAMPLE_STEP) & SAMPLE_COUNT;
     int next = (state & ~SAMPLE_COUNT) | count;
-    int strideMask = (concurrency.sampleStride() - 1) * SAMPLE_STEP;
-    return (count & strideMask) == 0 ? next | SAMPLED : next;
+    return (count & (stride - 1) * SAMPLE_STEP) == 0 ? next | SAMPLED : next;
   }
 
   /**
@@ -726,10 +731,6 @@ public final class Limiter {
     throw rejection(priority); // thrown here, as before shadow mode: the JIT keeps it cheap
   }
 
-  /**
-   * A call enforce mode would refuse, in shadow mode: it passes, uncharged (a refusal writes
-   * nothing to the bucket), and is counted.
-   */
   /** Counts a call that reached a door, admitted or not, while recovering: the demand. */
   private void countDemand() {
     if (mode == RECOVERING) {
@@ -737,6 +738,10 @@ public final class Limiter {
     }
   }
 
+  /**
+   * A call enforce mode would refuse, in shadow mode: it passes, uncharged (a refusal writes
+   * nothing to the bucket), and is counted.
+   */
   private boolean shadowPass(Priority priority) {
     shadowRejected[priority.ordinal()].increment();
     maybeSummarise();
