@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import java.sql.SQLException;
 import java.util.Properties;
@@ -18,10 +19,12 @@ import org.openjdk.jmh.annotations.State;
  * wrappers drive it (the decision, then the report when the statement ends), without
  * {@code sluice.concurrency} ({@code none}), with a fixed cap and with {@code auto}:
  * {@code closed} is the flag-closed path on a connection whose auto-commit is unread (with
- * {@code auto}: one statement in {@code Limiter.SAMPLE_EVERY} timed and sampled), {@code open} the
+ * {@code auto}: one statement in {@code ConnectionState.SAMPLE_EVERY} timed and sampled),
+ * {@code open} the
  * admit path with the flag open and a budget that never refuses (a permit, and with a cap a place
  * in flight taken and given back; with {@code auto}, one statement in the controller's sample
- * stride timed and sampled, which at this rate is one in {@code Limiter.SAMPLE_EVERY}). The differences to {@code none}, in one run, are the cost.
+ * stride timed and sampled, which at this rate is one in {@code ConnectionState.SAMPLE_EVERY}).
+ * The differences to {@code none}, in one run, are the cost.
  *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar ConcurrencyAdmitBenchmark -t 1 -prof gc
@@ -32,14 +35,14 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class ConcurrencyAdmitBenchmark {
   private static final String SQL = "select id, name from users where id = ?";
-  private static final int REPORTED = Limiter.HELD | Limiter.SAMPLED;
+  private static final int REPORTED = ConnectionState.HELD | ConnectionState.SAMPLED;
 
   @Param({"none", "8", "auto"})
   public String concurrency;
 
   private Limiter closedLimiter;
   private Limiter openLimiter;
-  private int closedState = Limiter.UNREAD | Limiter.RAN;
+  private int closedState = ConnectionState.UNREAD | ConnectionState.RAN;
 
   @Setup
   public void setUp() {
@@ -66,7 +69,7 @@ public class ConcurrencyAdmitBenchmark {
 
   @Benchmark
   public int open() throws SQLException {
-    return report(openLimiter, openLimiter.beforeStatement(Limiter.AUTO_COMMIT, null));
+    return report(openLimiter, openLimiter.beforeStatement(ConnectionState.AUTO_COMMIT, null));
   }
 
   /**
@@ -75,7 +78,7 @@ public class ConcurrencyAdmitBenchmark {
    */
   @Benchmark
   public int checkout() {
-    return closedLimiter.checkedOut(0);
+    return closedLimiter.places().checkedOut(0);
   }
 
   /**
@@ -85,8 +88,8 @@ public class ConcurrencyAdmitBenchmark {
   private static int report(Limiter limiter, int next) {
     int held = next & REPORTED;
     if (held != 0) {
-      long start = (held & Limiter.SAMPLED) != 0 ? limiter.startNanos() : 0;
-      limiter.afterStatement(held, start, SQL, null);
+      long start = (held & ConnectionState.SAMPLED) != 0 ? limiter.places().startNanos() : 0;
+      limiter.places().afterStatement(held, start, SQL, null);
     }
     return next;
   }

@@ -2,6 +2,7 @@ package dev.sluice;
 
 import dev.sluice.internal.limit.AdaptiveConcurrency;
 import dev.sluice.internal.limit.ConcurrencyGate;
+import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import dev.sluice.internal.limit.Ticker;
 import java.util.concurrent.TimeUnit;
@@ -61,13 +62,13 @@ public class ConcurrencyGateBenchmark {
   public boolean call() throws RateLimitExceededException {
     switch (mode) { // an int: a switch on the String would cost every path a comparison
       case 0:
-        limiter.admit();
+        door();
         return true;
       case 1:
-        limiter.admit();
+        door();
         return gatedStatement();
       case 2:
-        limiter.admit();
+        door();
         return sampledStatement();
       case 3:
         return gatedStatement();
@@ -97,4 +98,15 @@ public class ConcurrencyGateBenchmark {
 
   /** A data source that is never asked for a connection here. */
   private static final class NoDataSource extends dev.sluice.bench.NoConnections {}
+
+  /** A statement under auto-commit at the limiter's door: a permit while limiting, or a refusal. */
+  private void door() throws RateLimitExceededException {
+    try {
+      limiter.beforeStatement(ConnectionState.AUTO_COMMIT, null);
+    } catch (RateLimitExceededException e) {
+      throw e;
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException("an auto-commit door never asks the driver", e);
+    }
+  }
 }

@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -59,7 +60,7 @@ public class LimiterBenchmark {
       limiter.bucket().tryAcquire(); // spends the one permit
     }
     if (path.equals("recovering")) {
-      BreakerFlag.Manual flag = (BreakerFlag.Manual) limiter.flag();
+      BreakerFlag.Manual flag = (BreakerFlag.Manual) limiter.hold().flag();
       flag.trip();
       limiter.isLimiting();
       flag.reset();
@@ -79,7 +80,7 @@ public class LimiterBenchmark {
   @Benchmark
   public Object admit() {
     try {
-      limiter.admit();
+      door();
       return null;
     } catch (RateLimitExceededException e) {
       return e;
@@ -88,4 +89,15 @@ public class LimiterBenchmark {
 
   /** A data source that is never asked for a connection here. */
   private static final class NoDataSource extends dev.sluice.bench.NoConnections {}
+
+  /** A statement under auto-commit at the limiter's door: a permit while limiting, or a refusal. */
+  private void door() throws RateLimitExceededException {
+    try {
+      limiter.beforeStatement(ConnectionState.AUTO_COMMIT, null);
+    } catch (RateLimitExceededException e) {
+      throw e;
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException("an auto-commit door never asks the driver", e);
+    }
+  }
 }

@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -27,7 +28,7 @@ import org.openjdk.jmh.annotations.State;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class TextGateBenchmark {
-  private static final int UNREAD_AND_RAN = Limiter.UNREAD | Limiter.RAN;
+  private static final int UNREAD_AND_RAN = ConnectionState.UNREAD | ConnectionState.RAN;
 
   @Param({"select id, name from users where id = ?", "  update accounts set balance = 0",
       "COMMIT"})

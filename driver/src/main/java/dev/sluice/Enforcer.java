@@ -93,7 +93,7 @@ final class Enforcer implements AutoCloseable {
         : flagSource(settings) == FlagSource.MANUAL ? BreakerFlag.manual()
         : BreakerFlag.alwaysOpen();
     Limiter limiter = new Limiter(name, settings, bucket, flag, count, driverMode, ticker,
-        RateLimitExceededException.REFUSALS);
+        Hooks.INSTANCE);
     Registry registry = settings.get(Keys.INSTANCES).fromRedis()
         ? startRegistry(settings, link, health, limiter, ticker, owned) : null;
     Enforcer opened = new Enforcer(limiter, settings, Collections.unmodifiableList(owned),
@@ -133,7 +133,8 @@ final class Enforcer implements AutoCloseable {
     Registry registry = settings.get(Keys.INSTANCES_DIVISION) == Division.DEMAND
         ? new Registry(name, link, registryHealth, heartbeat, expiry,
             new DemandShare(limiter, ticker))
-        : new Registry(name, link, registryHealth, heartbeat, expiry, limiter::setInstances);
+        : new Registry(name, link, registryHealth, heartbeat, expiry,
+            limiter.share()::setInstances);
     owned.add(0, registry); // leaves before the flag and the link close
     registry.start();
     return registry;

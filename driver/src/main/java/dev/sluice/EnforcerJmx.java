@@ -2,6 +2,7 @@ package dev.sluice;
 
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Mode;
+import dev.sluice.internal.limit.Counts;
 import dev.sluice.internal.limit.Limiter;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
@@ -104,17 +105,17 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
 
   @Override
   public double getBudget() {
-    return limiter.budget();
+    return limiter.share().budget();
   }
 
   @Override
   public void setBudget(double permitsPerSecond) {
-    limiter.setBudget(permitsPerSecond, via);
+    limiter.share().setBudget(permitsPerSecond, via);
   }
 
   @Override
   public double getInstances() {
-    return limiter.instances();
+    return limiter.share().instances();
   }
 
   @Override
@@ -144,12 +145,12 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
 
   @Override
   public boolean endRecovery() {
-    return limiter.endRecovery(via);
+    return limiter.hold().endRecovery(via);
   }
 
   @Override
   public String getFlag() {
-    return String.valueOf(limiter.flag());
+    return String.valueOf(limiter.hold().flag());
   }
 
   @Override
@@ -179,22 +180,22 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
 
   @Override
   public boolean isFlagManual() {
-    return limiter.flag() instanceof BreakerFlag.Manual;
+    return limiter.hold().flag() instanceof BreakerFlag.Manual;
   }
 
   @Override
   public long getAdmitted() {
-    return limiter.admitted();
+    return limiter.counts().admitted();
   }
 
   @Override
   public long getRejected() {
-    return limiter.rejected();
+    return limiter.counts().rejected();
   }
 
   @Override
   public long getForced() {
-    return limiter.forced();
+    return limiter.counts().forced();
   }
 
   @Override
@@ -210,7 +211,7 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
   }
 
   private BreakerFlag.Manual manualFlag(String action) {
-    BreakerFlag flag = limiter.flag();
+    BreakerFlag flag = limiter.hold().flag();
     if (flag instanceof BreakerFlag.Manual) {
       return (BreakerFlag.Manual) flag;
     }
@@ -233,18 +234,18 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
 
   @Override
   public String getMode() {
-    return Limiter.modeName(limiter.shadow());
+    return Counts.modeName(limiter.counts().shadow());
   }
 
   @Override
   public void setMode(String mode) {
     Mode parsed = Keys.MODE.parse(mode);
-    limiter.setShadow(parsed == Mode.SHADOW, via);
+    limiter.counts().setShadow(parsed == Mode.SHADOW, via);
   }
 
   @Override
   public long getShadowRejected() {
-    return limiter.shadowRejected();
+    return limiter.counts().shadowRejected();
   }
 
   @Override
@@ -252,8 +253,8 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
     StringBuilder text = new StringBuilder();
     for (Priority p : Priority.values()) {
       text.append(p.ordinal() == 0 ? "" : ", ").append(p.tag()).append(' ')
-          .append(limiter.admitted(p)).append('/').append(limiter.rejected(p)).append('/')
-          .append(limiter.shadowRejected(p));
+          .append(limiter.counts().admitted(p)).append('/').append(limiter.counts().rejected(p)).append('/')
+          .append(limiter.counts().shadowRejected(p));
     }
     return text.toString();
   }

@@ -1,6 +1,6 @@
 package dev.sluice;
 
-import dev.sluice.internal.limit.Limiter;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
@@ -34,9 +34,10 @@ public enum Priority {
 
   /**
    * The block's priority on this thread, unset ({@code null}) outside any block: the connection
-   * then decides (read-only or not). The limiter's own, which reads it at a door.
+   * then decides (read-only or not). Private: the limiters read it through {@link #ofCode()}, and
+   * only a block sets it.
    */
-  private static final ThreadLocal<Priority> CURRENT = Limiter.CODE_PRIORITY;
+  private static final ThreadLocal<Priority> CURRENT = new ThreadLocal<>();
   private static final Priority[] ALL = values();
 
   /**
@@ -94,9 +95,17 @@ public enum Priority {
     return ALL[ordinal];
   }
 
+  /**
+   * The priority of the innermost block on this thread, or {@code null} outside any: what a
+   * limiter's door reads ({@link Hooks#codePriority()}), one thread-local read.
+   */
+  static Priority ofCode() {
+    return CURRENT.get();
+  }
+
   /** The priority in lower case, as metrics tags and logs write it. */
   String tag() {
-    return Limiter.tag(this);
+    return name().toLowerCase(Locale.ROOT);
   }
 
   /** The message is built only when thrown: a block costs no allocation. */

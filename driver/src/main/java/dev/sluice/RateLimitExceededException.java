@@ -1,7 +1,5 @@
 package dev.sluice;
 
-import dev.sluice.internal.limit.Refusals;
-import dev.sluice.internal.limit.Share;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.Locale;
@@ -116,7 +114,7 @@ public final class RateLimitExceededException extends SQLTransientConnectionExce
     }
     return String.format(Locale.ROOT,
         "%s - rate limit exceeded: %s (share %s permits/s); retry in %d ms",
-        budgetName, reason, Share.rate(permitsPerSecond), retryAfterMillis());
+        budgetName, reason, rate(permitsPerSecond), retryAfterMillis());
   }
 
   /** Does nothing: the stack trace is filled, if wanted, by the constructor. */
@@ -125,20 +123,13 @@ public final class RateLimitExceededException extends SQLTransientConnectionExce
     return this;
   }
 
-  /** How the limiter, outside this package, makes the exceptions it throws. */
-  static final Refusals REFUSALS = new Refusals() {
-    @Override
-    public RateLimitExceededException rate(String budgetName, double permitsPerSecond,
-        String reason, long retryAfterNanos, boolean withStackTrace) {
-      return new RateLimitExceededException(budgetName, permitsPerSecond, reason,
-          retryAfterNanos, withStackTrace);
-    }
-
-    @Override
-    public RateLimitExceededException concurrency(String budgetName, double permitsPerSecond,
-        String reason, boolean withStackTrace, int cap) {
-      return new RateLimitExceededException(budgetName, permitsPerSecond, reason, 0,
-          withStackTrace, Limit.CONCURRENCY, cap);
-    }
-  };
+  /**
+   * A rate as the message writes it: {@code 500}, {@code 0.833} (as the log lines do; kept here so
+   * that this API type depends on no internal one).
+   */
+  private static String rate(double permitsPerSecond) {
+    return permitsPerSecond == Math.rint(permitsPerSecond) && permitsPerSecond < 1e15
+        ? Long.toString((long) permitsPerSecond)
+        : String.format(Locale.ROOT, "%.3f", permitsPerSecond);
+  }
 }

@@ -84,10 +84,10 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
     try {
       raw = delegate.getConnection();
     } catch (SQLException e) {
-      limiter.afterCheckout(held, e); // the pool's timeout tells an adaptive cap of overload
+      limiter.places().afterCheckout(held, e); // the pool's timeout tells an adaptive cap of overload
       throw e;
     } catch (RuntimeException | Error e) {
-      limiter.afterCheckout(held, null);
+      limiter.places().afterCheckout(held, null);
       throw e;
     }
     return ConnectionWrapper.wrap(raw, limiter, held);
@@ -107,10 +107,10 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
     try {
       raw = delegate.getConnection(username, password);
     } catch (SQLException e) {
-      limiter.afterCheckout(held, e);
+      limiter.places().afterCheckout(held, e);
       throw e;
     } catch (RuntimeException | Error e) {
-      limiter.afterCheckout(held, null);
+      limiter.places().afterCheckout(held, null);
       throw e;
     }
     return ConnectionWrapper.wrap(raw, limiter, held);

@@ -1,6 +1,7 @@
 package dev.sluice;
 
 import dev.sluice.internal.limit.Concurrency;
+import dev.sluice.internal.limit.Counts;
 import dev.sluice.internal.limit.Limiter;
 import dev.sluice.internal.limit.Share;
 import java.time.Duration;
@@ -42,27 +43,27 @@ public final class Stats {
 
   Stats(Limiter limiter, int liveInstances) {
     this.name = limiter.name();
-    this.admitted = limiter.admitted();
-    this.rejected = limiter.rejected();
-    this.forced = limiter.forced();
-    this.shadowRejected = limiter.shadowRejected();
+    this.admitted = limiter.counts().admitted();
+    this.rejected = limiter.counts().rejected();
+    this.forced = limiter.counts().forced();
+    this.shadowRejected = limiter.counts().shadowRejected();
     this.admittedBy = new long[Priority.values().length];
     this.rejectedBy = new long[admittedBy.length];
     this.shadowRejectedBy = new long[admittedBy.length];
     for (Priority p : Priority.values()) {
-      admittedBy[p.ordinal()] = limiter.admitted(p);
-      rejectedBy[p.ordinal()] = limiter.rejected(p);
-      shadowRejectedBy[p.ordinal()] = limiter.shadowRejected(p);
+      admittedBy[p.ordinal()] = limiter.counts().admitted(p);
+      rejectedBy[p.ordinal()] = limiter.counts().rejected(p);
+      shadowRejectedBy[p.ordinal()] = limiter.counts().shadowRejected(p);
     }
-    this.shadow = limiter.shadow();
-    boolean flagOpen = limiter.flag().isOpen();
-    this.limiting = limiter.limiting(flagOpen);
+    this.shadow = limiter.counts().shadow();
+    boolean flagOpen = limiter.hold().flag().isOpen();
+    this.limiting = limiter.hold().limiting(flagOpen);
     this.recovering = limiting && !flagOpen;
     this.permitsPerSecond = limiter.bucket().permitsPerSecond();
     this.burst = limiter.bucket().burst();
-    this.instances = limiter.instances();
-    this.budget = limiter.budget();
-    BreakerFlag flag = limiter.flag();
+    this.instances = limiter.share().instances();
+    this.budget = limiter.share().budget();
+    BreakerFlag flag = limiter.hold().flag();
     if (flag instanceof RedisBreakerFlag) {
       RedisBreakerFlag shared = (RedisBreakerFlag) flag;
       this.flagState = shared.state();
@@ -288,7 +289,7 @@ public final class Stats {
         "Stats[%s: limiting=%s, recovering=%s, mode=%s, admitted=%d, rejected=%d,"
             + " shadowRejected=%d, forced=%d, share=%s/s, burst=%d, instances=%s, flag=%s,"
             + " flagReadAgo=%dms, liveInstances=%d, inFlight=%d, concurrencyLimit=%d]", name,
-        limiting, recovering, Limiter.modeName(shadow), admitted, rejected, shadowRejected, forced,
+        limiting, recovering, Counts.modeName(shadow), admitted, rejected, shadowRejected, forced,
         Share.rate(permitsPerSecond), burst,
         Share.rate(instances), flagState, sinceFlagRead.toMillis(),
         liveInstances, inFlight, concurrencyLimit);

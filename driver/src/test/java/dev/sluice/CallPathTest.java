@@ -48,7 +48,7 @@ class CallPathTest {
     System.out.println("  generated (constructors and plain delegation only): " + generated);
 
     assertThat(bucketSeen).as("the bucket read its clock on the way").isTrue();
-    assertThat(path).as("hand-written files on the path").hasSizeLessThanOrEqualTo(4)
+    assertThat(path).as("hand-written files on the path").hasSizeLessThanOrEqualTo(8)
         .allSatisfy(f -> assertThat(Path.of("..", f)).exists());
     assertThat(path).as("the path docs/architecture.md lists").isEqualTo(documentedPath());
   }

@@ -95,7 +95,7 @@ class DemandShareTest {
       Share first = Share.of(BUDGET, ASSUMED, 0);
       limiter = new Limiter("users-db", settings,
           Bucket.of(first.permitsPerSecond, first.burst, sampling), BreakerFlag.alwaysOpen(),
-          ASSUMED, false, ticker, RateLimitExceededException.REFUSALS);
+          ASSUMED, false, ticker, Hooks.INSTANCE);
       share = new DemandShare(limiter, ticker);
     }
 
@@ -103,7 +103,7 @@ class DemandShareTest {
       owed += offered * STEP_NANOS / 1e9;
       for (; owed >= 1; owed--) {
         try {
-          limiter.admit();
+          Doors.admit(limiter);
           admitted++;
         } catch (RateLimitExceededException refused) {
           // counted by the limiter as demand

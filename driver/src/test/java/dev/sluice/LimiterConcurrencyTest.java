@@ -10,6 +10,7 @@ import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.jdbc.ConnectionWrapper;
 import dev.sluice.internal.limit.Bucket;
 import dev.sluice.internal.limit.Concurrency;
+import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -38,7 +39,7 @@ class LimiterConcurrencyTest {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 1000.0)
         .with(Keys.SCOPE, scope).with(Keys.CONCURRENCY, ConcurrencyCap.of(cap));
     return new Limiter("users-db", settings, Bucket.of(1000 / instances, burst, ticker),
-        flag, instances, false, ticker, RateLimitExceededException.REFUSALS);
+        flag, instances, false, ticker, Hooks.INSTANCE);
   }
 
   @Test
@@ -46,25 +47,25 @@ class LimiterConcurrencyTest {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 1000.0)
         .with(Keys.CONCURRENCY, ConcurrencyCap.of(1)).with(Keys.MODE, Mode.SHADOW);
     Limiter limiter = new Limiter("users-db", settings, Bucket.of(1000, 100, ticker), flag,
-        1, false, ticker, RateLimitExceededException.REFUSALS);
+        1, false, ticker, Hooks.INSTANCE);
     flag.trip();
-    int autoCommit = Limiter.initialState(true);
-    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & Limiter.HELD).isNotZero();
+    int autoCommit = ConnectionState.initial(true);
+    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & ConnectionState.HELD).isNotZero();
 
     int passed = limiter.beforeStatement(autoCommit, DRIVER); // enforce would refuse it
 
-    assertThat(passed & Limiter.HELD).isZero();
+    assertThat(passed & ConnectionState.HELD).isZero();
     assertThat(new Stats(limiter).inFlight()).isEqualTo(1);
-    assertThat(limiter.rejected()).isZero();
+    assertThat(limiter.counts().rejected()).isZero();
     assertThat(new Stats(limiter).shadowRejected()).isEqualTo(1);
-    assertThat(limiter.admitted()).isEqualTo(1); // and it took no permit
+    assertThat(limiter.counts().admitted()).isEqualTo(1); // and it took no permit
   }
 
   @Test
   void capReached_refusalCountsUnderTheCallsPriority() throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
     flag.trip();
-    int autoCommit = Limiter.initialState(true);
+    int autoCommit = ConnectionState.initial(true);
     limiter.beforeStatement(autoCommit, DRIVER);
 
     assertThatThrownBy(() -> Priority.CRITICAL.call(
@@ -79,9 +80,9 @@ class LimiterConcurrencyTest {
       throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 2, 100, 1);
     flag.trip();
-    int autoCommit = Limiter.initialState(true);
-    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & Limiter.HELD).isNotZero();
-    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & Limiter.HELD).isNotZero();
+    int autoCommit = ConnectionState.initial(true);
+    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & ConnectionState.HELD).isNotZero();
+    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & ConnectionState.HELD).isNotZero();
 
     assertThatThrownBy(() -> limiter.beforeStatement(autoCommit, DRIVER))
         .isInstanceOfSatisfying(RateLimitExceededException.class, e -> {
@@ -89,12 +90,12 @@ class LimiterConcurrencyTest {
           assertThat(e.getMessage()).contains("users-db", "concurrency limit exceeded",
               "cap 2 in flight");
         });
-    assertThat(limiter.rejected()).isEqualTo(1);
-    assertThat(limiter.admitted()).isEqualTo(2); // the refused call spent no permit
+    assertThat(limiter.counts().rejected()).isEqualTo(1);
+    assertThat(limiter.counts().admitted()).isEqualTo(2); // the refused call spent no permit
     assertThat(new Stats(limiter).inFlight()).isEqualTo(2);
 
-    limiter.afterStatement(Limiter.HELD, 0, "select 1", null);
-    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & Limiter.HELD).isNotZero();
+    limiter.places().afterStatement(ConnectionState.HELD, 0, "select 1", null);
+    assertThat(limiter.beforeStatement(autoCommit, DRIVER) & ConnectionState.HELD).isNotZero();
     assertThat(new Stats(limiter).concurrencyLimit()).isEqualTo(2);
   }
 
@@ -102,7 +103,7 @@ class LimiterConcurrencyTest {
   void beforeStatement_rateRefuses_givesThePlaceBackAndSaysRate() throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 5, 1, 1);
     flag.trip();
-    int autoCommit = Limiter.initialState(true);
+    int autoCommit = ConnectionState.initial(true);
     limiter.beforeStatement(autoCommit, DRIVER);
 
     assertThatThrownBy(() -> limiter.beforeStatement(autoCommit, DRIVER))
@@ -115,7 +116,7 @@ class LimiterConcurrencyTest {
   void beforeStatement_flagClosed_takesNoPlace() throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
     for (int i = 0; i < 10; i++) {
-      assertThat(limiter.beforeStatement(Limiter.initialState(true), DRIVER) & Limiter.HELD).isZero();
+      assertThat(limiter.beforeStatement(ConnectionState.initial(true), DRIVER) & ConnectionState.HELD).isZero();
     }
     assertThat(limiter.concurrency().inFlight()).isZero();
   }
@@ -125,24 +126,24 @@ class LimiterConcurrencyTest {
       throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
     flag.trip();
-    int tx = limiter.beforeStatement(Limiter.initialState(false), DRIVER); // the door: the place
-    assertThat(tx & Limiter.HELD).as("the statement holds nothing of its own").isZero();
-    assertThat(tx & Limiter.TX_PLACE).isNotZero();
+    int tx = limiter.beforeStatement(ConnectionState.initial(false), DRIVER); // the door: the place
+    assertThat(tx & ConnectionState.HELD).as("the statement holds nothing of its own").isZero();
+    assertThat(tx & ConnectionState.TX_PLACE).isNotZero();
     for (int i = 0; i < 3; i++) {
       tx = limiter.beforeStatement(tx, DRIVER);
-      assertThat(tx & Limiter.HELD).isZero();
+      assertThat(tx & ConnectionState.HELD).isZero();
     }
     assertThat(limiter.concurrency().inFlight()).isEqualTo(1);
-    assertThat(limiter.rejected()).isZero();
+    assertThat(limiter.counts().rejected()).isZero();
     // a new door finds the cap reached, though no statement of the transaction runs now
-    assertThatThrownBy(() -> limiter.beforeStatement(Limiter.initialState(true), DRIVER))
+    assertThatThrownBy(() -> limiter.beforeStatement(ConnectionState.initial(true), DRIVER))
         .isInstanceOf(RateLimitExceededException.class);
 
-    int ended = limiter.afterEnd(tx);
+    int ended = limiter.places().afterEnd(tx);
 
-    assertThat(ended & (Limiter.TX_PLACE | Limiter.TX_CLASS)).isZero();
+    assertThat(ended & (ConnectionState.TX_PLACE | ConnectionState.TX_CLASS)).isZero();
     assertThat(limiter.concurrency().inFlight()).isZero();
-    assertThat(limiter.afterEnd(ended)).isEqualTo(ended); // once
+    assertThat(limiter.places().afterEnd(ended)).isEqualTo(ended); // once
     assertThat(limiter.concurrency().inFlight()).isZero();
   }
 
@@ -151,20 +152,20 @@ class LimiterConcurrencyTest {
       throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
     flag.trip();
-    limiter.beforeStatement(Limiter.initialState(true), DRIVER);
-    assertThatThrownBy(() -> limiter.beforeAutoCommit(Limiter.initialState(true), false, DRIVER))
+    limiter.beforeStatement(ConnectionState.initial(true), DRIVER);
+    assertThatThrownBy(() -> limiter.beforeAutoCommit(ConnectionState.initial(true), false, DRIVER))
         .isInstanceOfSatisfying(RateLimitExceededException.class,
             e -> assertThat(e.limit()).isEqualTo(Limit.CONCURRENCY));
-    limiter.afterStatement(Limiter.HELD, 0, null, null);
-    int before = Limiter.initialState(true);
+    limiter.places().afterStatement(ConnectionState.HELD, 0, null, null);
+    int before = ConnectionState.initial(true);
     int state = limiter.beforeAutoCommit(before, false, DRIVER);
-    assertThat(state & Limiter.IN_TRANSACTION).isNotZero();
+    assertThat(state & ConnectionState.IN_TRANSACTION).isNotZero();
     assertThat(limiter.concurrency().inFlight()).isEqualTo(1); // from its door to its end
 
-    int back = limiter.afterAutoCommit(state, limiter.beforeAutoCommit(state, true, DRIVER), true,
+    int back = limiter.places().afterAutoCommit(state, limiter.beforeAutoCommit(state, true, DRIVER), true,
         true);
 
-    assertThat(back & Limiter.TX_PLACE).isZero();
+    assertThat(back & ConnectionState.TX_PLACE).isZero();
     assertThat(limiter.concurrency().inFlight()).isZero();
   }
 
@@ -172,11 +173,11 @@ class LimiterConcurrencyTest {
   void afterAutoCommit_failedSwitchToManual_givesTheDoorsPlaceBack() throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
     flag.trip();
-    int before = Limiter.initialState(true);
+    int before = ConnectionState.initial(true);
     int next = limiter.beforeAutoCommit(before, false, DRIVER);
     assertThat(limiter.concurrency().inFlight()).isEqualTo(1);
 
-    assertThat(limiter.afterAutoCommit(before, next, false, false)).isEqualTo(before);
+    assertThat(limiter.places().afterAutoCommit(before, next, false, false)).isEqualTo(before);
 
     assertThat(limiter.concurrency().inFlight()).isZero();
   }
@@ -185,7 +186,7 @@ class LimiterConcurrencyTest {
   void transactionBegunWhileNotLimiting_isCountedFromItsFirstStatementWhileLimiting()
       throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
-    int tx = limiter.beforeAutoCommit(Limiter.initialState(true), false, DRIVER);
+    int tx = limiter.beforeAutoCommit(ConnectionState.initial(true), false, DRIVER);
     tx = limiter.beforeStatement(tx, DRIVER);
     assertThat(limiter.concurrency().inFlight()).isZero();
     flag.trip();
@@ -193,11 +194,11 @@ class LimiterConcurrencyTest {
     tx = limiter.beforeStatement(tx, DRIVER); // never refused: its work is under way
 
     assertThat(limiter.concurrency().inFlight()).isEqualTo(1);
-    assertThatThrownBy(() -> limiter.beforeStatement(Limiter.initialState(true), DRIVER))
+    assertThatThrownBy(() -> limiter.beforeStatement(ConnectionState.initial(true), DRIVER))
         .isInstanceOf(RateLimitExceededException.class);
     tx = limiter.beforeStatement(tx, DRIVER);
     assertThat(limiter.concurrency().inFlight()).as("adopted once").isEqualTo(1);
-    limiter.afterEnd(tx);
+    limiter.places().afterEnd(tx);
     assertThat(limiter.concurrency().inFlight()).isZero();
   }
 
@@ -205,7 +206,7 @@ class LimiterConcurrencyTest {
   void capReserve_sheddableFlood_leavesThePlacesAboveItsPartToCritical() throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, 10, 1000, 1); // reserve 0.2: parts 10, 8, 6
     flag.trip();
-    int readOnly = Limiter.readOnly(Limiter.initialState(true), true);
+    int readOnly = ConnectionState.readOnly(ConnectionState.initial(true), true);
     for (int i = 0; i < 6; i++) {
       limiter.beforeStatement(readOnly, DRIVER);
     }
@@ -214,14 +215,14 @@ class LimiterConcurrencyTest {
           assertThat(e.limit()).isEqualTo(Limit.CONCURRENCY);
           assertThat(e.getMessage()).contains("sheddable calls may hold", "cap 10");
         });
-    int autoCommit = Limiter.initialState(true);
+    int autoCommit = ConnectionState.initial(true);
     limiter.beforeStatement(autoCommit, DRIVER);
     limiter.beforeStatement(autoCommit, DRIVER); // NORMAL: up to 8
     assertThatThrownBy(() -> limiter.beforeStatement(autoCommit, DRIVER))
         .isInstanceOf(RateLimitExceededException.class);
     for (int i = 0; i < 2; i++) {
       assertThat(Priority.CRITICAL.call(() -> limiter.beforeStatement(autoCommit, DRIVER))
-          & Limiter.HELD).isNotZero();
+          & ConnectionState.HELD).isNotZero();
     }
     assertThat(limiter.concurrency().inFlight()).isEqualTo(10);
   }
@@ -230,14 +231,14 @@ class LimiterConcurrencyTest {
   void capReserve_aTransactionHoldsItsPlaceAtItsDoorsPriority() throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, 2, 1000, 1); // reserve 0.2: parts 2, 2, 1
     flag.trip();
-    int readOnlyManual = Limiter.readOnly(Limiter.initialState(false), true);
+    int readOnlyManual = ConnectionState.readOnly(ConnectionState.initial(false), true);
     int tx = limiter.beforeStatement(readOnlyManual, DRIVER);
     assertThatThrownBy(() -> limiter.beforeAutoCommit(
-        Limiter.readOnly(Limiter.initialState(true), true), false, DRIVER))
+        ConnectionState.readOnly(ConnectionState.initial(true), true), false, DRIVER))
         .isInstanceOf(RateLimitExceededException.class);
-    assertThat(Priority.CRITICAL.call(() -> limiter.beforeAutoCommit(Limiter.initialState(true),
-        false, DRIVER)) & Limiter.TX_PLACE).isNotZero();
-    limiter.afterEnd(tx);
+    assertThat(Priority.CRITICAL.call(() -> limiter.beforeAutoCommit(ConnectionState.initial(true),
+        false, DRIVER)) & ConnectionState.TX_PLACE).isNotZero();
+    limiter.places().afterEnd(tx);
     assertThat(limiter.concurrency().inFlight()).isEqualTo(1);
   }
 
@@ -292,9 +293,9 @@ class LimiterConcurrencyTest {
   void setInstances_dividesTheCapLikeTheBudget_eachAtLeastOne() {
     Limiter limiter = limiter(Scope.STATEMENT, 10, 100, 3);
     assertThat(limiter.concurrency().limit()).isEqualTo(3);
-    limiter.setInstances(2);
+    limiter.share().setInstances(2);
     assertThat(limiter.concurrency().limit()).isEqualTo(5);
-    limiter.setInstances(20);
+    limiter.share().setInstances(20);
     assertThat(limiter.concurrency().limit()).isEqualTo(1);
   }
 
@@ -311,7 +312,7 @@ class LimiterConcurrencyTest {
     first.close();
     first.close(); // once
     assertThat(limiter.concurrency().inFlight()).isEqualTo(1);
-    assertThat(limiter.beforeCheckout()).isEqualTo(Limiter.HELD);
+    assertThat(limiter.beforeCheckout()).isEqualTo(ConnectionState.HELD);
   }
 
   @Test
@@ -319,7 +320,7 @@ class LimiterConcurrencyTest {
     Limiter limiter = limiter(Scope.CONNECTION, 1, 100, 1);
     flag.trip();
     int held = limiter.beforeCheckout();
-    limiter.afterCheckout(held, new SQLTransientException("pool timeout"));
+    limiter.places().afterCheckout(held, new SQLTransientException("pool timeout"));
     assertThat(limiter.concurrency().inFlight()).isZero();
     assertThat(ConnectionWrapper.wrap(null, limiter, limiter.beforeCheckout())).isNull();
     assertThat(limiter.concurrency().inFlight()).isZero();
@@ -332,7 +333,7 @@ class LimiterConcurrencyTest {
         .with(Keys.CONCURRENCY, ConcurrencyCap.AUTO).with(Keys.CONCURRENCY_MIN, min)
         .with(Keys.CONCURRENCY_MAX, max).with(Keys.RESERVE, 0.0); // NORMAL sees the whole cap
     return new Limiter("users-db", settings, Bucket.of(1e6, 1_000_000, ticker), flag, 1,
-        false, ticker, RateLimitExceededException.REFUSALS);
+        false, ticker, Hooks.INSTANCE);
   }
 
   @Test
@@ -340,15 +341,15 @@ class LimiterConcurrencyTest {
     Limiter limiter = auto(2, 40);
     flag.trip();
     assertThat(limiter.concurrency().limit()).isEqualTo(40);
-    int autoCommit = Limiter.initialState(true);
+    int autoCommit = ConnectionState.initial(true);
     for (int window = 0; window < 20; window++) {
       for (int i = 0; i < 30; i++) { // the gate in use: 30 of 40 in flight
         limiter.beforeStatement(autoCommit, DRIVER);
       }
-      long start = limiter.startNanos();
+      long start = limiter.places().startNanos();
       ticker.advanceNanos(150_000_000L);
       for (int i = 0; i < 30; i++) {
-        limiter.afterStatement(Limiter.HELD, start, "select * from t",
+        limiter.places().afterStatement(ConnectionState.HELD, start, "select * from t",
             new SQLException("too many connections", "53300"));
       }
       if (limiter.concurrency().limit() <= 30) {
@@ -363,7 +364,7 @@ class LimiterConcurrencyTest {
   void auto_refusedCalls_giveNoSampleAndMoveNothing() throws SQLException {
     Limiter limiter = auto(1, 3);
     flag.trip();
-    int autoCommit = Limiter.initialState(true);
+    int autoCommit = ConnectionState.initial(true);
     for (int i = 0; i < 3; i++) {
       limiter.beforeStatement(autoCommit, DRIVER);
     }
@@ -373,28 +374,28 @@ class LimiterConcurrencyTest {
           .isInstanceOf(RateLimitExceededException.class);
     }
     assertThat(limiter.concurrency().limit()).isEqualTo(3); // no sample, no decision
-    assertThat(limiter.rejected()).isEqualTo(1_000);
+    assertThat(limiter.counts().rejected()).isEqualTo(1_000);
   }
 
   @Test
   void auto_flagClosed_samplesOneStatementInSampleEveryPerConnectionAndHoldsNothing()
       throws SQLException {
     Limiter limiter = auto(1, 10);
-    int state = Limiter.initialState();
+    int state = ConnectionState.initial();
     int sampled = 0;
-    for (int i = 1; i <= 10 * Limiter.SAMPLE_EVERY; i++) {
+    for (int i = 1; i <= 10 * ConnectionState.SAMPLE_EVERY; i++) {
       int next = limiter.beforeStatement(state, DRIVER);
-      assertThat(next & Limiter.HELD).isZero();
-      if ((next & Limiter.SAMPLED) != 0) {
+      assertThat(next & ConnectionState.HELD).isZero();
+      if ((next & ConnectionState.SAMPLED) != 0) {
         sampled++;
-        assertThat(i % Limiter.SAMPLE_EVERY).isZero();
-        limiter.afterStatement(Limiter.SAMPLED, limiter.startNanos(), "select 1", null);
+        assertThat(i % ConnectionState.SAMPLE_EVERY).isZero();
+        limiter.places().afterStatement(ConnectionState.SAMPLED, limiter.places().startNanos(), "select 1", null);
       }
-      state = next & ~Limiter.SAMPLED;
+      state = next & ~ConnectionState.SAMPLED;
     }
     assertThat(sampled).isEqualTo(10);
     assertThat(limiter.concurrency().inFlight()).isZero(); // nothing was released either
-    assertThat(state & ~Limiter.SAMPLE_COUNT).isEqualTo(Limiter.initialState() | Limiter.RAN);
+    assertThat(state & ~ConnectionState.SAMPLE_COUNT).isEqualTo(ConnectionState.initial() | ConnectionState.RAN);
   }
 
   /**
@@ -407,16 +408,16 @@ class LimiterConcurrencyTest {
       throws SQLException {
     Limiter limiter = auto(1, 10);
     Limiter fixed = limiter(Scope.STATEMENT, 4, 100, 1);
-    int checkouts = 100 * Limiter.SAMPLE_EVERY;
+    int checkouts = 100 * ConnectionState.SAMPLE_EVERY;
     int sampled = 0;
     for (int i = 0; i < checkouts; i++) {
-      int next = limiter.beforeStatement(limiter.checkedOut(0), DRIVER); // one statement, returned
-      assertThat(next & Limiter.HELD).isZero();
-      if ((next & Limiter.SAMPLED) != 0) {
+      int next = limiter.beforeStatement(limiter.places().checkedOut(0), DRIVER); // one statement, returned
+      assertThat(next & ConnectionState.HELD).isZero();
+      if ((next & ConnectionState.SAMPLED) != 0) {
         sampled++;
-        limiter.afterStatement(Limiter.SAMPLED, limiter.startNanos(), "select 1", null);
+        limiter.places().afterStatement(ConnectionState.SAMPLED, limiter.places().startNanos(), "select 1", null);
       }
-      assertThat(fixed.checkedOut(0)).as("no phase without auto").isEqualTo(Limiter.initialState());
+      assertThat(fixed.places().checkedOut(0)).as("no phase without auto").isEqualTo(ConnectionState.initial());
     }
     // binomial(6,400, 1/64): mean 100, sd 9.9; 0 before the fix, 6,400 if every one were sampled
     assertThat(sampled).isBetween(50, 160);
@@ -428,22 +429,22 @@ class LimiterConcurrencyTest {
       throws SQLException {
     Limiter limiter = auto(1, 1000);
     flag.trip();
-    int state = Limiter.initialState(true);
-    int both = Limiter.HELD | Limiter.SAMPLED;
+    int state = ConnectionState.initial(true);
+    int both = ConnectionState.HELD | ConnectionState.SAMPLED;
     for (int i = 0; i < 100; i++) { // 10 a second: every one is timed
       int next = limiter.beforeStatement(state, DRIVER);
       assertThat(next & both).as("statement " + i).isEqualTo(both);
       state = next & ~both;
-      long start = limiter.startNanos();
+      long start = limiter.places().startNanos();
       ticker.advanceNanos(100_000_000L);
-      limiter.afterStatement(next & both, start, "select 1", null);
+      limiter.places().afterStatement(next & both, start, "select 1", null);
     }
     for (int i = 0; i < 20_000; i++) { // 20,000 a second on one connection, 50 us each
       int next = limiter.beforeStatement(state, DRIVER);
       state = next & ~both;
-      long start = (next & Limiter.SAMPLED) != 0 ? limiter.startNanos() : 0;
+      long start = (next & ConnectionState.SAMPLED) != 0 ? limiter.places().startNanos() : 0;
       ticker.advanceNanos(50_000L);
-      limiter.afterStatement(next & both, start, "select 1", null);
+      limiter.places().afterStatement(next & both, start, "select 1", null);
     }
     int stride = limiter.concurrency().sampleStride();
     // 2,000 statements a 100 ms window: 1 in 8 gives 250 samples, within the wanted 64-256
@@ -451,10 +452,10 @@ class LimiterConcurrencyTest {
     int sampled = 0;
     for (int i = 0; i < 10 * stride; i++) {
       int next = limiter.beforeStatement(state, DRIVER);
-      assertThat(next & Limiter.HELD).isNotZero();
-      sampled += (next & Limiter.SAMPLED) != 0 ? 1 : 0;
+      assertThat(next & ConnectionState.HELD).isNotZero();
+      sampled += (next & ConnectionState.SAMPLED) != 0 ? 1 : 0;
       state = next & ~both;
-      limiter.afterStatement(next & both, limiter.startNanos(), "select 1", null);
+      limiter.places().afterStatement(next & both, limiter.places().startNanos(), "select 1", null);
     }
     assertThat(sampled).isEqualTo(10);
     assertThat(limiter.concurrency().inFlight()).isZero();
@@ -464,8 +465,8 @@ class LimiterConcurrencyTest {
   @Test
   void fixedCap_flagClosed_samplesNothing() throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, 4, 100, 1);
-    int state = Limiter.initialState(true);
-    for (int i = 0; i < 2 * Limiter.SAMPLE_EVERY; i++) {
+    int state = ConnectionState.initial(true);
+    for (int i = 0; i < 2 * ConnectionState.SAMPLE_EVERY; i++) {
       assertThat(limiter.beforeStatement(state, DRIVER)).isEqualTo(state);
     }
   }
@@ -479,13 +480,13 @@ class LimiterConcurrencyTest {
       return null;
     }), limiter);
     PreparedStatement statement = connection.prepareStatement("select 1");
-    for (int i = 0; i < 3 * Limiter.SAMPLE_EVERY; i++) {
+    for (int i = 0; i < 3 * ConnectionState.SAMPLE_EVERY; i++) {
       statement.execute();
     }
     flag.trip();
     statement.execute(); // limiting: held and released
     assertThat(limiter.concurrency().inFlight()).isZero();
-    assertThat(limiter.admitted()).isEqualTo(1);
+    assertThat(limiter.counts().admitted()).isEqualTo(1);
   }
 
   @Test
@@ -521,7 +522,7 @@ class LimiterConcurrencyTest {
       assertThatThrownBy(() -> plain.execute("select 2")).isSameAs(failure);
       assertThat(limiter.concurrency().inFlight()).as("after %s", failure).isZero();
     }
-    assertThat(limiter.rejected()).isZero(); // a cap of 1 refused nothing: each was released
+    assertThat(limiter.counts().rejected()).isZero(); // a cap of 1 refused nothing: each was released
   }
 
   @Test
@@ -533,7 +534,7 @@ class LimiterConcurrencyTest {
       executed.incrementAndGet();
       return null;
     }), limiter);
-    limiter.beforeStatement(Limiter.initialState(true), DRIVER); // another's statement runs
+    limiter.beforeStatement(ConnectionState.initial(true), DRIVER); // another's statement runs
     assertThatThrownBy(() -> connection.prepareStatement("select 1").executeUpdate())
         .isInstanceOf(RateLimitExceededException.class);
     assertThat(executed).hasValue(0);
@@ -600,7 +601,7 @@ class LimiterConcurrencyTest {
     assertThat(most.get()).isBetween(1, 4);
     assertThat(limiter.concurrency().inFlight()).isZero();
     assertThat(ran.sum() + refused.sum()).isEqualTo((long) threads * perThread);
-    assertThat(limiter.rejected()).isEqualTo(refused.sum());
+    assertThat(limiter.counts().rejected()).isEqualTo(refused.sum());
   }
 
   /** What the driver's statements do when executed. */

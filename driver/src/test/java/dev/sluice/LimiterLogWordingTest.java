@@ -7,6 +7,7 @@ import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Mode;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Bucket;
+import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import dev.sluice.testing.LogTap;
 import java.sql.Connection;
@@ -30,7 +31,7 @@ class LimiterLogWordingTest {
         .with(Keys.MODE, mode).with(Keys.SUMMARY_INTERVAL, Duration.ofSeconds(1))
         .with(Keys.RECOVERY_SETTLE, Duration.ZERO);
     return new Limiter(name, settings, Bucket.of(1, 1, ticker), flag, 1, false, ticker,
-        RateLimitExceededException.REFUSALS);
+        Hooks.INSTANCE);
   }
 
   @Test
@@ -38,11 +39,11 @@ class LimiterLogWordingTest {
     try (LogTap log = LogTap.open()) {
       Limiter limiter = limiter("words-shadow", Mode.SHADOW);
       flag.trip();
-      limiter.beforeStatement(Limiter.initialState(true), AUTO); // the permit
-      limiter.beforeStatement(Limiter.initialState(true), AUTO); // would be refused
+      limiter.beforeStatement(ConnectionState.initial(true), AUTO); // the permit
+      limiter.beforeStatement(ConnectionState.initial(true), AUTO); // would be refused
       ticker.advance(Duration.ofMillis(1500));
-      limiter.beforeStatement(Limiter.initialState(true), AUTO); // the permit, refilled
-      limiter.beforeStatement(Limiter.initialState(true), AUTO); // would be refused: summary
+      limiter.beforeStatement(ConnectionState.initial(true), AUTO); // the permit, refilled
+      limiter.beforeStatement(ConnectionState.initial(true), AUTO); // would be refused: summary
 
       List<String> lines = log.lines("WARN", "words-shadow");
       assertThat(lines).isNotEmpty().noneMatch(line -> line.contains("limiting the database"))
@@ -60,14 +61,14 @@ class LimiterLogWordingTest {
     try (LogTap log = LogTap.open()) {
       Limiter limiter = limiter("words-switch", Mode.SHADOW);
       flag.trip();
-      limiter.beforeStatement(Limiter.initialState(true), AUTO);
+      limiter.beforeStatement(ConnectionState.initial(true), AUTO);
       for (int i = 0; i < 12; i++) {
-        limiter.beforeStatement(Limiter.initialState(true), AUTO); // shadow-rejected
+        limiter.beforeStatement(ConnectionState.initial(true), AUTO); // shadow-rejected
       }
-      limiter.setShadow(false, "a test");
+      limiter.counts().setShadow(false, "a test");
       ticker.advance(Duration.ofMillis(1500));
-      limiter.beforeStatement(Limiter.initialState(true), AUTO); // the permit, refilled
-      assertThatThrownBy(() -> limiter.beforeStatement(Limiter.initialState(true), AUTO))
+      limiter.beforeStatement(ConnectionState.initial(true), AUTO); // the permit, refilled
+      assertThatThrownBy(() -> limiter.beforeStatement(ConnectionState.initial(true), AUTO))
           .isInstanceOf(RateLimitExceededException.class); // the one refusal: summary
 
       assertThat(log.lines("WARN", "words-switch - rejected")).singleElement()

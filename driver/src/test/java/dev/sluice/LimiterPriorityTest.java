@@ -7,6 +7,7 @@ import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Mode;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Bucket;
+import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -28,7 +29,7 @@ class LimiterPriorityTest {
     Settings settings = Settings.empty().with(Keys.NAME, "prio").with(Keys.BUDGET, 10.0)
         .with(Keys.MODE, mode).with(Keys.RECOVERY_SETTLE, Duration.ofSeconds(30));
     return new Limiter("prio", settings, Bucket.of(10, 10, 0.2, ticker), flag, 1, false,
-        ticker, RateLimitExceededException.REFUSALS);
+        ticker, Hooks.INSTANCE);
   }
 
   /** An auto-committing driver connection; counts how often it is asked whether read-only. */
@@ -60,12 +61,12 @@ class LimiterPriorityTest {
   void beforeStatement_readOnlyConnection_isSheddableAndLeavesTheReserve() {
     Limiter limiter = limiter(Mode.ENFORCE);
     flag.trip();
-    int readOnly = Limiter.readOnly(Limiter.initialState(true), true);
+    int readOnly = ConnectionState.readOnly(ConnectionState.initial(true), true);
     assertThat(statements(limiter, readOnly, driver(true))).isEqualTo(6);
-    assertThat(statements(limiter, Limiter.initialState(true), driver(false))).isEqualTo(2);
-    assertThat(limiter.admitted(Priority.SHEDDABLE)).isEqualTo(6);
-    assertThat(limiter.rejected(Priority.SHEDDABLE)).isEqualTo(1);
-    assertThat(limiter.admitted(Priority.NORMAL)).isEqualTo(2);
+    assertThat(statements(limiter, ConnectionState.initial(true), driver(false))).isEqualTo(2);
+    assertThat(limiter.counts().admitted(Priority.SHEDDABLE)).isEqualTo(6);
+    assertThat(limiter.counts().rejected(Priority.SHEDDABLE)).isEqualTo(1);
+    assertThat(limiter.counts().admitted(Priority.NORMAL)).isEqualTo(2);
     assertThat(readOnlyAsked).as("the setter was tracked: no driver call").hasValue(0);
   }
 
@@ -73,11 +74,11 @@ class LimiterPriorityTest {
   void beforeStatement_codeSaysCritical_winsOverReadOnly() throws Exception {
     Limiter limiter = limiter(Mode.ENFORCE);
     flag.trip();
-    int readOnly = Limiter.readOnly(Limiter.initialState(true), true);
+    int readOnly = ConnectionState.readOnly(ConnectionState.initial(true), true);
     statements(limiter, readOnly, driver(true)); // SHEDDABLE's 6
     int critical = Priority.CRITICAL.call(() -> statements(limiter, readOnly, driver(true)));
     assertThat(critical).isEqualTo(4);
-    assertThat(limiter.admitted(Priority.CRITICAL)).isEqualTo(4);
+    assertThat(limiter.counts().admitted(Priority.CRITICAL)).isEqualTo(4);
   }
 
   @Test
@@ -85,15 +86,15 @@ class LimiterPriorityTest {
       throws Exception {
     Limiter limiter = limiter(Mode.ENFORCE);
     Connection readOnlyAtTheDriver = driver(true); // isReadOnly() may be a query (H2, MySQL)
-    int state = Limiter.initialState(true);
+    int state = ConnectionState.initial(true);
     flag.trip();
     state = limiter.beforeStatement(state, readOnlyAtTheDriver);
     state = limiter.beforeStatement(state, readOnlyAtTheDriver);
     assertThat(readOnlyAsked).as("a door never asks the driver").hasValue(0);
-    assertThat(limiter.admitted(Priority.NORMAL)).isEqualTo(2);
-    int setReadOnly = Limiter.readOnly(state, true); // what the wrapper keeps of setReadOnly(true)
+    assertThat(limiter.counts().admitted(Priority.NORMAL)).isEqualTo(2);
+    int setReadOnly = ConnectionState.readOnly(state, true); // what the wrapper keeps of setReadOnly(true)
     limiter.beforeStatement(setReadOnly, readOnlyAtTheDriver);
-    assertThat(limiter.admitted(Priority.SHEDDABLE)).isEqualTo(1);
+    assertThat(limiter.counts().admitted(Priority.SHEDDABLE)).isEqualTo(1);
     assertThat(readOnlyAsked).hasValue(0);
   }
 
@@ -101,13 +102,13 @@ class LimiterPriorityTest {
   void beforeAutoCommit_transactionTakesThePriorityAtItsDoor() throws Exception {
     Limiter limiter = limiter(Mode.ENFORCE);
     flag.trip();
-    Priority.SHEDDABLE.run(() -> statements(limiter, Limiter.initialState(true), driver(false)));
+    Priority.SHEDDABLE.run(() -> statements(limiter, ConnectionState.initial(true), driver(false)));
     Connection c = driver(false);
     assertThatThrownBy(() -> Priority.SHEDDABLE.call(
-        () -> limiter.beforeAutoCommit(Limiter.initialState(true), false, c)))
+        () -> limiter.beforeAutoCommit(ConnectionState.initial(true), false, c)))
         .isInstanceOf(RateLimitExceededException.class);
     int tx = Priority.CRITICAL.call(
-        () -> limiter.beforeAutoCommit(Limiter.initialState(true), false, c));
+        () -> limiter.beforeAutoCommit(ConnectionState.initial(true), false, c));
     // inside, a sheddable block changes nothing: admitted at its door, never refused
     int after = Priority.SHEDDABLE.call(() -> {
       int s = limiter.beforeStatement(tx, c);
@@ -116,25 +117,25 @@ class LimiterPriorityTest {
       }
       return s;
     });
-    assertThat(after & Limiter.IN_TRANSACTION).isNotZero();
-    assertThat(limiter.admitted(Priority.CRITICAL)).isEqualTo(1);
-    assertThat(limiter.forced()).isEqualTo(20);
+    assertThat(after & ConnectionState.IN_TRANSACTION).isNotZero();
+    assertThat(limiter.counts().admitted(Priority.CRITICAL)).isEqualTo(1);
+    assertThat(limiter.counts().forced()).isEqualTo(20);
   }
 
   @Test
   void shadowMode_overTheLimit_passesUnchargedAndCountsByPriority() throws Exception {
     Limiter limiter = limiter(Mode.SHADOW);
     flag.trip();
-    int readOnly = Limiter.readOnly(Limiter.initialState(true), true);
+    int readOnly = ConnectionState.readOnly(ConnectionState.initial(true), true);
     assertThat(statements(limiter, readOnly, driver(true))).as("nothing refused").isEqualTo(100);
-    assertThat(limiter.admitted(Priority.SHEDDABLE)).isEqualTo(6);
-    assertThat(limiter.shadowRejected(Priority.SHEDDABLE)).isEqualTo(94);
-    assertThat(limiter.rejected()).isZero();
+    assertThat(limiter.counts().admitted(Priority.SHEDDABLE)).isEqualTo(6);
+    assertThat(limiter.counts().shadowRejected(Priority.SHEDDABLE)).isEqualTo(94);
+    assertThat(limiter.counts().rejected()).isZero();
     // uncharged: the reserve above SHEDDABLE is still whole
     assertThat(Priority.CRITICAL.call(() -> statements(limiter, readOnly, driver(true))))
         .isEqualTo(100);
-    assertThat(limiter.admitted(Priority.CRITICAL)).isEqualTo(4);
-    assertThat(limiter.shadowRejected()).isEqualTo(94 + 96);
+    assertThat(limiter.counts().admitted(Priority.CRITICAL)).isEqualTo(4);
+    assertThat(limiter.counts().shadowRejected()).isEqualTo(94 + 96);
   }
 
   @Test
@@ -143,32 +144,32 @@ class LimiterPriorityTest {
     Limiter limiter = limiter(Mode.SHADOW);
     flag.trip();
     Connection c = driver(false);
-    statements(limiter, Limiter.initialState(true), c); // NORMAL's 8 taken, the rest shadow-passed
-    int tx = limiter.beforeAutoCommit(Limiter.initialState(true), false, c); // would be refused
+    statements(limiter, ConnectionState.initial(true), c); // NORMAL's 8 taken, the rest shadow-passed
+    int tx = limiter.beforeAutoCommit(ConnectionState.initial(true), false, c); // would be refused
     for (int i = 0; i < 20; i++) {
       tx = limiter.beforeStatement(tx, c);
     }
-    assertThat(limiter.forced()).as("statements that would never have run").isZero();
-    tx = limiter.afterEnd(tx);
-    assertThat(tx & Limiter.UNCHARGED).isZero();
+    assertThat(limiter.counts().forced()).as("statements that would never have run").isZero();
+    tx = limiter.places().afterEnd(tx);
+    assertThat(tx & ConnectionState.UNCHARGED).isZero();
     int critical = Priority.CRITICAL.call(
-        () -> limiter.beforeAutoCommit(Limiter.initialState(true), false, c)); // admitted
+        () -> limiter.beforeAutoCommit(ConnectionState.initial(true), false, c)); // admitted
     limiter.beforeStatement(limiter.beforeStatement(critical, c), c);
-    assertThat(limiter.forced()).as("an admitted transaction is charged as ever").isEqualTo(1);
+    assertThat(limiter.counts().forced()).as("an admitted transaction is charged as ever").isEqualTo(1);
   }
 
   @Test
   void setShadow_atRuntime_switchesBothWays() {
     Limiter limiter = limiter(Mode.ENFORCE);
     flag.trip();
-    int state = Limiter.initialState(true);
+    int state = ConnectionState.initial(true);
     assertThat(statements(limiter, state, driver(false))).isEqualTo(8);
-    limiter.setShadow(true, "a test");
+    limiter.counts().setShadow(true, "a test");
     assertThat(statements(limiter, state, driver(false))).isEqualTo(100);
-    assertThat(limiter.shadowRejected(Priority.NORMAL)).isEqualTo(100);
-    limiter.setShadow(false, "a test");
+    assertThat(limiter.counts().shadowRejected(Priority.NORMAL)).isEqualTo(100);
+    limiter.counts().setShadow(false, "a test");
     assertThat(statements(limiter, state, driver(false))).isZero();
-    assertThat(limiter.rejected(Priority.NORMAL)).isEqualTo(2);
+    assertThat(limiter.counts().rejected(Priority.NORMAL)).isEqualTo(2);
   }
 
   @Test
@@ -178,7 +179,7 @@ class LimiterPriorityTest {
     assertThat(limiter.isLimiting()).isTrue();
     flag.reset();
     assertThat(limiter.isLimiting()).as("recovering").isTrue();
-    int readOnly = Limiter.readOnly(Limiter.initialState(true), true);
+    int readOnly = ConnectionState.readOnly(ConnectionState.initial(true), true);
     assertThat(statements(limiter, readOnly, driver(true))).isEqualTo(6);
     assertThat(Priority.CRITICAL.call(() -> statements(limiter, readOnly, driver(true))))
         .isEqualTo(4);
@@ -189,7 +190,7 @@ class LimiterPriorityTest {
     Settings settings = Settings.empty().with(Keys.NAME, "prio").with(Keys.BUDGET, 10.0)
         .with(Keys.SCOPE, Scope.CONNECTION);
     Limiter limiter = new Limiter("prio", settings, Bucket.of(10, 10, 0.2, ticker), flag, 1,
-        false, ticker, RateLimitExceededException.REFUSALS);
+        false, ticker, Hooks.INSTANCE);
     flag.trip();
     for (int i = 0; i < 8; i++) {
       limiter.beforeCheckout();
@@ -200,7 +201,7 @@ class LimiterPriorityTest {
       limiter.beforeCheckout();
       return null;
     });
-    assertThat(limiter.admitted(Priority.CRITICAL)).isEqualTo(2);
-    assertThat(limiter.rejected(Priority.NORMAL)).isEqualTo(1);
+    assertThat(limiter.counts().admitted(Priority.CRITICAL)).isEqualTo(2);
+    assertThat(limiter.counts().rejected(Priority.NORMAL)).isEqualTo(1);
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Bucket;
+import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -47,7 +48,7 @@ class LimiterRecoveryTest {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 10.0)
         .with(Keys.RECOVERY_SETTLE, settle);
     return new Limiter("users-db", settings, Bucket.of(10, 10, ticker), flag, 1, false,
-        ticker, RateLimitExceededException.REFUSALS);
+        ticker, Hooks.INSTANCE);
   }
 
   /** The flag opens and closes, with a call seeing it open; the next call starts the recovery. */
@@ -60,13 +61,13 @@ class LimiterRecoveryTest {
   /** One call at a door; returns whether it was limited (admitted or rejected, so counted). */
   private boolean door(Limiter limiter) {
     lastDoorNanos = ticker.read();
-    long before = limiter.admitted() + limiter.rejected();
+    long before = limiter.counts().admitted() + limiter.counts().rejected();
     try {
-      limiter.admit();
+      Doors.admit(limiter);
     } catch (RateLimitExceededException refused) {
       // counted as demand all the same
     }
-    return limiter.admitted() + limiter.rejected() > before;
+    return limiter.counts().admitted() + limiter.counts().rejected() > before;
   }
 
   /**
@@ -95,7 +96,7 @@ class LimiterRecoveryTest {
     for (int s = 0; s < 5; s++) {
       assertThat(second(limiter, 8)).as("second %d", s).isEqualTo(8);
     }
-    assertThat(limiter.rejected()).isZero(); // below the share, the hold refuses nothing
+    assertThat(limiter.counts().rejected()).isZero(); // below the share, the hold refuses nothing
     assertThat(stats(limiter).recovering()).isFalse();
     assertThat(door(limiter)).isFalse();
     assertThat(stats(limiter).limiting()).isFalse();
@@ -121,12 +122,12 @@ class LimiterRecoveryTest {
   void recovery_demandAboveTheShare_isHeldAtTheShare() {
     Limiter limiter = limiter(SETTLE);
     outage(limiter);
-    long admittedBefore = limiter.admitted();
+    long admittedBefore = limiter.counts().admitted();
     for (int s = 0; s < 3; s++) {
       assertThat(second(limiter, 40)).isEqualTo(40);
     }
-    assertThat(limiter.admitted() - admittedBefore).isBetween(30L, 30L + 10); // share + burst
-    assertThat(limiter.rejected()).isGreaterThanOrEqualTo(120 - 40);
+    assertThat(limiter.counts().admitted() - admittedBefore).isBetween(30L, 30L + 10); // share + burst
+    assertThat(limiter.counts().rejected()).isGreaterThanOrEqualTo(120 - 40);
     assertThat(stats(limiter).recovering()).isTrue();
   }
 
@@ -199,7 +200,7 @@ class LimiterRecoveryTest {
     outage(limiter);
     second(limiter, 6);
     second(limiter, 6); // low: 6 <= 0.8 x 10
-    limiter.setInstances(2); // share 5: low now means 4 or fewer
+    limiter.share().setInstances(2); // share 5: low now means 4 or fewer
     for (int s = 2; s < 8; s++) {
       assertThat(second(limiter, 6)).as("second %d", s).isEqualTo(6);
     }
@@ -220,7 +221,7 @@ class LimiterRecoveryTest {
     second(limiter, 9);
     second(limiter, 9); // high: 9 > 0.8 x 10
     long lastLoud = lastDoorNanos;
-    limiter.setInstances(0.5); // share 20: low now means 16 or fewer
+    limiter.share().setInstances(0.5); // share 20: low now means 16 or fewer
     for (int s = 2; s < 6; s++) {
       assertThat(second(limiter, 9)).as("second %d", s).isEqualTo(9);
     }
@@ -238,7 +239,7 @@ class LimiterRecoveryTest {
     Stats stats = stats(limiter);
     assertThat(stats.limiting()).isFalse();
     assertThat(stats.recovering()).isFalse();
-    assertThat(limiter.endRecovery("a test")).isFalse();
+    assertThat(limiter.hold().endRecovery("a test")).isFalse();
   }
 
   @Test
@@ -246,17 +247,17 @@ class LimiterRecoveryTest {
     Limiter limiter = limiter(SETTLE);
     outage(limiter);
     assertThat(door(limiter)).isTrue();
-    assertThat(limiter.endRecovery("a test")).isTrue();
+    assertThat(limiter.hold().endRecovery("a test")).isTrue();
     assertThat(door(limiter)).isFalse();
     assertThat(stats(limiter).limiting()).isFalse();
-    assertThat(limiter.endRecovery("a test")).isFalse();
+    assertThat(limiter.hold().endRecovery("a test")).isFalse();
   }
 
   @Test
   void endRecovery_flagOpen_changesNothing() {
     Limiter limiter = limiter(SETTLE);
     flag.trip();
-    assertThat(limiter.endRecovery("a test")).isFalse();
+    assertThat(limiter.hold().endRecovery("a test")).isFalse();
     assertThat(door(limiter)).isTrue();
   }
 
@@ -264,7 +265,7 @@ class LimiterRecoveryTest {
   void endRecovery_closeNoCallHasSeen_endsTheRecoveryItWouldStart() {
     Limiter limiter = limiter(SETTLE);
     outage(limiter);
-    assertThat(limiter.endRecovery("a test")).isTrue();
+    assertThat(limiter.hold().endRecovery("a test")).isTrue();
     assertThat(door(limiter)).isFalse();
   }
 
@@ -294,8 +295,8 @@ class LimiterRecoveryTest {
       worker.join();
     }
     assertThat(unlimited).hasValue(0);
-    assertThat(limiter.admitted()).isEqualTo(10); // the ticker stands still: the burst, no more
-    assertThat(limiter.admitted() + limiter.rejected()).isEqualTo((long) threads * each);
+    assertThat(limiter.counts().admitted()).isEqualTo(10); // the ticker stands still: the burst, no more
+    assertThat(limiter.counts().admitted() + limiter.counts().rejected()).isEqualTo((long) threads * each);
     // 16,000 doors in the first second: a loud second, so one more door in it is a loud moment
     ticker.advanceNanos(SECOND / 2);
     assertThat(door(limiter)).isTrue();
@@ -311,16 +312,16 @@ class LimiterRecoveryTest {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 10.0)
         .with(Keys.RECOVERY_SETTLE, SETTLE);
     Limiter limiter = new Limiter("users-db", settings, Bucket.of(10, 1, ticker), flag, 1,
-        false, ticker, RateLimitExceededException.REFUSALS);
+        false, ticker, Hooks.INSTANCE);
     flag.trip();
-    int state = limiter.beforeAutoCommit(Limiter.initialState(true), false, AUTO_COMMITTING);
+    int state = limiter.beforeAutoCommit(ConnectionState.initial(true), false, AUTO_COMMITTING);
     flag.reset(); // mid-transaction: the recovery begins
     for (int i = 0; i < 5; i++) {
       state = limiter.beforeStatement(state, AUTO_COMMITTING);
     }
-    assertThat(limiter.forced()).isEqualTo(4); // the first was prepaid at the door
-    assertThat(limiter.rejected()).isZero();
-    int ended = limiter.afterEnd(state);
+    assertThat(limiter.counts().forced()).isEqualTo(4); // the first was prepaid at the door
+    assertThat(limiter.counts().rejected()).isZero();
+    int ended = limiter.places().afterEnd(state);
     assertThatThrownBy(() -> limiter.beforeStatement(ended, AUTO_COMMITTING))
         .isInstanceOf(RateLimitExceededException.class); // the next one's door: the cap holds
     assertThat(stats(limiter).recovering()).isTrue();
@@ -342,8 +343,8 @@ class LimiterRecoveryTest {
     assertThat(log.split("still limiting the database", -1)).hasSize(2);
     assertThat(log.split("recovery ended after", -1)).hasSize(2);
     assertThat(log).contains("the cache is likely cold", "stays at or below 8/s for 5.0 s",
-        "recovery ended after 6.0 s", limiter.rejected() + " calls refused during the recovery");
-    assertThat(limiter.rejected()).isEqualTo(8 * 500 - 10);
+        "recovery ended after 6.0 s", limiter.counts().rejected() + " calls refused during the recovery");
+    assertThat(limiter.counts().rejected()).isEqualTo(8 * 500 - 10);
   }
 
   /** Runs {@code task} in {@code threads} threads released together, and waits for them. */

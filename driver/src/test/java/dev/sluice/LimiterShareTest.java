@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Bucket;
+import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import dev.sluice.internal.limit.Share;
 import java.lang.reflect.Proxy;
@@ -29,14 +30,14 @@ class LimiterShareTest {
     Share share = Share.of(budget, instances, burst == null ? 0 : burst);
     return new Limiter("users-db", settings,
         Bucket.of(share.permitsPerSecond, share.burst, ticker), BreakerFlag.alwaysOpen(),
-        instances, false, ticker, RateLimitExceededException.REFUSALS);
+        instances, false, ticker, Hooks.INSTANCE);
   }
 
   private static int drain(Limiter limiter) {
     int admitted = 0;
     try {
       for (;;) {
-        limiter.admit();
+        Doors.admit(limiter);
         admitted++;
       }
     } catch (RateLimitExceededException refused) {
@@ -53,9 +54,9 @@ class LimiterShareTest {
   void setInstances_shareBelowTheBucketsMinimum_admitsNothingNewAndStoresTheCount() {
     Limiter limiter = limiter(1, 10, null);
 
-    limiter.setInstances(1200);
+    limiter.share().setInstances(1200);
 
-    assertThat(limiter.instances()).isEqualTo(1200);
+    assertThat(limiter.share().instances()).isEqualTo(1200);
     assertThat(limiter.bucket().permitsPerSecond()).isZero();
     ticker.advance(Duration.ofHours(1));
     assertThat(drain(limiter)).isZero();
@@ -64,10 +65,10 @@ class LimiterShareTest {
   @Test
   void setInstances_backAboveTheMinimum_admitsAgainWithoutAFreshBurst() {
     Limiter limiter = limiter(10, 1, null); // burst 1
-    limiter.setInstances(20_000);
+    limiter.share().setInstances(20_000);
     ticker.advance(Duration.ofHours(1));
 
-    limiter.setInstances(2); // 5/s, burst 1: empty at first, as it was left
+    limiter.share().setInstances(2); // 5/s, burst 1: empty at first, as it was left
     assertThat(limiter.bucket().permitsPerSecond()).isEqualTo(5);
     assertThat(drain(limiter)).isZero();
     ticker.advance(Duration.ofMillis(200));
@@ -77,9 +78,9 @@ class LimiterShareTest {
   @Test
   void setInstances_admittedTransactionWhileNothingIsAdmitted_isStillCharged() {
     Limiter limiter = limiter(1, 1, null);
-    limiter.setInstances(2000);
+    limiter.share().setInstances(2000);
     limiter.bucket().forceAcquire(1); // a statement of an admitted transaction
-    limiter.setInstances(1); // 1/s: the forced permit still weighs
+    limiter.share().setInstances(1); // 1/s: the forced permit still weighs
     ticker.advance(Duration.ofSeconds(1));
     assertThat(drain(limiter)).isZero();
   }
@@ -91,7 +92,7 @@ class LimiterShareTest {
   @Test
   void setInstances_moreLiveThanAssumed_theDefaultBurstFollowsTheShare() {
     Limiter limiter = limiter(1000, 10, null); // 100/s, burst 10
-    limiter.setInstances(100); // 10/s: burst 1
+    limiter.share().setInstances(100); // 10/s: burst 1
 
     assertThat(limiter.bucket().burst()).isEqualTo(1);
     assertThat(drain(limiter)).isEqualTo(1);
@@ -103,7 +104,7 @@ class LimiterShareTest {
   void setInstances_fewerInstances_theBurstGrowsButNothingIsHandedOutAtOnce() {
     Limiter limiter = limiter(1000, 100, null); // 10/s, burst 1
     assertThat(drain(limiter)).isEqualTo(1);
-    limiter.setInstances(10); // 100/s, burst 10
+    limiter.share().setInstances(10); // 100/s, burst 10
     assertThat(drain(limiter)).isZero();
     ticker.advance(Duration.ofSeconds(1));
     assertThat(drain(limiter)).isEqualTo(10);
@@ -112,7 +113,7 @@ class LimiterShareTest {
   @Test
   void setInstances_explicitBurst_staysAsSet() {
     Limiter limiter = limiter(1000, 10, 30);
-    limiter.setInstances(100);
+    limiter.share().setInstances(100);
     assertThat(limiter.bucket().burst()).isEqualTo(30);
     assertThat(drain(limiter)).isEqualTo(30);
   }
@@ -120,7 +121,7 @@ class LimiterShareTest {
   @Test
   void setInstances_explicitBurstTooLongForTheNewShare_heldToWhatTheBucketSpans() {
     Limiter limiter = limiter(10, 1, 1_000_000);
-    limiter.setInstances(10_000); // 0.001/s
+    limiter.share().setInstances(10_000); // 0.001/s
     assertThat(limiter.bucket().burst()).isEqualTo(Bucket.maxBurst(0.001));
   }
 
@@ -129,7 +130,7 @@ class LimiterShareTest {
   void setBudget_from500To4_theBurstFollowsAndOneCallPasses() {
     Limiter limiter = limiter(500, 1, null); // burst 50, full
 
-    limiter.setBudget(4, "JMX");
+    limiter.share().setBudget(4, "JMX");
 
     assertThat(limiter.bucket().burst()).isEqualTo(1);
     assertThat(drain(limiter)).isEqualTo(1);
@@ -138,17 +139,17 @@ class LimiterShareTest {
   @Test
   void setBudget_shareOutOfRange_refusedNamingKeyRangeAndValue_changingNothing() {
     Limiter limiter = limiter(1, 1, null);
-    limiter.setInstances(1200);
+    limiter.share().setInstances(1200);
 
-    assertThatThrownBy(() -> limiter.setBudget(1.1, "JMX"))
+    assertThatThrownBy(() -> limiter.share().setBudget(1.1, "JMX"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("sluice.budget must be from 1.2 to 1200000000000 permits/s with the 1200"
             + " instances sharing it now (each instance's share, budget / 1200, must be from"
             + " 0.001 to 1000000000 permits/s), but was \"1.1\"");
-    assertThat(limiter.budget()).isEqualTo(1);
+    assertThat(limiter.share().budget()).isEqualTo(1);
     assertThat(limiter.bucket().permitsPerSecond()).isZero();
 
-    limiter.setBudget(2.4, "JMX"); // a share of 0.002/s: admits again
+    limiter.share().setBudget(2.4, "JMX"); // a share of 0.002/s: admits again
     assertThat(limiter.bucket().permitsPerSecond()).isEqualTo(0.002);
   }
 
@@ -163,16 +164,16 @@ class LimiterShareTest {
     Limiter limiter = limiter(0.001, 1, null);
     Connection driver = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
         new Class<?>[] {Connection.class}, (proxy, method, args) -> true); // auto-commit on
-    int state = limiter.beforeAutoCommit(Limiter.initialState(true), false, driver); // the door
+    int state = limiter.beforeAutoCommit(ConnectionState.initial(true), false, driver); // the door
     for (int i = 0; i < statements; i++) {
       state = limiter.beforeStatement(state, driver);
     }
-    int ended = limiter.afterEnd(state);
+    int ended = limiter.places().afterEnd(state);
     ticker.advance(Duration.ofDays(365));
 
     assertThatThrownBy(() -> limiter.beforeStatement(ended, driver)) // the next one's door
         .isInstanceOf(RateLimitExceededException.class);
-    assertThat(limiter.forced()).isEqualTo(statements - 1); // the first statement was prepaid
+    assertThat(limiter.counts().forced()).isEqualTo(statements - 1); // the first statement was prepaid
   }
 
   /**
@@ -187,13 +188,13 @@ class LimiterShareTest {
     double[] shares = {234, 52, 14};
     for (int i = 0; i < 3; i++) {
       Limiter limiter = new Limiter("users-db", settings, Bucket.of(100, 10, ticker),
-          BreakerFlag.alwaysOpen(), 3, false, ticker, RateLimitExceededException.REFUSALS);
+          BreakerFlag.alwaysOpen(), 3, false, ticker, Hooks.INSTANCE);
       assertThat(limiter.concurrency().limit()).isEqualTo(2); // the equal division first
-      limiter.setShare(3, shares[i] / 300);
+      limiter.share().setShare(3, shares[i] / 300);
       caps[i] = limiter.concurrency().limit();
-      limiter.setShare(3, 0.5); // a part that is not exact in binary keeps its whole places
+      limiter.share().setShare(3, 0.5); // a part that is not exact in binary keeps its whole places
       assertThat(limiter.concurrency().limit()).isEqualTo(3);
-      limiter.setShare(3, Double.NaN); // back to equal division: budget / count
+      limiter.share().setShare(3, Double.NaN); // back to equal division: budget / count
       assertThat(limiter.concurrency().limit()).isEqualTo(2);
     }
     assertThat(caps).containsExactly(4, 1, 1); // 4.68, 1.04, 0.28 (at least one place)

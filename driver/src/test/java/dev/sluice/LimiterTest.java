@@ -1,13 +1,14 @@
 package dev.sluice;
 
-import static dev.sluice.internal.limit.Limiter.AUTO_COMMIT;
-import static dev.sluice.internal.limit.Limiter.IN_TRANSACTION;
+import static dev.sluice.internal.limit.ConnectionState.AUTO_COMMIT;
+import static dev.sluice.internal.limit.ConnectionState.IN_TRANSACTION;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Bucket;
+import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -26,27 +27,27 @@ class LimiterTest {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 10.0)
         .with(Keys.SCOPE, scope);
     return new Limiter("users-db", settings, Bucket.of(10, burst, ticker), flag, 1,
-        driverMode, ticker, RateLimitExceededException.REFUSALS);
+        driverMode, ticker, Hooks.INSTANCE);
   }
 
   @Test
   void beforeStatement_flagClosed_passesUncountedAndUncharged() throws SQLException {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     for (int i = 0; i < 100; i++) {
-      limiter.beforeStatement(Limiter.initialState(true), DRIVER);
+      limiter.beforeStatement(ConnectionState.initial(true), DRIVER);
     }
-    assertThat(limiter.admitted()).isZero();
-    assertThat(limiter.rejected()).isZero();
+    assertThat(limiter.counts().admitted()).isZero();
+    assertThat(limiter.counts().rejected()).isZero();
     flag.trip();
-    limiter.beforeStatement(Limiter.initialState(true), DRIVER); // the bucket is still full
-    assertThat(limiter.admitted()).isEqualTo(1);
+    limiter.beforeStatement(ConnectionState.initial(true), DRIVER); // the bucket is still full
+    assertThat(limiter.counts().admitted()).isEqualTo(1);
   }
 
   @Test
   void beforeStatement_autoCommitAndBucketEmpty_rejectsWithTheContractsException() {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     flag.trip();
-    int state = Limiter.initialState(true);
+    int state = ConnectionState.initial(true);
     assertThat(limiter.isLimiting()).isTrue();
     assertThatThrownBy(() -> {
       limiter.beforeStatement(state, DRIVER);
@@ -60,27 +61,27 @@ class LimiterTest {
       assertThat(e.retryAfter()).isEqualTo(Duration.ofMillis(100));
       assertThat(e.getMessage()).contains("users-db", "10 permits/s", "retry in 100 ms");
     });
-    assertThat(limiter.admitted()).isEqualTo(1);
-    assertThat(limiter.rejected()).isEqualTo(1);
+    assertThat(limiter.counts().admitted()).isEqualTo(1);
+    assertThat(limiter.counts().rejected()).isEqualTo(1);
   }
 
   @Test
   void beforeAutoCommit_switchToManual_isTheDoorAndPaysForTheFirstStatement() throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     flag.trip();
-    int state = limiter.beforeAutoCommit(Limiter.initialState(true), false, DRIVER);
+    int state = limiter.beforeAutoCommit(ConnectionState.initial(true), false, DRIVER);
     assertThat(state & IN_TRANSACTION).isNotZero();
-    assertThat(limiter.admitted()).isEqualTo(1);
+    assertThat(limiter.counts().admitted()).isEqualTo(1);
 
     state = limiter.beforeStatement(state, DRIVER); // prepaid: free
-    assertThat(limiter.forced()).isZero();
+    assertThat(limiter.counts().forced()).isZero();
     for (int i = 0; i < 5; i++) {
       state = limiter.beforeStatement(state, DRIVER); // charged into debt, never rejected
     }
-    assertThat(limiter.forced()).isEqualTo(5);
-    assertThat(limiter.rejected()).isZero();
+    assertThat(limiter.counts().forced()).isEqualTo(5);
+    assertThat(limiter.counts().rejected()).isZero();
 
-    state = limiter.afterEnd(state);
+    state = limiter.places().afterEnd(state);
     int afterCommit = state;
     assertThatThrownBy(() -> limiter.beforeStatement(afterCommit, DRIVER)) // the next transaction's door
         .isInstanceOf(RateLimitExceededException.class);
@@ -90,8 +91,8 @@ class LimiterTest {
   void beforeAutoCommit_bucketEmpty_rejectsTheTransactionAtItsStart() throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     flag.trip();
-    limiter.beforeStatement(Limiter.initialState(true), DRIVER);
-    assertThatThrownBy(() -> limiter.beforeAutoCommit(Limiter.initialState(true), false, DRIVER))
+    limiter.beforeStatement(ConnectionState.initial(true), DRIVER);
+    assertThatThrownBy(() -> limiter.beforeAutoCommit(ConnectionState.initial(true), false, DRIVER))
         .isInstanceOf(RateLimitExceededException.class);
   }
 
@@ -99,34 +100,34 @@ class LimiterTest {
   void beforeStatement_transactionStartedWhileClosed_isChargedNotRejectedWhenFlagOpens()
       throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
-    int state = limiter.beforeAutoCommit(Limiter.initialState(true), false, DRIVER);
+    int state = limiter.beforeAutoCommit(ConnectionState.initial(true), false, DRIVER);
     flag.trip();
-    limiter.beforeStatement(Limiter.initialState(true), DRIVER); // someone else empties the bucket
+    limiter.beforeStatement(ConnectionState.initial(true), DRIVER); // someone else empties the bucket
     state = limiter.beforeStatement(state, DRIVER);
     state = limiter.beforeStatement(state, DRIVER);
-    assertThat(limiter.rejected()).isZero();
+    assertThat(limiter.counts().rejected()).isZero();
     // both charged: the door, passed while closed, paid for nothing
-    assertThat(limiter.forced()).isEqualTo(2);
+    assertThat(limiter.counts().forced()).isEqualTo(2);
   }
 
   @Test
   void beforeStatement_manualCommitWithoutSwitch_firstStatementIsTheDoor() throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 2);
     flag.trip();
-    int state = Limiter.initialState(false);
+    int state = ConnectionState.initial(false);
     state = limiter.beforeStatement(state, DRIVER);
-    assertThat(limiter.admitted()).isEqualTo(1);
+    assertThat(limiter.counts().admitted()).isEqualTo(1);
     state = limiter.beforeStatement(state, DRIVER);
     state = limiter.beforeStatement(state, DRIVER);
-    assertThat(limiter.forced()).isEqualTo(2);
-    assertThat(limiter.admitted()).isEqualTo(1);
+    assertThat(limiter.counts().forced()).isEqualTo(2);
+    assertThat(limiter.counts().admitted()).isEqualTo(1);
   }
 
   @Test
   void beforeAutoCommit_switchBackToAuto_endsTheTransaction() throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     flag.trip();
-    int state = limiter.beforeAutoCommit(Limiter.initialState(true), false, DRIVER);
+    int state = limiter.beforeAutoCommit(ConnectionState.initial(true), false, DRIVER);
     state = limiter.beforeAutoCommit(state, true, DRIVER);
     assertThat(state & (IN_TRANSACTION | AUTO_COMMIT)).isEqualTo(AUTO_COMMIT);
     int auto = state;
@@ -140,14 +141,14 @@ class LimiterTest {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 10.0)
         .with(Keys.POOL_AUTO_COMMIT, false);
     Limiter limiter = new Limiter("users-db", settings, Bucket.of(10, 1, ticker), flag, 1,
-        true, ticker, RateLimitExceededException.REFUSALS);
+        true, ticker, Hooks.INSTANCE);
     flag.trip();
-    limiter.beforeStatement(Limiter.initialState(true), DRIVER); // empty the bucket
+    limiter.beforeStatement(ConnectionState.initial(true), DRIVER); // empty the bucket
     // HikariCP with autoCommit=false sets every new connection up, then resets it after use
-    int state = limiter.beforeAutoCommit(Limiter.initialState(true), false, DRIVER);
+    int state = limiter.beforeAutoCommit(ConnectionState.initial(true), false, DRIVER);
     state = limiter.beforeAutoCommit(state, true, DRIVER);
     state = limiter.beforeAutoCommit(state, false, DRIVER);
-    assertThat(limiter.rejected()).isZero();
+    assertThat(limiter.counts().rejected()).isZero();
     int rested = state;
     assertThatThrownBy(() -> limiter.beforeStatement(rested, DRIVER)) // the first statement is the door
         .isInstanceOf(RateLimitExceededException.class);
@@ -159,8 +160,8 @@ class LimiterTest {
     Limiter limiter = limiter(Scope.STATEMENT, true, 1);
     flag.trip();
     // HikariCP with autoCommit=true never switches; the application begins transactions
-    int state = limiter.beforeAutoCommit(Limiter.initialState(true), false, DRIVER);
-    assertThat(limiter.admitted()).isEqualTo(1);
+    int state = limiter.beforeAutoCommit(ConnectionState.initial(true), false, DRIVER);
+    assertThat(limiter.counts().admitted()).isEqualTo(1);
     int auto = limiter.beforeAutoCommit(state, true, DRIVER);
     assertThatThrownBy(() -> limiter.beforeAutoCommit(auto, false, DRIVER))
         .isInstanceOf(RateLimitExceededException.class);
@@ -172,14 +173,14 @@ class LimiterTest {
     flag.trip();
     limiter.beforeCheckout();
     assertThatThrownBy(limiter::beforeCheckout).isInstanceOf(RateLimitExceededException.class);
-    int state = Limiter.initialState(true);
+    int state = ConnectionState.initial(true);
     for (int i = 0; i < 10; i++) {
       state = limiter.beforeStatement(state, DRIVER);
     }
     state = limiter.beforeAutoCommit(state, false, DRIVER);
     limiter.beforeStatement(state, DRIVER);
-    assertThat(limiter.rejected()).isEqualTo(1);
-    assertThat(limiter.forced()).isZero();
+    assertThat(limiter.counts().rejected()).isEqualTo(1);
+    assertThat(limiter.counts().forced()).isZero();
   }
 
   @Test
@@ -189,19 +190,19 @@ class LimiterTest {
     for (int i = 0; i < 10; i++) {
       limiter.beforeCheckout();
     }
-    assertThat(limiter.admitted()).isZero();
+    assertThat(limiter.counts().admitted()).isZero();
   }
 
   @Test
   void setInstances_moreInstances_shrinksTheShareWithoutAFreshBurst() throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     flag.trip();
-    limiter.admit();
-    limiter.setInstances(2);
+    Doors.admit(limiter);
+    limiter.share().setInstances(2);
     assertThat(limiter.bucket().permitsPerSecond()).isEqualTo(5);
-    assertThatThrownBy(limiter::admit).isInstanceOf(RateLimitExceededException.class);
+    assertThatThrownBy(() -> Doors.admit(limiter)).isInstanceOf(RateLimitExceededException.class);
     ticker.advance(Duration.ofMillis(200));
-    limiter.admit();
+    Doors.admit(limiter);
   }
 
   @Test
@@ -209,10 +210,10 @@ class LimiterTest {
     Settings settings = Settings.empty().with(Keys.NAME, "a").with(Keys.BUDGET, 10.0)
         .with(Keys.STACK_TRACES, true);
     Limiter limiter = new Limiter("a", settings, Bucket.of(10, 1, ticker),
-        BreakerFlag.alwaysOpen(), 1, false, ticker, RateLimitExceededException.REFUSALS);
+        BreakerFlag.alwaysOpen(), 1, false, ticker, Hooks.INSTANCE);
     assertThatThrownBy(() -> {
-      limiter.admit();
-      limiter.admit();
+      Doors.admit(limiter);
+      Doors.admit(limiter);
     }).satisfies(e -> assertThat(e.getStackTrace()).isNotEmpty());
   }
 
@@ -223,10 +224,10 @@ class LimiterTest {
         new Class<?>[] {Connection.class}, (proxy, method, args) -> {
           throw new AssertionError("asked " + method.getName());
         });
-    int state = limiter.beforeStatement(Limiter.initialState(), refusing);
+    int state = limiter.beforeStatement(ConnectionState.initial(), refusing);
     state = limiter.beforeStatement(state, refusing);
-    state = limiter.afterEnd(state);
-    assertThat(state & Limiter.UNREAD).isNotZero();
+    state = limiter.places().afterEnd(state);
+    assertThat(state & ConnectionState.UNREAD).isNotZero();
   }
 
   @Test
@@ -234,8 +235,8 @@ class LimiterTest {
       throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     flag.trip();
-    int state = limiter.beforeStatement(Limiter.initialState(), connection(true));
-    assertThat(state & (Limiter.UNREAD | AUTO_COMMIT)).isEqualTo(AUTO_COMMIT);
+    int state = limiter.beforeStatement(ConnectionState.initial(), connection(true));
+    assertThat(state & (ConnectionState.UNREAD | AUTO_COMMIT)).isEqualTo(AUTO_COMMIT);
     int auto = state;
     assertThatThrownBy(() -> limiter.beforeStatement(auto, DRIVER))
         .isInstanceOf(RateLimitExceededException.class);
@@ -246,14 +247,14 @@ class LimiterTest {
       throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     Connection manual = connection(false);
-    int state = limiter.beforeStatement(Limiter.initialState(), manual); // the flag is closed
+    int state = limiter.beforeStatement(ConnectionState.initial(), manual); // the flag is closed
     flag.trip();
-    limiter.admit(); // someone else empties the bucket
+    Doors.admit(limiter); // someone else empties the bucket
     state = limiter.beforeStatement(state, manual);
     state = limiter.beforeStatement(state, manual);
-    assertThat(limiter.rejected()).isZero();
-    assertThat(limiter.forced()).isEqualTo(2);
-    int ended = limiter.afterEnd(state);
+    assertThat(limiter.counts().rejected()).isZero();
+    assertThat(limiter.counts().forced()).isEqualTo(2);
+    int ended = limiter.places().afterEnd(state);
     assertThatThrownBy(() -> limiter.beforeStatement(ended, manual)) // the next one's door
         .isInstanceOf(RateLimitExceededException.class);
   }
@@ -262,8 +263,8 @@ class LimiterTest {
   void beforeStatement_manualConnectionNothingRunYet_firstStatementIsTheDoor() throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     flag.trip();
-    limiter.admit();
-    assertThatThrownBy(() -> limiter.beforeStatement(Limiter.initialState(), connection(false)))
+    Doors.admit(limiter);
+    assertThatThrownBy(() -> limiter.beforeStatement(ConnectionState.initial(), connection(false)))
         .isInstanceOf(RateLimitExceededException.class);
   }
 
@@ -271,13 +272,13 @@ class LimiterTest {
   void beforeAutoCommit_unreadWhileLimiting_asksWhetherItIsASwitch() throws Exception {
     Limiter limiter = limiter(Scope.STATEMENT, false, 1);
     flag.trip();
-    limiter.admit();
+    Doors.admit(limiter);
     // already manual: no switch, so no door, and nothing refused
-    int state = limiter.beforeAutoCommit(Limiter.initialState(), false, connection(false));
-    assertThat(limiter.rejected()).isZero();
-    assertThat(state & Limiter.UNREAD).isZero();
+    int state = limiter.beforeAutoCommit(ConnectionState.initial(), false, connection(false));
+    assertThat(limiter.counts().rejected()).isZero();
+    assertThat(state & ConnectionState.UNREAD).isZero();
     // auto-committing: the switch is the door
-    assertThatThrownBy(() -> limiter.beforeAutoCommit(Limiter.initialState(), false, connection(true)))
+    assertThatThrownBy(() -> limiter.beforeAutoCommit(ConnectionState.initial(), false, connection(true)))
         .isInstanceOf(RateLimitExceededException.class);
   }
 

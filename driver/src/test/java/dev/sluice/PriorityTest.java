@@ -14,7 +14,7 @@ class PriorityTest {
   @Test
   void current_outsideAnyBlock_isNormalAndUnset() {
     assertThat(Priority.current()).isEqualTo(Priority.NORMAL);
-    assertThat(Limiter.CODE_PRIORITY.get()).isNull();
+    assertThat(Priority.ofCode()).isNull();
   }
 
   @Test
@@ -27,7 +27,7 @@ class PriorityTest {
     });
     assertThat(inner.get()).isEqualTo(Priority.CRITICAL);
     assertThat(afterInner.get()).isEqualTo(Priority.SHEDDABLE);
-    assertThat(Limiter.CODE_PRIORITY.get()).as("nothing left on a pooled thread").isNull();
+    assertThat(Priority.ofCode()).as("nothing left on a pooled thread").isNull();
   }
 
   @Test
@@ -36,7 +36,7 @@ class PriorityTest {
     assertThatThrownBy(() -> Priority.NORMAL.call(() -> Priority.SHEDDABLE.call(() -> {
       throw new java.io.IOException("boom");
     }))).isInstanceOf(java.io.IOException.class).hasMessage("boom");
-    assertThat(Limiter.CODE_PRIORITY.get()).isNull();
+    assertThat(Priority.ofCode()).isNull();
   }
 
   @Test

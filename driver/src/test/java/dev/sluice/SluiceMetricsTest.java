@@ -108,7 +108,7 @@ class SluiceMetricsTest {
       assertThat(gauge("sluice.limiting", "metrics-follow")).isEqualTo(1); // the cap holds
       assertThat(gauge("sluice.recovering", "metrics-follow")).isEqualTo(1);
       assertThat(flagState("metrics-follow", "closed")).isEqualTo(1);
-      ds.limiter().endRecovery("a test");
+      ds.limiter().hold().endRecovery("a test");
       assertThat(gauge("sluice.limiting", "metrics-follow")).isZero();
       assertThat(gauge("sluice.recovering", "metrics-follow")).isZero();
     }
@@ -134,7 +134,7 @@ class SluiceMetricsTest {
       assertThat(counter("sluice.calls.admitted", "metrics-prio")).as("the untagged total").isEqualTo(1);
       assertThat(counter("sluice.calls.rejected", "metrics-prio")).isEqualTo(2);
 
-      ds.limiter().setShadow(true, "a test");
+      ds.limiter().counts().setShadow(true, "a test");
       Priority.SHEDDABLE.call(() -> {
         ds.getConnection().close();
         return null;
@@ -159,7 +159,7 @@ class SluiceMetricsTest {
         .build()) {
       SluiceMetrics.of(ds).bindTo(registry);
 
-      ds.limiter().setBudget(300, "a test");
+      ds.limiter().share().setBudget(300, "a test");
 
       assertThat(gauge("sluice.budget", "metrics-change")).isEqualTo(300);
       assertThat(gauge("sluice.share", "metrics-change")).isEqualTo(150);

@@ -6,6 +6,7 @@ import dev.sluice.internal.config.ConcurrencyCap;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Bucket;
+import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -42,11 +43,11 @@ class TransactionsSpendNoReserveTest {
       settings = settings.with(Keys.CONCURRENCY, ConcurrencyCap.of(cap));
     }
     Limiter limiter = new Limiter("flood", settings, Bucket.of(100, 10, 0.2, ticker),
-        BreakerFlag.alwaysOpen(), 1, false, ticker, RateLimitExceededException.REFUSALS);
+        BreakerFlag.alwaysOpen(), 1, false, ticker, Hooks.INSTANCE);
     int[] state = new int[CLIENTS];
     int[] left = new int[CLIENTS];
     for (int c = 0; c < CLIENTS; c++) {
-      state[c] = Limiter.readOnly(Limiter.initialState(true), true);
+      state[c] = ConnectionState.readOnly(ConnectionState.initial(true), true);
     }
     Random random = new Random(20);
     int arrived = 0;
@@ -63,10 +64,10 @@ class TransactionsSpendNoReserveTest {
             continue;
           }
         }
-        state[c] = limiter.beforeStatement(state[c], MANUAL) & ~Limiter.HELD;
+        state[c] = limiter.beforeStatement(state[c], MANUAL) & ~ConnectionState.HELD;
         ran++;
         if (--left[c] == 0) {
-          state[c] = limiter.afterAutoCommit(state[c],
+          state[c] = limiter.places().afterAutoCommit(state[c],
               limiter.beforeAutoCommit(state[c], true, MANUAL), true, true);
         }
       }
@@ -74,11 +75,11 @@ class TransactionsSpendNoReserveTest {
         arrived++;
         try {
           int held = Priority.CRITICAL.call(
-              () -> limiter.beforeStatement(Limiter.initialState(true), AUTO));
+              () -> limiter.beforeStatement(ConnectionState.initial(true), AUTO));
           admitted++;
           ran++;
-          if ((held & Limiter.HELD) != 0) {
-            limiter.afterStatement(Limiter.HELD, 0, "select 1", null);
+          if ((held & ConnectionState.HELD) != 0) {
+            limiter.places().afterStatement(ConnectionState.HELD, 0, "select 1", null);
           }
         } catch (RateLimitExceededException refused) {
           // counted by what was not admitted

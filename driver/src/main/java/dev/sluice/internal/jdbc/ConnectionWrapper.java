@@ -1,5 +1,6 @@
 package dev.sluice.internal.jdbc;
 
+import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import java.sql.CallableStatement;
 import java.sql.Connection;
@@ -43,8 +44,8 @@ import java.sql.Wrapper;
  * ({@code unwrap(PGConnection.class)} works for COPY; work done on it is not limited).
  *
  * <p>The {@link Limiter} decides admission. The connection only reports what happens and keeps its
- * transaction state, an {@code int} of {@link Limiter}'s bits (the driver's auto-commit is read only
- * when the limiter first needs it): statements report each execution through
+ * state, an {@code int} laid out by {@link ConnectionState} (the driver's auto-commit is read
+ * only when the limiter first needs it): statements report each execution through
  * {@link #beforeStatement()} (or {@link #beforeStatement(String)} when the SQL comes as text, which
  * may end the transaction), {@link #setAutoCommit} reports before it reaches the driver (and
  * keeps the new state only if the driver accepted the change; a failed switch to auto-commit
@@ -52,14 +53,16 @@ import java.sql.Wrapper;
  * return or throw: a failed one ends the transaction too. Nothing else is gated: preparing,
  * setters, {@code setReadOnly}, {@code isValid}, metadata, {@code close}.
  *
- * <p>With a concurrency cap, the limiter's answer to a statement may carry {@link Limiter#HELD} (a
- * place in flight) or {@link Limiter#SAMPLED} (its latency is learned from): the connection keeps
+ * <p>With a concurrency cap, the limiter's answer to a statement may carry
+ * {@link ConnectionState#HELD} (a place in flight) or {@link ConnectionState#SAMPLED} (its latency
+ * is learned from): the connection keeps
  * them out of the state and hands them to the statement as an {@code int}, which reports them back
  * through {@link #afterStatement} when its {@code execute*} returns or throws. Without a cap,
  * and while not limiting, that {@code int} is {@code 0} and the report is one compare. A place
- * that outlives a statement is kept in the state instead ({@link Limiter#TX_PLACE}: an open
- * transaction's, given back when it ends; {@link Limiter#CHECKOUT_PLACE}: a checkout's in
- * {@code connection} scope) and given back on the first {@link #close()} or {@link #abort}.
+ * that outlives a statement is kept in the state instead ({@link ConnectionState#TX_PLACE}: an
+ * open transaction's, given back when it ends; {@link ConnectionState#CHECKOUT_PLACE}: a
+ * checkout's in {@code connection} scope) and given back on the first {@link #close()} or
+ * {@link #abort}.
  *
  * <h2>Identity</h2>
  *
@@ -81,7 +84,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
   /** The driver's connection. */
   final Connection delegate;
   private final Limiter limiter;
-  /** The transaction state, of {@link Limiter}'s bits; confined to the thread using the connection. */
+  /** Its state, laid out by {@link ConnectionState}; confined to the thread using it. */
   private int state;
   private boolean closed;
   /** The metadata last handed out, so asking twice gives the same wrapper. */
@@ -122,17 +125,17 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    */
   public static Connection wrap(Connection raw, Limiter limiter, int checkoutHeld) {
     if (raw == null) {
-      limiter.afterCheckout(checkoutHeld, null);
+      limiter.places().afterCheckout(checkoutHeld, null);
       return null;
     }
-    return new GeneratedConnection(raw, limiter, limiter.checkedOut(checkoutHeld));
+    return new GeneratedConnection(raw, limiter, limiter.places().checkedOut(checkoutHeld));
   }
 
   /**
    * Reports that one of this connection's statements is about to execute.
    *
-   * @return {@link Limiter#HELD} when it took a place in flight, {@link Limiter#SAMPLED} when its
-   *     latency is learned from, to pass to {@link #afterStatement}; else {@code 0}
+   * @return {@link ConnectionState#HELD} when it took a place in flight,
+   *     {@link ConnectionState#SAMPLED} when its latency is learned from, to pass to {@link #afterStatement}; else {@code 0}
    * @throws SQLException a {@code RateLimitExceededException} when the limiter refuses it
    */
   final int beforeStatement() throws SQLException {
@@ -152,10 +155,10 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
 
   /** Keeps the state; the place in flight is the caller's, never part of it. */
   private int held(int next) {
-    state = next & ~(Limiter.HELD | Limiter.SAMPLED);
-    int held = next & (Limiter.HELD | Limiter.SAMPLED);
-    if ((held & Limiter.SAMPLED) != 0) {
-      startNanos = limiter.startNanos(); // only a sampled statement is timed
+    state = ConnectionState.kept(next);
+    int held = ConnectionState.held(next);
+    if ((held & ConnectionState.SAMPLED) != 0) {
+      startNanos = limiter.places().startNanos(); // only a sampled statement is timed
     }
     return held;
   }
@@ -173,7 +176,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    */
   final int afterStatement(int held, String sql, SQLException failure) {
     if (held != 0) {
-      limiter.afterStatement(held, startNanos, sql, failure);
+      limiter.places().afterStatement(held, startNanos, sql, failure);
     }
     return 0;
   }
@@ -187,7 +190,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    * Switching to manual commit may be a transaction's door: the limiter admits it, or throws before
    * the driver sees the call, so the connection stays as it was. Switching to auto-commit ends
    * the transaction, whether the driver's call returns or throws (see
-   * {@link Limiter#afterAutoCommit}).
+   * {@link dev.sluice.internal.limit.Places#afterAutoCommit}).
    */
   @Override
   public final void setAutoCommit(boolean autoCommit) throws SQLException {
@@ -197,17 +200,17 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       delegate.setAutoCommit(autoCommit);
       switched = true;
     } finally {
-      state = limiter.afterAutoCommit(state, next, autoCommit, switched);
+      state = limiter.places().afterAutoCommit(state, next, autoCommit, switched);
     }
   }
 
-  /** Ends the transaction, even when it throws (see {@link Limiter#afterEnd}). */
+  /** Ends the transaction, even when it throws (see {@code Places.afterEnd}). */
   @Override
   public final void commit() throws SQLException {
     try {
       delegate.commit();
     } finally {
-      state = limiter.afterEnd(state);
+      state = limiter.places().afterEnd(state);
     }
   }
 
@@ -220,7 +223,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
     try {
       delegate.rollback();
     } finally {
-      state = limiter.afterEnd(state);
+      state = limiter.places().afterEnd(state);
     }
   }
 
@@ -258,14 +261,14 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
   private void givePlacesBack() {
     closed = true;
     int held = state;
-    state &= ~(Limiter.TX_PLACE | Limiter.CHECKOUT_PLACE);
-    limiter.afterClose(held);
+    state &= ~(ConnectionState.TX_PLACE | ConnectionState.CHECKOUT_PLACE);
+    limiter.places().afterClose(held);
   }
 
   @Override
   public final void setReadOnly(boolean readOnly) throws SQLException {
     delegate.setReadOnly(readOnly);
-    state = Limiter.readOnly(state, readOnly); // kept, so a decision need not ask the driver
+    state = ConnectionState.readOnly(state, readOnly); // kept: a decision need not ask the driver
   }
 
   @Override

@@ -145,7 +145,7 @@ public final class AdaptiveConcurrency {
   /** A cut smaller than this share of the cap does not discard the samples admitted before it. */
   static final double DEEP_CUT = 0.8;
   static final int WANTED_WINDOW_SAMPLES = 64;
-  static final int MAX_STRIDE = Limiter.SAMPLE_EVERY; // the connection's count wraps there
+  static final int MAX_STRIDE = ConnectionState.SAMPLE_EVERY; // the connection's count wraps there
 
   private static final long WINDOW_NANOS = WINDOW_MILLIS * 1_000_000L;
   private static final int COUNT_BITS = 12;

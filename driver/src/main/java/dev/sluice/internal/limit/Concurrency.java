@@ -31,9 +31,20 @@ import org.slf4j.LoggerFactory;
  *
  * <p>This class is threadsafe, lock-free, and allocates nothing on the request path.
  */
-public final class Concurrency {
+public final class Concurrency implements AdmitLimit {
   private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.RateLimitedDataSource");
   static final int LOGGED_FACTOR = 2;
+  /** The reasons of a refusal: constant, so that a refusal builds no text. */
+  private static final String CAP_REACHED =
+      "this instance's cap on statements and transactions in flight is reached";
+  private static final String[] PART_REACHED = new String[Priority.values().length];
+
+  static {
+    for (Priority p : Priority.values()) {
+      PART_REACHED[p.ordinal()] = "the part of this instance's cap that " + Counts.tag(p)
+          + " calls may hold is reached (sluice.reserve keeps the rest for higher priorities)";
+    }
+  }
 
   private final String name;
   private final ConcurrencyGate gate;
@@ -90,8 +101,17 @@ public final class Concurrency {
   }
 
   /** Takes a place within the part of the cap {@code priority} sees, or returns false. */
+  @Override
   public boolean tryAcquire(Priority priority) {
     return gate.tryAcquire(priority);
+  }
+
+  /** The cap, or the part of it that {@code priority} sees, is reached. */
+  @Override
+  public RateLimitExceededException refuse(Priority priority, Refuser refuser) {
+    int cap = gate.limit();
+    return refuser.concurrency(
+        gate.limit(priority) == cap ? CAP_REACHED : PART_REACHED[priority.ordinal()], cap);
   }
 
   /**
@@ -114,6 +134,7 @@ public final class Concurrency {
   }
 
   /** Gives back a place taken by a call that was then refused by the rate: it never ran. */
+  @Override
   public void releaseUnused() {
     gate.release();
   }

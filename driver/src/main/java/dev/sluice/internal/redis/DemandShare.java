@@ -113,7 +113,7 @@ public final class DemandShare implements Registry.Demand {
   private record Seen(Registry.Published published, long atNanos) {}
 
   private long doors() {
-    return limiter.admitted() + limiter.rejected();
+    return limiter.counts().admitted() + limiter.counts().rejected();
   }
 
   @Override
@@ -163,23 +163,23 @@ public final class DemandShare implements Registry.Demand {
       heardAny = true;
       firstHeardNanos = now;
     }
-    double budget = limiter.budget();
+    double budget = limiter.share().budget();
     Map<String, Registry.Published> members = sane(snapshot, budget);
     boolean complete = remember(members, snapshot.self(), now, expiry)
         && now - firstHeardNanos >= expiry;
     int count = Math.max(snapshot.live(), members.size());
     double pool = budget * members.size() / count;
     if (raiseTo > 0 && complete && fits(members, snapshot.self(), raiseTo, pool)) {
-      limiter.setShare(count, raiseTo / budget); // the others can see it, and there is room
+      limiter.share().setShare(count, raiseTo / budget); // the others can see it, and there is room
     }
     raiseTo = 0;
     double held = limiter.bucket().permitsPerSecond();
     double next = next(budget, count, members, snapshot.self(), held);
     if (next <= held || !complete) {
-      limiter.setShare(count, Math.min(next, held) / budget);
+      limiter.share().setShare(count, Math.min(next, held) / budget);
     } else {
       raiseTo = next;
-      limiter.setShare(count, held / budget); // the count may have changed; the share not yet
+      limiter.share().setShare(count, held / budget); // the count may have changed; the share not yet
     }
   }
 

@@ -1,12 +1,22 @@
 package dev.sluice.internal.limit;
 
+import dev.sluice.Priority;
 import dev.sluice.RateLimitExceededException;
 
 /**
- * Makes the exceptions the {@link Limiter} throws. The exception's constructors are not public (it
- * is the API's), so the API package hands its factory to every limiter it builds.
+ * What the API package lends every limiter it builds: the priority the code set on this thread,
+ * and the constructors of the exceptions a limiter throws. Both are the API's own (the
+ * thread-local is private to {@link Priority}, the constructors are not public), so the limiter
+ * reads and makes them through this, and no API type depends on an internal one.
  */
-public interface Refusals {
+public interface ApiHooks {
+
+  /**
+   * The priority of the innermost {@code Priority.run}/{@code call} block on this thread.
+   *
+   * @return it, or {@code null} outside any block (the connection then decides)
+   */
+  Priority codePriority();
 
   /**
    * A call refused by the bucket.

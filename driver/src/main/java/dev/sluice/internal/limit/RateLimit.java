@@ -1,0 +1,58 @@
+package dev.sluice.internal.limit;
+
+import dev.sluice.Priority;
+import dev.sluice.RateLimitExceededException;
+
+/**
+ * The rate: this instance's share of the budget, a permit per call from the {@link Bucket} at the
+ * depth the call's priority sees, and what transactions charged beyond it ({@link ClassDebts}),
+ * paid first by the next doors of that priority and below. The last limit a door passes: nothing
+ * after it can refuse a call it admitted, so it never gives a permit back.
+ *
+ * <p>This class is threadsafe and lock-free.
+ */
+final class RateLimit implements AdmitLimit {
+  private final Bucket bucket;
+  private final ClassDebts debts = new ClassDebts();
+  /** Why a call is refused: constant, so that a refusal builds no text. */
+  private final String reason;
+
+  RateLimit(Bucket bucket, boolean withBreaker) {
+    this.bucket = bucket;
+    this.reason = withBreaker
+        ? "the cache breaker is open and this instance's share of the budget is spent"
+        : "this instance's share of the budget is spent";
+  }
+
+  @Override
+  public boolean tryAcquire(Priority priority) {
+    return debts.settle(bucket, priority) && bucket.tryAcquire(priority);
+  }
+
+  /** Never called: the rate is the last limit a door passes. */
+  @Override
+  public void releaseUnused() {}
+
+  /** Retry after the bucket's wait for the priority, plus the time its debts take to pay. */
+  @Override
+  public RateLimitExceededException refuse(Priority priority, Refuser refuser) {
+    long owed = debts.owedBefore(priority);
+    long waitNanos = bucket.nanosUntilAvailable(priority) + (owed == 0 ? 0
+        : (long) Math.min(Long.MAX_VALUE / 2.0, owed * 1e9 / bucket.permitsPerSecond()));
+    return refuser.rate(reason, waitNanos);
+  }
+
+  /**
+   * Charges a statement of an admitted transaction, never refusing it: within the depth of the
+   * bucket its priority sees, or else owed by that priority, so that it never spends the reserve
+   * of a priority above.
+   */
+  void charge(Priority priority) {
+    debts.charge(bucket, priority);
+  }
+
+  /** Limiting stopped: what was owed is forgotten (forgetting by time let a share be exceeded). */
+  void forgetDebts() {
+    debts.clear();
+  }
+}

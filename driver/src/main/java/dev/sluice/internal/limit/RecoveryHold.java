@@ -1,0 +1,250 @@
+package dev.sluice.internal.limit;
+
+import dev.sluice.BreakerFlag;
+import dev.sluice.Priority;
+import dev.sluice.RateLimitExceededException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Locale;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whether a budget is limiting now: the breaker flag, and the recovery hold that goes on limiting
+ * after the flag closes until this instance's demand has stayed low for
+ * {@code sluice.recovery.settle} (the cache behind the flag is likely cold; see {@link Recovery}).
+ * It logs each start and stop of limiting once.
+ *
+ * <p>Its phase is one volatile int, so that each call reads it once. {@code OFF} and {@code OPEN}
+ * mirror a closed and an open flag: a call whose flag matches takes the fast path, so the
+ * flag-closed path is one flag read and one compare. {@code RECOVERING} goes on limiting after the
+ * flag closed ({@code STARTING}: while the thread that saw it close sets the recovery up). Every
+ * other call -- the flag changed, or recovery is on -- goes through {@link #transition}, where each
+ * change is one CAS on the phase: exactly one thread makes (and logs) each transition, and no lock
+ * is taken.
+ *
+ * <p>As a limit at a door ({@link AdmitLimit}) it never refuses: it counts the demand that decides
+ * when the hold ends.
+ *
+ * <p>This class is threadsafe.
+ */
+public final class RecoveryHold implements AdmitLimit {
+  private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.RateLimitedDataSource");
+  /** The flag of a stopped budget: closed for good, whatever the flag it had was saying. */
+  private static final BreakerFlag STOPPED = new BreakerFlag() {
+    @Override
+    public boolean isOpen() {
+      return false;
+    }
+
+    @Override
+    public String toString() {
+      return "stopped (the budget is closed)";
+    }
+  };
+  private static final int OFF = 0;
+  private static final int OPEN = 1;
+  private static final int STARTING = 2;
+  private static final int RECOVERING = 3;
+  private static final VarHandle PHASE;
+
+  static {
+    try {
+      PHASE = MethodHandles.lookup().findVarHandle(RecoveryHold.class, "phase", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final String name;
+  private final Recovery recovery;
+  private final Ticker ticker;
+  private final Bucket bucket;
+  private final BudgetShare share;
+  private final Counts counts;
+  /** Whether the limiter is in shadow mode, for the words of the log lines. */
+  private final BooleanSupplier shadow;
+  /** What else ends when limiting stops: debts, kept answers. */
+  private final Runnable whenLimitingStops;
+  /** Read on every gated call; replaced once, by {@link #stop()}, with {@link #STOPPED}. */
+  private volatile BreakerFlag flag;
+  private volatile int phase;
+  /** Rejections before the recovery began; published by the CAS to RECOVERING. */
+  private long rejectedBeforeRecovery;
+
+  RecoveryHold(String name, BreakerFlag flag, Recovery recovery, Ticker ticker, Bucket bucket,
+      BudgetShare share, Counts counts, BooleanSupplier shadow, Runnable whenLimitingStops) {
+    this.name = name;
+    this.flag = flag;
+    this.recovery = recovery;
+    this.ticker = ticker;
+    this.bucket = bucket;
+    this.share = share;
+    this.counts = counts;
+    this.shadow = shadow;
+    this.whenLimitingStops = whenLimitingStops;
+  }
+
+  /** Reads the flag, noticing when limiting starts or stops; {@code true} while recovering. */
+  public boolean isLimiting() {
+    boolean open = flag.isOpen();
+    if (phase != (open ? OPEN : OFF)) {
+      return transition(open);
+    }
+    return open;
+  }
+
+  /**
+   * Whether the budget is limiting now, for a reader off the request path (stats, JMX): it makes
+   * the same transitions a call would, but counts no demand, so that a recovery with no calls at
+   * all still ends when its settle is over.
+   *
+   * @param open what the flag says now
+   * @return whether limiting
+   */
+  public boolean limiting(boolean open) {
+    return transition(open);
+  }
+
+  /** Counts a call that reached a door while recovering, admitted or not: the demand. */
+  @Override
+  public boolean tryAcquire(Priority priority) {
+    if (phase == RECOVERING) {
+      recovery.count(ticker.read(), bucket.permitsPerSecond());
+    }
+    return true;
+  }
+
+  /** Nothing to give back: counted demand stays demand. */
+  @Override
+  public void releaseUnused() {}
+
+  /** Never called: the hold never refuses. */
+  @Override
+  public RateLimitExceededException refuse(Priority priority, Refuser refuser) {
+    throw new IllegalStateException("the recovery hold never refuses a call");
+  }
+
+  public BreakerFlag flag() {
+    return flag;
+  }
+
+  /**
+   * Ends a recovery at once (an operator's JMX call).
+   *
+   * @param by who asked, for the log line
+   * @return whether a recovery was on
+   */
+  public boolean endRecovery(String by) {
+    transition(flag.isOpen()); // a close no call has seen yet starts its recovery first
+    if (PHASE.compareAndSet(this, RECOVERING, OFF)) {
+      whenLimitingStops.run();
+      LOG.warn("{} - recovery ended by {} after {}: stopped limiting; {} refused during the"
+          + " recovery", name, by, seconds(recovery.elapsedNanos(ticker.read())),
+          Counts.calls(counts.rejected() - rejectedBeforeRecovery));
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Stops limiting for good, when the budget is closed: the connections handed out before pass
+   * uncharged from now on, as if the flag were closed, rather than obeying a flag whose reader has
+   * stopped (its last value frozen).
+   */
+  void stop() {
+    flag = STOPPED;
+    phase = OFF; // ends a recovery too: with the flag closed for good, nothing moves it again
+    whenLimitingStops.run();
+  }
+
+  /** The slow path: the flag is not what the request path last saw, or a recovery is on. */
+  private boolean transition(boolean open) {
+    while (true) {
+      int seen = phase;
+      if (open) {
+        if (seen == OPEN || PHASE.compareAndSet(this, seen, OPEN)) {
+          if (seen != OPEN) {
+            limitingStarted(seen);
+          }
+          return true;
+        }
+      } else if (seen == OFF) {
+        return false;
+      } else if (seen == OPEN) {
+        flagClosed();
+      } else if (seen == STARTING || !recovery.settled(ticker.read())) {
+        return true;
+      } else if (PHASE.compareAndSet(this, RECOVERING, OFF)) {
+        whenLimitingStops.run();
+        LOG.warn("{} - recovery ended after {}: demand here stayed at or below {}/s for {};"
+            + " stopped limiting; {} refused during the recovery", name,
+            seconds(recovery.elapsedNanos(ticker.read())), quietRate(),
+            seconds(recovery.settle().toNanos()),
+            Counts.calls(counts.rejected() - rejectedBeforeRecovery));
+        return false;
+      }
+    }
+  }
+
+  /** The flag was open and is closed: recover, or stop at once when there is no settle. */
+  private void flagClosed() {
+    if (!recovery.enabled()) {
+      if (PHASE.compareAndSet(this, OPEN, OFF)) {
+        whenLimitingStops.run();
+        LOG.warn("{} - the cache breaker flag is closed: stopped limiting; {} since the last"
+            + " summary", name, counts.sinceLastSummary());
+      }
+    } else if (PHASE.compareAndSet(this, OPEN, STARTING)) {
+      recovery.begin(ticker.read());
+      rejectedBeforeRecovery = counts.rejected();
+      if (PHASE.compareAndSet(this, STARTING, RECOVERING)) { // else the flag opened again
+        LOG.warn("{} - the cache breaker flag is closed, but the cache is likely cold: still"
+            + " {} {} permits/s while it refills, so that its misses do not flood the database;"
+            + " this stops once demand here stays at or below {}/s for {}", name,
+            shadow.getAsBoolean() ? "counting (shadow mode, nothing refused) what would exceed"
+                : "limiting the database to", Share.rate(bucket.permitsPerSecond()), quietRate(),
+            seconds(recovery.settle().toNanos()));
+      }
+    }
+  }
+
+  private void limitingStarted(int seen) {
+    if (seen == STARTING) {
+      return; // the flag closed and opened again before the recovery even began: nothing changed
+    }
+    if (seen == RECOVERING) {
+      LOG.warn("{} - the cache breaker flag is open again during recovery: {} goes on at {}"
+          + " permits/s", name, shadow.getAsBoolean() ? "counting (shadow mode)" : "limiting",
+          Share.rate(bucket.permitsPerSecond()));
+      return;
+    }
+    counts.startSummaries();
+    boolean inShadow = shadow.getAsBoolean();
+    String rate = Share.rate(bucket.permitsPerSecond());
+    String budget = Share.rate(share.budget());
+    String what = inShadow
+        ? "shadow mode: nothing is refused; counting the calls that a limit of"
+        : "limiting the database to";
+    if (flag == BreakerFlag.alwaysOpen()) {
+      // with no breaker (the flag always open), limiting is the normal state: INFO, saying so
+      LOG.info("{} - {} {} permits/s (this instance's share of {}/s), burst {}{}: there is no"
+          + " cache breaker flag (sluice.flag=always), so every call is {}", name, what, rate,
+          budget, bucket.burst(), inShadow ? " would refuse" : "",
+          inShadow ? "counted" : "charged");
+    } else {
+      LOG.warn("{} - the cache breaker flag is open: {} {} permits/s (this instance's share of"
+          + " {}/s), burst {}{}", name, what, rate, budget, bucket.burst(),
+          inShadow ? " would refuse" : "");
+    }
+  }
+
+  private String quietRate() {
+    return Share.rate(recovery.threshold() * bucket.permitsPerSecond());
+  }
+
+  private static String seconds(long nanos) {
+    return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
+  }
+}
