@@ -46,6 +46,33 @@ class PackageRulesTest {
     assertThat(violations).isEmpty();
   }
 
+  /**
+   * The API types the internals use import no internal type: so no class cycle runs through the
+   * API and an internal package (0.2 had two: {@code Priority} read its thread-local from
+   * {@code Limiter}, and {@code RateLimitExceededException} held the limiter's exception factory).
+   */
+  @Test
+  void apiTypesTheInternalsUse_importNothingInternal() throws IOException {
+    Set<String> used = new TreeSet<>();
+    for (Path source : sources(INTERNAL)) {
+      Matcher m = API_TYPE.matcher(code(source));
+      while (m.find()) {
+        used.add(m.group(1));
+      }
+    }
+    assertThat(used).as("the API types the internals use").contains("Priority",
+        "RateLimitExceededException", "BreakerFlag");
+    List<String> violations = new ArrayList<>();
+    for (String type : used) {
+      Path source = MAIN.resolve(Path.of("dev", "sluice", type + ".java"));
+      Matcher m = INTERNAL_PACKAGE.matcher(code(source));
+      if (m.find()) {
+        violations.add(type + " uses dev.sluice.internal." + m.group(1));
+      }
+    }
+    assertThat(violations).isEmpty();
+  }
+
   @Test
   void internalPackages_formNoCycle() {
     Map<String, Set<String>> uses = internalPackageGraph();
