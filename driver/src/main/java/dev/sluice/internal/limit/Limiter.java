@@ -65,11 +65,7 @@ public final class Limiter {
   private final Concurrency concurrency;
   private final RateLimit rate;
   private final Places places;
-  /**
-   * Whether an adaptive cap learns from statements: while not limiting 1 in
-   * {@link ConnectionState#SAMPLE_EVERY}, while limiting 1 admitted statement in its stride
-   * (statement scope only).
-   */
+  /** Whether an adaptive cap samples statements, 1 in 64 while not limiting (statement scope). */
   private final boolean sampleWhileClosed;
 
   public Limiter(String name, Settings settings, Bucket bucket, BreakerFlag flag, double instances,
@@ -101,7 +97,7 @@ public final class Limiter {
    * scope, at the code's priority (there is no connection yet), holding its place until close.
    *
    * @return {@code HELD} when the checkout took a place in flight, to give back by
-   * {@link Places#afterCheckout} when the connection closes or the checkout fails; else {@code 0}
+   *     {@link Places#afterCheckout} when the connection closes or the checkout fails; else 0
    * @throws SQLException a {@code RateLimitExceededException} when a checkout is refused
    */
   public int beforeCheckout() throws SQLException {
@@ -135,9 +131,7 @@ public final class Limiter {
 
   private int decide(int state, Connection connection, boolean limiting) throws SQLException {
     if (!limiting && sampleWhileClosed) {
-      // one statement in SAMPLE_EVERY of a connection, counted in its own bits: the no-load
-      // latency is known before an outage (a baseline learned from a flood takes crowding for
-      // normal)
+      // counted in the connection's own bits: the no-load latency is known before an outage
       state = ConnectionState.sampleOneIn(state, SAMPLE_EVERY);
     }
     if ((state & UNREAD) != 0) {
@@ -308,7 +302,6 @@ public final class Limiter {
   }
 
   // --- the budget's parts, for the data source, stats and JMX ---
-
   /**
    * Stops limiting for good, when the budget is closed: the connections handed out before pass
    * uncharged from now on, as if the flag were closed, rather than obeying a flag whose reader has
