@@ -56,6 +56,11 @@ import javax.tools.ToolProvider;
  * (if it declares none for that type, the generated class does not compile: wrapping is never
  * forgotten silently).
  *
+ * A method returning one of {@link #PREPARED_FROM_TEXT} passes its SQL too:
+ * {@code wrap(a0, delegate.prepareStatement(a0, a1))}. Every class gets the same
+ * {@code unwrap}, {@code isWrapperFor} and {@code toString}, calls to the statics of the
+ * hand-written file ({@link #ALIKE}).
+ *
  * <p>One family is generated differently: the gated {@code execute*} methods listed in
  * {@link #GATED} are written from one template, {@link #gated}, which reports the statement to
  * the connection before the driver runs it and reports back exactly once on every way out. They
@@ -88,6 +93,24 @@ public final class GenerateWrappers {
   static final Set<String> WRAPPED = Set.of("java.sql.Connection", "java.sql.Statement",
       "java.sql.PreparedStatement", "java.sql.CallableStatement", "java.sql.ResultSet",
       "java.sql.DatabaseMetaData");
+
+  /**
+   * Of {@link #WRAPPED}, the statements prepared from SQL text (their first argument): they
+   * return {@code wrap(a0, delegate.m(a0, ...))}, so that the wrapper knows its SQL, the shape of
+   * its latency samples.
+   */
+  static final Set<String> PREPARED_FROM_TEXT = Set.of("java.sql.PreparedStatement",
+      "java.sql.CallableStatement");
+
+  /**
+   * What every wrapper answers alike, as a call to a static of the hand-written file's outer
+   * class ({@code unwrap} to the wrapper first, then to the driver's object); each class also gets
+   * a {@code toString} of {@code describe(this, delegate)}. {@code delegate} is a field of every
+   * hand-written class.
+   */
+  static final Map<String, String> ALIKE = Map.of(
+      "unwrap(Class)", "unwrap(this, delegate, a0)",
+      "isWrapperFor(Class)", "isWrapperFor(this, delegate, a0)");
 
   private final CompilationUnitTree unit;
   private final Map<String, ClassTree> classes = new LinkedHashMap<>();
@@ -209,6 +232,10 @@ public final class GenerateWrappers {
               + " it must be one or the other");
         }
         gated(out, leaf, method, gate);
+      } else if (own == null && ALIKE.containsKey(key(method))) {
+        signature(out, method);
+        out.append(" {\n    return ").append(outer).append('.').append(ALIKE.get(key(method)))
+            .append(";\n  }\n");
       } else if (own == null) {
         delegate(out, leaf, method);
         delegated++;
@@ -216,6 +243,10 @@ public final class GenerateWrappers {
         throw fail(leaf.base() + "." + key(method) + " must be final, so that no generated"
             + " method can replace it, but was not");
       }
+    }
+    if (!handWritten.containsKey("toString()")) {
+      out.append("\n  @Override\n  public String toString() {\n    return ").append(outer)
+          .append(".describe(this, delegate);\n  }\n");
     }
     if (delegated == 0) {
       throw fail(leaf.name() + " must delegate something, but " + leaf.base()
@@ -322,8 +353,11 @@ public final class GenerateWrappers {
     String call = leaf.delegate() + "." + method.getSimpleName() + "("
         + method.getParameters().stream().map(p -> name(method, p))
         .collect(Collectors.joining(", ")) + ")";
-    return WRAPPED.contains(types.erasure(method.getReturnType()).toString())
-        ? "wrap(" + call + ")" : call;
+    String returned = types.erasure(method.getReturnType()).toString();
+    if (PREPARED_FROM_TEXT.contains(returned)) {
+      return "wrap(a0, " + call + ")";
+    }
+    return WRAPPED.contains(returned) ? "wrap(" + call + ")" : call;
   }
 
   // --- the gated execute family: one list, one template ----------------------------------------
