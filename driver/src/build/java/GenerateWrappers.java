@@ -56,7 +56,7 @@ import javax.tools.ToolProvider;
  * (if it declares none for that type, the generated class does not compile: wrapping is never
  * forgotten silently).
  *
- * A method returning one of {@link #PREPARED_FROM_TEXT} passes its SQL too:
+ * <p>A method returning one of {@link #PREPARED_FROM_TEXT} passes its SQL too:
  * {@code wrap(a0, delegate.prepareStatement(a0, a1))}. Every class gets the same
  * {@code unwrap}, {@code isWrapperFor} and {@code toString}, calls to the statics of the
  * hand-written file ({@link #ALIKE}).
