@@ -56,6 +56,16 @@ import javax.tools.ToolProvider;
  * (if it declares none for that type, the generated class does not compile: wrapping is never
  * forgotten silently).
  *
+ * <p>A method returning one of {@link #PREPARED_FROM_TEXT} passes its SQL too:
+ * {@code wrap(a0, delegate.prepareStatement(a0, a1))}. Every class gets the same
+ * {@code unwrap}, {@code isWrapperFor} and {@code toString}, calls to the statics of the
+ * hand-written file ({@link #ALIKE}).
+ *
+ * <p>One family is generated differently: the gated {@code execute*} methods listed in
+ * {@link #GATED} are written from one template, {@link #gated}, which reports the statement to
+ * the connection before the driver runs it and reports back exactly once on every way out. They
+ * are the only generated methods that do more than pass a call on.
+ *
  * <p>The interfaces are read with {@code javax.lang.model} under {@code --release 17}, so the
  * classes implement the JDBC API Sluice compiles against whatever JDK runs the build. Which
  * methods are hand-written is read from the file's syntax tree (name and erased parameter types;
@@ -83,6 +93,24 @@ public final class GenerateWrappers {
   static final Set<String> WRAPPED = Set.of("java.sql.Connection", "java.sql.Statement",
       "java.sql.PreparedStatement", "java.sql.CallableStatement", "java.sql.ResultSet",
       "java.sql.DatabaseMetaData");
+
+  /**
+   * Of {@link #WRAPPED}, the statements prepared from SQL text (their first argument): they
+   * return {@code wrap(a0, delegate.m(a0, ...))}, so that the wrapper knows its SQL, the shape of
+   * its latency samples.
+   */
+  static final Set<String> PREPARED_FROM_TEXT = Set.of("java.sql.PreparedStatement",
+      "java.sql.CallableStatement");
+
+  /**
+   * What every wrapper answers alike, as a call to a static of the hand-written file's outer
+   * class ({@code unwrap} to the wrapper first, then to the driver's object); each class also gets
+   * a {@code toString} of {@code describe(this, delegate)}. {@code delegate} is a field of every
+   * hand-written class.
+   */
+  static final Map<String, String> ALIKE = Map.of(
+      "unwrap(Class)", "unwrap(this, delegate, a0)",
+      "isWrapperFor(Class)", "isWrapperFor(this, delegate, a0)");
 
   private final CompilationUnitTree unit;
   private final Map<String, ClassTree> classes = new LinkedHashMap<>();
@@ -124,6 +152,7 @@ public final class GenerateWrappers {
       written.add(file);
       lines += text.split("\n", -1).length - 1;
     }
+    generator.checkEveryGateMatched();
     try (Stream<Path> old = Files.list(dir)) {
       for (Path stale : old.filter(p -> !written.contains(p)).collect(Collectors.toList())) {
         Files.delete(stale);
@@ -196,13 +225,28 @@ public final class GenerateWrappers {
     int delegated = 0;
     for (ExecutableElement method : methodsOf(iface)) {
       MethodTree own = handWritten.get(key(method));
-      if (own == null) {
+      Gate gate = gateOf(method);
+      if (gate != null) {
+        if (own != null) {
+          throw fail(leaf.base() + "." + key(method) + " is written by hand and listed in GATED:"
+              + " it must be one or the other");
+        }
+        gated(out, leaf, method, gate);
+      } else if (own == null && ALIKE.containsKey(key(method))) {
+        signature(out, method);
+        out.append(" {\n    return ").append(outer).append('.').append(ALIKE.get(key(method)))
+            .append(";\n  }\n");
+      } else if (own == null) {
         delegate(out, leaf, method);
         delegated++;
       } else if (!own.getModifiers().getFlags().contains(Modifier.FINAL)) {
         throw fail(leaf.base() + "." + key(method) + " must be final, so that no generated"
             + " method can replace it, but was not");
       }
+    }
+    if (!handWritten.containsKey("toString()")) {
+      out.append("\n  @Override\n  public String toString() {\n    return ").append(outer)
+          .append(".describe(this, delegate);\n  }\n");
     }
     if (delegated == 0) {
       throw fail(leaf.name() + " must delegate something, but " + leaf.base()
@@ -271,6 +315,18 @@ public final class GenerateWrappers {
   }
 
   private void delegate(StringBuilder out, Leaf leaf, ExecutableElement method) {
+    signature(out, method);
+    out.append(" {\n    ");
+    if (method.getReturnType().getKind() == TypeKind.VOID) {
+      out.append(call(leaf, method));
+    } else {
+      out.append("return ").append(call(leaf, method));
+    }
+    out.append(";\n  }\n");
+  }
+
+  /** {@code @Override public T m(A a0) throws E}, and the blank line before it. */
+  private void signature(StringBuilder out, ExecutableElement method) {
     out.append('\n');
     if (elements.isDeprecated(method)) {
       out.append("  @Deprecated\n");
@@ -287,20 +343,128 @@ public final class GenerateWrappers {
       out.append(method.getThrownTypes().stream().map(TypeMirror::toString)
           .collect(Collectors.joining(", ", " throws ", "")));
     }
+  }
+
+  /**
+   * {@code delegate.m(a0, a1)}, or {@code wrap(delegate.m(a0, a1))} when it returns one of
+   * {@link #WRAPPED}.
+   */
+  private String call(Leaf leaf, ExecutableElement method) {
     String call = leaf.delegate() + "." + method.getSimpleName() + "("
         + method.getParameters().stream().map(p -> name(method, p))
         .collect(Collectors.joining(", ")) + ")";
-    out.append(" {\n    ");
-    TypeMirror returned = method.getReturnType();
-    if (returned.getKind() == TypeKind.VOID) {
-      out.append(call);
-    } else if (WRAPPED.contains(types.erasure(returned).toString())) {
-      out.append("return wrap(").append(call).append(')');
-    } else {
-      out.append("return ").append(call);
+    String returned = types.erasure(method.getReturnType()).toString();
+    if (PREPARED_FROM_TEXT.contains(returned)) {
+      return "wrap(a0, " + call + ")";
     }
-    out.append(";\n  }\n");
+    return WRAPPED.contains(returned) ? "wrap(" + call + ")" : call;
   }
+
+  // --- the gated execute family: one list, one template ----------------------------------------
+
+  /** What a gated method tells the connection of its SQL. */
+  enum Sql {
+    /**
+     * The SQL comes as text, the first argument: {@code beforeStatement(a0)}, which ends a
+     * transaction the text ends ({@code COMMIT}...); its latency samples are shaped by that text.
+     */
+    ARGUMENT,
+    /** None: {@code beforeStatement()}; its samples have no shape ({@code null}). */
+    NONE,
+    /**
+     * None as an argument: {@code beforeStatement()}; its samples are shaped by the SQL the
+     * statement was prepared with ({@code PreparedStatementWrapper.sql}).
+     */
+    PREPARED
+  }
+
+  /** Every overload of {@code name} that {@code iface} itself declares is gated. */
+  record Gate(String iface, String name, Sql sql) {}
+
+  /**
+   * The gated {@code execute*} family: each runs only if the limiter admits it. Inherited by the
+   * interfaces below (a {@code PreparedStatement}'s {@code execute(String)} is gated as a
+   * {@code Statement}'s). The two {@code executeQuery} are not listed: {@code ConnectionWrapper}
+   * writes them by hand (a method is hand-written or listed here, never both: the build fails).
+   */
+  static final List<Gate> GATED = List.of(
+      new Gate("java.sql.Statement", "executeUpdate", Sql.ARGUMENT),
+      new Gate("java.sql.Statement", "execute", Sql.ARGUMENT),
+      new Gate("java.sql.Statement", "executeLargeUpdate", Sql.ARGUMENT),
+      new Gate("java.sql.Statement", "executeBatch", Sql.NONE),
+      new Gate("java.sql.Statement", "executeLargeBatch", Sql.NONE),
+      new Gate("java.sql.PreparedStatement", "executeUpdate", Sql.PREPARED),
+      new Gate("java.sql.PreparedStatement", "execute", Sql.PREPARED),
+      new Gate("java.sql.PreparedStatement", "executeLargeUpdate", Sql.PREPARED));
+
+  /**
+   * The body of every gated method: report before the driver runs it (a refusal throws there,
+   * and the driver never sees the call), then report back exactly once on every way out — with
+   * the failure on a {@code SQLException} (which returns {@code 0}, so the {@code finally} does
+   * nothing more), else in the {@code finally}, {@code Error}s included. {@code connection} and
+   * {@code sql} are fields of {@code StatementWrapper} and {@code PreparedStatementWrapper}.
+   */
+  static final String GATED_BODY = """
+       {
+          int held = connection.BEFORE;
+          try {
+            return CALL;
+          } catch (java.sql.SQLException e) {
+            held = connection.afterStatement(held, SHAPE, e);
+            throw e;
+          } finally {
+            connection.afterStatement(held, SHAPE, null);
+          }
+        }
+      """;
+
+  private final Set<Gate> matched = new HashSet<>();
+
+  /** The entry of {@link #GATED} that lists {@code method}, or {@code null}. */
+  private Gate gateOf(ExecutableElement method) {
+    String owner = ((TypeElement) method.getEnclosingElement()).getQualifiedName().toString();
+    for (Gate gate : GATED) {
+      if (gate.iface().equals(owner) && method.getSimpleName().contentEquals(gate.name())) {
+        return gate;
+      }
+    }
+    return null;
+  }
+
+  /** Writes {@code method} from {@link #GATED_BODY}. */
+  private void gated(StringBuilder out, Leaf leaf, ExecutableElement method, Gate gate) {
+    List<? extends VariableElement> parameters = method.getParameters();
+    boolean text = !parameters.isEmpty()
+        && types.erasure(parameters.get(0).asType()).toString().equals("java.lang.String");
+    if (gate.sql() == Sql.ARGUMENT ? !text : !parameters.isEmpty()) {
+      throw fail(gate + " must list methods " + (gate.sql() == Sql.ARGUMENT
+          ? "whose first parameter is the SQL text" : "without parameters") + ", but "
+          + gate.iface() + "." + key(method) + " is not one");
+    }
+    if (method.getReturnType().getKind() == TypeKind.VOID) {
+      throw fail(gate + " must list methods that return something, but " + key(method)
+          + " returns void");
+    }
+    matched.add(gate);
+    String shape = gate.sql() == Sql.ARGUMENT ? "a0" : gate.sql() == Sql.PREPARED ? "sql" : "null";
+    signature(out, method);
+    out.append(GATED_BODY
+        .replace("BEFORE", gate.sql() == Sql.ARGUMENT ? "beforeStatement(a0)" : "beforeStatement()")
+        .replace("CALL", call(leaf, method))
+        .replace("SHAPE", shape));
+  }
+
+  /** A gate that matched no method would leave what it names ungated: a typo fails the build. */
+  private void checkEveryGateMatched() {
+    for (Gate gate : GATED) {
+      if (!matched.contains(gate)) {
+        throw fail(gate + " must name methods that " + gate.iface() + " declares, but"
+            + " matched none");
+      }
+    }
+  }
+
+  // --- the rest -------------------------------------------------------------------------------
 
   private String typeParameter(TypeParameterElement parameter) {
     List<String> bounds = parameter.getBounds().stream().map(TypeMirror::toString)

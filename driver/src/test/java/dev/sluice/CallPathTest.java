@@ -2,55 +2,114 @@ package dev.sluice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.jdi.Bootstrap;
+import com.sun.jdi.VirtualMachine;
+import com.sun.jdi.connect.Connector;
+import com.sun.jdi.connect.LaunchingConnector;
+import com.sun.jdi.event.ClassPrepareEvent;
+import com.sun.jdi.event.Event;
+import com.sun.jdi.event.EventSet;
+import com.sun.jdi.event.MethodEntryEvent;
+import com.sun.jdi.event.MethodExitEvent;
+import com.sun.jdi.event.VMDeathEvent;
+import com.sun.jdi.event.VMDisconnectEvent;
+import com.sun.jdi.request.ClassPrepareRequest;
+import com.sun.jdi.request.EventRequest;
+import com.sun.jdi.request.EventRequestManager;
+import com.sun.jdi.request.MethodEntryRequest;
+import com.sun.jdi.request.MethodExitRequest;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * The path of one call, measured rather than told: one {@code executeQuery} from
- * {@code getConnection()} to the bucket and back, with the flag open, on a driver of proxies that
- * records the stack wherever the library hands it a call, and a clock that records the stack when
- * the bucket reads it. The source files of the library's frames are the path; they must be the
- * ones {@code docs/architecture.md} lists, in its order, and at most four of them hand-written.
+ * The path of one call, measured rather than told: the hand-written rooms a call enters, each
+ * method entry and exit of {@code dev.sluice} on the calling thread recorded by the JDK's own
+ * debugger interface (JDI, {@code jdk.jdi}) in a second JVM, for the full configuration:
+ * {@code sluice.concurrency=auto}, recovery running (the flag opened, then closed, on a fake
+ * clock that never reaches the settle), and, inside a {@code Priority.CRITICAL} block,
+ * {@code getConnection()}, {@code createStatement()}, one {@code execute(String)} sent as text,
+ * and both closed.
+ *
+ * <p>What it counts: a <em>room</em> is a top-level class of {@code driver/src/main/java}, its
+ * nested classes and lambdas folded into it. The generated wrappers are passages, not rooms: a
+ * call through one counts as a call from the room that called it. Classes outside the library
+ * (the test's driver and flag, the JDK, SLF4J) are the outside: a call from there starts afresh.
+ * It counts the methods that ran, on the admit path this configuration takes (the bucket
+ * admits), not every branch: a refusal would add {@code Refusals} and the exception. A field read
+ * is not an entry.
+ *
+ * <p>The rules: no room is entered again while it is still on the stack (a call that comes back
+ * to a room it left is a loop), no call climbs to a higher floor than its caller's, and the rooms,
+ * in the order first entered, with their floors, are the list in {@code docs/architecture.md}.
  * Run it to see them: {@code mvn -pl driver -am test -Dtest=CallPathTest} prints the list.
  */
 class CallPathTest {
   private static final Path ARCHITECTURE = Path.of("..", "docs", "architecture.md");
   private static final Path SOURCES = Path.of("src", "main", "java");
+  private static final Path GENERATED = Path.of("target", "generated-sources", "jdbc-wrappers");
   private static final String BEGIN = "<!-- call-path:begin (checked by CallPathTest) -->";
   private static final String END = "<!-- call-path:end -->";
 
-  /** The stacks recorded while {@link #on}, and the files of their library frames, in order. */
-  private final Set<String> files = new LinkedHashSet<>();
-  private final Set<String> generated = new TreeSet<>();
-  private boolean on;
-  private boolean bucketSeen;
-
   @Test
-  void oneExecuteQuery_passesThroughTheFilesArchitectureMdLists() throws Exception {
-    List<String> path = measure();
-    System.out.println("The path of one executeQuery, getConnection() to the bucket and back:");
-    path.forEach(f -> System.out.println("  " + f));
-    System.out.println("  generated (constructors and plain delegation only): " + generated);
+  void fullConfiguration_entersTheRoomsArchitectureMdLists_onceEach_neverClimbing()
+      throws Exception {
+    Map<String, Integer> floors = documentedFloors();
+    Recorder path = record(floors);
+    String measured = path.report();
+    System.out.println(measured);
 
-    assertThat(bucketSeen).as("the bucket read its clock on the way").isTrue();
-    assertThat(path).as("hand-written files on the path").hasSizeLessThanOrEqualTo(8)
-        .allSatisfy(f -> assertThat(Path.of("..", f)).exists());
-    assertThat(path).as("the path docs/architecture.md lists").isEqualTo(documentedPath());
+    assertThat(path.output).as("the recorded JVM ran the call in recovery, with a place held")
+        .contains("recovering=true").contains("auto=true");
+    assertThat(path.depth()).as("every entry recorded has its exit").isZero();
+    assertThat(path.rooms.keySet()).as("the rooms docs/architecture.md lists, in the order"
+        + " first entered; measured:%n%s", measured)
+        .containsExactlyElementsOf(floors.keySet());
+    assertThat(path.reentered).as("rooms entered again while still on the stack; measured:%n%s",
+        measured).isEmpty();
+    assertThat(path.climbs).as("calls to a higher floor; measured:%n%s", measured).isEmpty();
+  }
+
+  /** The rules can fail: a call that comes back to a room it left, and one that climbs. */
+  @Test
+  void recorder_roomEnteredAgainWhileOnTheStack_orAHigherFloor_isReported() {
+    String limiter = "driver/src/main/java/dev/sluice/internal/limit/Limiter.java";
+    String bucket = "driver/src/main/java/dev/sluice/internal/limit/Bucket.java";
+    Recorder path = new Recorder(Map.of(limiter, 3, bucket, 4));
+    path.enter("dev.sluice.internal.jdbc.GeneratedStatement", "execute"); // a passage
+    path.enter("dev.sluice.internal.limit.Limiter", "beforeStatement");
+    path.enter("dev.sluice.internal.limit.Bucket", "tryAcquire");
+    path.enter("dev.sluice.internal.limit.Bucket$1", "run"); // the same room
+    path.enter("dev.sluice.internal.limit.Limiter$$Lambda$7/0x01", "get");
+    assertThat(path.reentered).containsExactly("Bucket -> Limiter.get while in Limiter");
+    assertThat(path.climbs).containsExactly("Bucket (floor 4) -> Limiter (floor 3)");
+    assertThat(path.rooms).containsExactly(Map.entry(limiter, 2), Map.entry(bucket, 1));
+    for (int i = 0; i < 5; i++) {
+      path.exit();
+    }
+    assertThat(path.depth()).isZero();
   }
 
   @Test
@@ -65,104 +124,267 @@ class CallPathTest {
         .allSatisfy(f -> assertThat(Path.of("..", f)).as(f).isRegularFile());
   }
 
-  private List<String> measure() throws SQLException {
-    DataSource driver = recordingDriver();
-    BreakerFlag open = () -> record(false) || true;
-    try (RateLimitedDataSource ds = RateLimitedDataSource.builder(driver).name("path")
-        .budget(1_000).burst(10).breakerFlag(open).ticker(this::tick).build()) {
-      on = true;
-      try (Connection connection = ds.getConnection();
-          PreparedStatement statement = connection.prepareStatement("select 1");
-          ResultSet rows = statement.executeQuery()) {
-        returned(connection);
-        returned(statement);
-        returned(rows);
-      } finally {
-        on = false;
-      }
-    }
-    return new ArrayList<>(files);
-  }
-
-  private long tick() {
-    bucketSeen |= on && record(true);
-    return System.nanoTime();
-  }
-
-  /** Records the library's frames of the calling stack; returns whether it was recording. */
-  private boolean record(boolean atTheBucket) {
-    if (!on) {
-      return false;
-    }
-    for (StackTraceElement frame : new Throwable().getStackTrace()) {
-      String type = frame.getClassName();
-      if (type.startsWith("dev.sluice.") && !type.startsWith(CallPathTest.class.getName())) {
-        file(type, frame.getFileName());
-      }
-    }
-    return atTheBucket;
-  }
-
-  /** The class of an object handed back is on the path too: its constructor ran. */
-  private void returned(Object wrapper) {
-    for (Class<?> type = wrapper.getClass(); type.getName().startsWith("dev.sluice.");
-        type = type.getSuperclass()) {
-      Class<?> top = type;
-      while (top.getEnclosingClass() != null) {
-        top = top.getEnclosingClass();
-      }
-      file(top.getName(), top.getSimpleName() + ".java");
-    }
-  }
-
-  private void file(String type, String fileName) {
-    String dir = type.substring(0, type.lastIndexOf('.')).replace('.', '/');
-    Path source = SOURCES.resolve(dir).resolve(fileName);
-    if (Files.exists(source)) {
-      files.add("driver/" + source.toString().replace('\\', '/'));
-    } else {
-      generated.add(fileName);
-    }
-  }
-
-  private static List<String> documentedPath() throws IOException {
+  /** The block's rooms, in its order, each with the floor written after it: "(floor 2)". */
+  private static Map<String, Integer> documentedFloors() throws IOException {
     String text = Files.readString(ARCHITECTURE);
     int begin = text.indexOf(BEGIN);
     int end = text.indexOf(END);
     assertThat(begin).as("docs/architecture.md has the call-path block").isNotNegative();
     assertThat(end).isGreaterThan(begin);
-    List<String> listed = new ArrayList<>();
-    Matcher m = Pattern.compile("`([\\w./-]+\\.java)`")
+    Map<String, Integer> listed = new LinkedHashMap<>();
+    Matcher m = Pattern.compile("`([\\w./-]+\\.java)` \\(floor (\\d+)\\)")
         .matcher(text.substring(begin, end));
     while (m.find()) {
-      listed.add(m.group(1));
+      listed.put(m.group(1), Integer.parseInt(m.group(2)));
     }
     return listed;
   }
 
-  /** A driver of proxies: each call the library hands it records the stack. */
-  private DataSource recordingDriver() {
-    Object rows = proxy(ResultSet.class, null);
-    Object statement = proxy(PreparedStatement.class, rows);
-    Object connection = proxy(Connection.class, statement);
-    return (DataSource) proxy(DataSource.class, connection);
+  /** Runs {@link OneCall} in a JVM under JDI and records its marked call. */
+  private static Recorder record(Map<String, Integer> floors) throws Exception {
+    LaunchingConnector launcher = Bootstrap.virtualMachineManager().defaultConnector();
+    Map<String, Connector.Argument> arguments = launcher.defaultArguments();
+    arguments.get("main").setValue(OneCall.class.getName());
+    arguments.get("options").setValue("-cp \"" + classPath() + "\"");
+    VirtualMachine vm = launcher.launch(arguments);
+    ByteArrayOutputStream output = new ByteArrayOutputStream();
+    ByteArrayOutputStream errors = new ByteArrayOutputStream();
+    Thread out = drain(vm.process().getInputStream(), output);
+    Thread err = drain(vm.process().getErrorStream(), errors);
+    Recorder recorder = new Recorder(floors);
+    EventRequestManager requests = vm.eventRequestManager();
+    for (Class<?> marker : List.of(Begin.class, End.class)) {
+      ClassPrepareRequest prepared = requests.createClassPrepareRequest();
+      prepared.addClassFilter(marker.getName());
+      prepared.setSuspendPolicy(EventRequest.SUSPEND_EVENT_THREAD);
+      prepared.enable();
+    }
+    List<EventRequest> recording = new ArrayList<>();
+    vm.resume();
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+    boolean alive = true;
+    while (alive) {
+      assertThat(System.nanoTime()).as("the recorded JVM finished in time").isLessThan(deadline);
+      EventSet events = vm.eventQueue().remove(1_000);
+      if (events == null) {
+        continue;
+      }
+      for (Event event : events) {
+        if (event instanceof ClassPrepareEvent) {
+          ClassPrepareEvent prepared = (ClassPrepareEvent) event;
+          if (prepared.referenceType().name().equals(Begin.class.getName())) {
+            for (EventRequest request : List.<EventRequest>of(
+                requests.createMethodEntryRequest(), requests.createMethodExitRequest())) {
+              if (request instanceof MethodEntryRequest) {
+                ((MethodEntryRequest) request).addThreadFilter(prepared.thread());
+                ((MethodEntryRequest) request).addClassFilter("dev.sluice.*");
+              } else {
+                ((MethodExitRequest) request).addThreadFilter(prepared.thread());
+                ((MethodExitRequest) request).addClassFilter("dev.sluice.*");
+              }
+              request.setSuspendPolicy(EventRequest.SUSPEND_NONE);
+              request.enable();
+              recording.add(request);
+            }
+          } else {
+            recording.forEach(EventRequest::disable);
+          }
+        } else if (event instanceof MethodEntryEvent) {
+          com.sun.jdi.Method method = ((MethodEntryEvent) event).method();
+          recorder.enter(method.declaringType().name(), method.name());
+        } else if (event instanceof MethodExitEvent) {
+          recorder.exit();
+        } else if (event instanceof VMDeathEvent || event instanceof VMDisconnectEvent) {
+          alive = false;
+        }
+      }
+      events.resume();
+    }
+    out.join(10_000);
+    err.join(10_000);
+    recorder.output = output.toString(StandardCharsets.UTF_8)
+        + errors.toString(StandardCharsets.UTF_8);
+    return recorder;
   }
 
-  private Object proxy(Class<?> type, Object made) {
-    return Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
-        (self, method, args) -> {
-          record(false);
-          Class<?> returns = method.getReturnType();
-          if (made != null && returns.isInstance(made)) {
-            return made;
-          }
-          if (returns == boolean.class) {
-            return method.getName().equals("getAutoCommit");
-          }
-          if (returns == int.class || returns == long.class) {
-            return 0;
-          }
-          return method.getName().equals("toString") ? type.getSimpleName() : null;
-        });
+  /** The test's class path as the forked JVM sees it (Surefire names it when it hides it). */
+  private static String classPath() {
+    return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+  }
+
+  private static Thread drain(InputStream in, ByteArrayOutputStream sink) {
+    Thread thread = new Thread(() -> {
+      try {
+        in.transferTo(sink);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }, "call-path-output");
+    thread.setDaemon(true);
+    thread.start();
+    return thread;
+  }
+
+  /** The rooms entered, from the method entries and exits of the recorded thread. */
+  static final class Recorder {
+    private final Map<String, Integer> floors;
+    /** Each frame's room ({@code driver/src/main/java/...}), or a passage, or the outside. */
+    private final Deque<String> stack = new ArrayDeque<>();
+    /** Each room, in the order first entered, with how many times it was entered. */
+    final Map<String, Integer> rooms = new LinkedHashMap<>();
+    /** Each call from one room into another (the method entered), with how many times. */
+    final Map<String, Integer> calls = new LinkedHashMap<>();
+    final List<String> reentered = new ArrayList<>();
+    final List<String> climbs = new ArrayList<>();
+    String output = "";
+
+    private static final String PASSAGE = "(generated)";
+    private static final String OUTSIDE = "(outside)";
+
+    Recorder(Map<String, Integer> floors) {
+      this.floors = floors;
+    }
+
+    void enter(String type, String method) {
+      String room = roomOf(type);
+      String caller = stack.stream().filter(f -> !f.equals(PASSAGE)).findFirst().orElse(OUTSIDE);
+      stack.push(room);
+      if (room.equals(PASSAGE) || room.equals(OUTSIDE) || room.equals(caller)) {
+        return;
+      }
+      rooms.merge(room, 1, Integer::sum);
+      if (caller.equals(OUTSIDE)) {
+        return; // called from outside: a fresh start
+      }
+      calls.merge(name(caller) + " -> " + name(room) + "." + method, 1, Integer::sum);
+      boolean first = true;
+      for (String frame : stack) { // from the top: the frame just pushed, then its callers
+        if (first) {
+          first = false;
+        } else if (frame.equals(OUTSIDE)) {
+          break;
+        } else if (frame.equals(room)) {
+          reentered.add(name(caller) + " -> " + name(room) + "." + method + " while in "
+              + name(room));
+          break;
+        }
+      }
+      Integer from = floors.get(caller);
+      Integer to = floors.get(room);
+      if (from != null && to != null && to < from) {
+        climbs.add(name(caller) + " (floor " + from + ") -> " + name(room) + " (floor " + to
+            + ")");
+      }
+    }
+
+    void exit() {
+      stack.pop();
+    }
+
+    int depth() {
+      return stack.size();
+    }
+
+    /** The measured list, as the call-path block of {@code docs/architecture.md} writes it. */
+    String report() {
+      return "The rooms one call enters (" + rooms.size() + "), in the order first entered:\n"
+          + rooms.entrySet().stream().map(r -> "  `" + r.getKey() + "` (floor "
+              + (floors.containsKey(r.getKey()) ? floors.get(r.getKey()) : "?") + ")  entered "
+              + r.getValue() + "x")
+              .collect(Collectors.joining("\n"))
+          + "\nThe calls between rooms:\n"
+          + calls.entrySet().stream().map(c -> "  " + c.getKey() + "  " + c.getValue() + "x")
+              .collect(Collectors.joining("\n"));
+    }
+
+    /** {@code dev.sluice.internal.limit.Limiter$1} is the room {@code Limiter.java}. */
+    private static String roomOf(String type) {
+      String top = type.contains("$") ? type.substring(0, type.indexOf('$')) : type;
+      Path file = Path.of(top.replace('.', '/') + ".java");
+      if (Files.exists(SOURCES.resolve(file))) {
+        return "driver/" + SOURCES.resolve(file).toString().replace('\\', '/');
+      }
+      return Files.exists(GENERATED.resolve(file)) ? PASSAGE : OUTSIDE;
+    }
+
+    private static String name(String room) {
+      return room.substring(room.lastIndexOf('/') + 1, room.length() - ".java".length());
+    }
+  }
+
+  /** Loaded just before the recorded call: its preparation starts the recording. */
+  static final class Begin {
+    static void here() {}
+  }
+
+  /** Loaded just after it: stops the recording. */
+  static final class End {
+    static void here() {}
+  }
+
+  /**
+   * The recorded JVM: a data source in the full configuration, warmed up by the same call (so
+   * that no class is loaded or initialised inside the recording), then the call between the two
+   * markers.
+   */
+  static final class OneCall {
+    public static void main(String[] args) throws Exception {
+      FakeTicker ticker = new FakeTicker();
+      AtomicBoolean open = new AtomicBoolean(true);
+      Properties properties = new Properties();
+      properties.setProperty("sluice.concurrency", "auto");
+      properties.setProperty("sluice.recovery.settle", "1h");
+      properties.setProperty("sluice.jmx", "false");
+      try (RateLimitedDataSource ds = RateLimitedDataSource.builder(driver()).name("path")
+          .properties(properties).budget(1_000).burst(1_000)
+          .breakerFlag(BreakerFlag.of(open::get)).ticker(ticker).build()) {
+        call(ds); // limiting
+        open.set(false);
+        for (int i = 0; i < 200; i++) {
+          call(ds); // recovering: the same call, until nothing in it is new
+        }
+        Begin.here();
+        call(ds);
+        End.here();
+        System.out.println("recovering=" + ds.stats().recovering());
+        System.out.println("auto=" + (ds.stats().concurrencyLimit() > 0));
+      }
+    }
+
+    private static void call(DataSource ds) throws Exception {
+      Priority.CRITICAL.call(() -> {
+        try (Connection connection = ds.getConnection();
+            Statement statement = connection.createStatement()) {
+          return statement.execute("update accounts set balance = balance - 1 where id = 1");
+        }
+      });
+    }
+
+    /** A driver of proxies that do nothing: auto-commit on, no rows. */
+    private static DataSource driver() {
+      Object statement = proxy(Statement.class, null);
+      Object connection = proxy(Connection.class, statement);
+      return (DataSource) proxy(DataSource.class, connection);
+    }
+
+    private static Object proxy(Class<?> type, Object made) {
+      return Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
+          (self, method, args) -> {
+            Class<?> returns = method.getReturnType();
+            if (made != null && returns.isInstance(made)) {
+              return made;
+            }
+            if (returns == boolean.class) {
+              return method.getName().equals("getAutoCommit");
+            }
+            if (returns == int.class || returns == long.class) {
+              return 0;
+            }
+            if (returns == ResultSet.class) {
+              return null;
+            }
+            return method.getName().equals("toString") ? type.getSimpleName() : null;
+          });
+    }
   }
 }

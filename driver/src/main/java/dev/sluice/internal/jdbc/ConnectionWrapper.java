@@ -24,18 +24,32 @@ import java.sql.Wrapper;
  * {@code target/generated-sources/jdbc-wrappers}. It implements every other method of the JDBC
  * 4.3 interface, default methods included (so {@code beginRequest}, {@code enquoteIdentifier}
  * and friends reach the driver's own implementation), as a plain call to the driver's object:
- * no reflection, no proxy, the same bytecode as a hand-written delegation. One rule bends that:
+ * no reflection, no proxy, the same bytecode as a hand-written delegation. Two rules bend that:
  * a method that returns a {@code ResultSet}, {@code Statement}, {@code Connection} or
  * {@code DatabaseMetaData} returns {@code wrap(delegate.m(...))}, a {@code wrap} overload
- * declared here (a kind with no such overload must write the method here, or the build fails).
- * The methods here are {@code final}, so that a generated method can never replace one, and the
- * generator refuses a file where one is not. To intercept one more method, write it here.
+ * declared here (a kind with no such overload must write the method here, or the build fails),
+ * and {@code wrap(sql, delegate.prepareStatement(sql, ...))} for a statement prepared from text;
+ * and every class's {@code unwrap}, {@code isWrapperFor} and {@code toString} call the statics
+ * {@link #unwrap(Wrapper, Wrapper, Class)}, {@link #isWrapperFor(Wrapper, Wrapper, Class)} and
+ * {@link #describe} here. The methods here are {@code final}, so that a generated method can
+ * never replace one, and the generator refuses a file where one is not. To intercept one more
+ * method, write it here.
+ *
+ * <p>The one exception is the gated {@code execute*} family, whose methods all have the same
+ * body: report to the connection, call the driver, report back exactly once on every way out.
+ * Only the two {@code executeQuery} are written here; the others, {@code executeUpdate},
+ * {@code execute}, {@code executeLargeUpdate} (each overload of {@code Statement}, and the
+ * no-argument one of {@code PreparedStatement}), {@code executeBatch} and
+ * {@code executeLargeBatch}, are listed in {@code GATED} in
+ * {@code driver/src/build/java/GenerateWrappers.java} and written into each generated statement
+ * class from its one template, {@code GATED_BODY}. So this file and that list are together the
+ * whole of what is intercepted; to gate one more execute method, add it to the list.
  *
  * <p>So the path of one {@code executeQuery} stays in this file between the data source and the
- * limiter: {@code RateLimitedDataSource.getConnection()} calls {@link #wrap}, then
- * {@code prepareStatement(sql)} and {@code executeQuery()} are the final methods here, and
- * {@code executeQuery()} asks the {@link Limiter} ({@code Limiter}), which takes from the bucket. The
- * generated classes add only their constructors and the methods that pass a call on.
+ * limiter: {@code RateLimitedDataSource.getConnection()} calls {@link #wrap}, the generated
+ * {@code prepareStatement(sql)} calls {@code wrap(sql, ...)} here, and {@code executeQuery()},
+ * final here, asks the {@link Limiter}, which takes from the bucket. The generated classes add
+ * only their constructors, the methods that pass a call on and the gated family above.
  *
  * <h2>The connection</h2>
  *
@@ -283,80 +297,23 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
     return metaData;
   }
 
-  // --- statements: each knows its connection, and a prepared one its SQL (its samples' shape)
+  // --- statements: each knows its connection, and a prepared one its SQL (its samples' shape).
+  // createStatement, prepareStatement and prepareCall are generated: wrap(delegate.m(...)), and
+  // wrap(sql, delegate.m(sql, ...)) for a statement prepared from SQL text.
 
-  @Override
-  public final Statement createStatement() throws SQLException {
-    return StatementWrapper.of(this, delegate.createStatement());
+  /** Wraps a statement this connection created: the generated {@code createStatement}s call it. */
+  final Statement wrap(Statement raw) {
+    return StatementWrapper.of(this, raw);
   }
 
-  @Override
-  public final Statement createStatement(int resultSetType, int resultSetConcurrency)
-      throws SQLException {
-    return StatementWrapper.of(this, delegate.createStatement(resultSetType, resultSetConcurrency));
+  /** Wraps a statement prepared from {@code sql}: the generated {@code prepareStatement}s. */
+  final PreparedStatement wrap(String sql, PreparedStatement raw) {
+    return PreparedStatementWrapper.of(this, sql, raw);
   }
 
-  @Override
-  public final Statement createStatement(int resultSetType, int resultSetConcurrency,
-      int resultSetHoldability) throws SQLException {
-    return StatementWrapper.of(this, delegate.createStatement(
-        resultSetType, resultSetConcurrency, resultSetHoldability));
-  }
-
-  @Override
-  public final PreparedStatement prepareStatement(String sql) throws SQLException {
-    return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(sql));
-  }
-
-  @Override
-  public final PreparedStatement prepareStatement(String sql, int resultSetType,
-      int resultSetConcurrency) throws SQLException {
-    return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(
-        sql, resultSetType, resultSetConcurrency));
-  }
-
-  @Override
-  public final PreparedStatement prepareStatement(String sql, int resultSetType,
-      int resultSetConcurrency, int resultSetHoldability) throws SQLException {
-    return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(
-        sql, resultSetType, resultSetConcurrency, resultSetHoldability));
-  }
-
-  @Override
-  public final PreparedStatement prepareStatement(String sql, int autoGeneratedKeys)
-      throws SQLException {
-    return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(sql, autoGeneratedKeys));
-  }
-
-  @Override
-  public final PreparedStatement prepareStatement(String sql, int[] columnIndexes)
-      throws SQLException {
-    return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(sql, columnIndexes));
-  }
-
-  @Override
-  public final PreparedStatement prepareStatement(String sql, String[] columnNames)
-      throws SQLException {
-    return PreparedStatementWrapper.of(this, sql, delegate.prepareStatement(sql, columnNames));
-  }
-
-  @Override
-  public final CallableStatement prepareCall(String sql) throws SQLException {
-    return CallableStatementWrapper.of(this, sql, delegate.prepareCall(sql));
-  }
-
-  @Override
-  public final CallableStatement prepareCall(String sql, int resultSetType,
-      int resultSetConcurrency) throws SQLException {
-    return CallableStatementWrapper.of(this, sql, delegate.prepareCall(
-        sql, resultSetType, resultSetConcurrency));
-  }
-
-  @Override
-  public final CallableStatement prepareCall(String sql, int resultSetType,
-      int resultSetConcurrency, int resultSetHoldability) throws SQLException {
-    return CallableStatementWrapper.of(this, sql, delegate.prepareCall(
-        sql, resultSetType, resultSetConcurrency, resultSetHoldability));
+  /** Wraps a call prepared from {@code sql}: the generated {@code prepareCall}s call it. */
+  final CallableStatement wrap(String sql, CallableStatement raw) {
+    return CallableStatementWrapper.of(this, sql, raw);
   }
 
   /** Wraps a statement the driver reports, with the wrapper of its kind. */
@@ -370,26 +327,8 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
     return StatementWrapper.of(this, raw);
   }
 
-  // --- what every wrapper does alike
-
-  /**
-   * Returns this wrapper for the interfaces it implements, else the driver's object: the
-   * delegate itself when it is an {@code iface}, or what its {@code unwrap} returns.
-   */
-  @Override
-  public final <T> T unwrap(Class<T> iface) throws SQLException {
-    return unwrap(this, delegate, iface);
-  }
-
-  @Override
-  public final boolean isWrapperFor(Class<?> iface) throws SQLException {
-    return isWrapperFor(this, delegate, iface);
-  }
-
-  @Override
-  public final String toString() {
-    return describe(this, delegate);
-  }
+  // --- what every wrapper does alike: its unwrap, isWrapperFor and toString are one-line calls
+  // to these, generated into each class (ALIKE in GenerateWrappers)
 
   /**
    * The {@code unwrap} of every wrapper: the wrapper itself for the interfaces it implements (a
@@ -424,9 +363,10 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    * {@code getConnection()} returns the connection wrapper, and the result sets returned are
    * wrapped so that their {@code getStatement()} returns this wrapper.
    *
-   * <p>The prepared and callable wrappers extend it: every gated {@code Statement} method is
-   * written once. No closed flag of its own ({@code close} is delegated): JDBC makes closing a
-   * closed statement a no-op, and one field less keeps the wrapper small.
+   * <p>The prepared and callable wrappers extend it. Only {@code executeQuery} is written here;
+   * the rest of the gated family is generated (see the class comment), the same body in each of
+   * the three statement classes. No closed flag of its own ({@code close} is delegated): JDBC
+   * makes closing a closed statement a no-op, and one field less keeps the wrapper small.
    */
   abstract static sealed class StatementWrapper implements Statement
       permits GeneratedStatement, PreparedStatementWrapper {
@@ -459,210 +399,15 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       return connection;
     }
 
-    @Override
-    public final <T> T unwrap(Class<T> iface) throws SQLException {
-      return ConnectionWrapper.unwrap(this, delegate, iface);
-    }
-
-    @Override
-    public final boolean isWrapperFor(Class<?> iface) throws SQLException {
-      return ConnectionWrapper.isWrapperFor(this, delegate, iface);
-    }
-
-    @Override
-    public final String toString() {
-      return describe(this, delegate);
-    }
-
-    // --- the gated calls: report before, and after on every way out
+    // --- the gated calls: report before, and after on every way out. The rest of the family
+    // (executeUpdate, execute, executeLargeUpdate, the batches) is generated from GATED and
+    // GATED_BODY in driver/src/build/java/GenerateWrappers.java, to the same shape as this one.
 
     @Override
     public final ResultSet executeQuery(String sql) throws SQLException {
       int held = connection.beforeStatement(sql);
       try {
         return wrap(delegate.executeQuery(sql));
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, sql, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, sql, null);
-      }
-    }
-
-    @Override
-    public final int executeUpdate(String sql) throws SQLException {
-      int held = connection.beforeStatement(sql);
-      try {
-        return delegate.executeUpdate(sql);
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, sql, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, sql, null);
-      }
-    }
-
-    @Override
-    public final int executeUpdate(String sql, int autoGeneratedKeys) throws SQLException {
-      int held = connection.beforeStatement(sql);
-      try {
-        return delegate.executeUpdate(sql, autoGeneratedKeys);
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, sql, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, sql, null);
-      }
-    }
-
-    @Override
-    public final int executeUpdate(String sql, int[] columnIndexes) throws SQLException {
-      int held = connection.beforeStatement(sql);
-      try {
-        return delegate.executeUpdate(sql, columnIndexes);
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, sql, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, sql, null);
-      }
-    }
-
-    @Override
-    public final int executeUpdate(String sql, String[] columnNames) throws SQLException {
-      int held = connection.beforeStatement(sql);
-      try {
-        return delegate.executeUpdate(sql, columnNames);
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, sql, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, sql, null);
-      }
-    }
-
-    @Override
-    public final boolean execute(String sql) throws SQLException {
-      int held = connection.beforeStatement(sql);
-      try {
-        return delegate.execute(sql);
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, sql, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, sql, null);
-      }
-    }
-
-    @Override
-    public final boolean execute(String sql, int autoGeneratedKeys) throws SQLException {
-      int held = connection.beforeStatement(sql);
-      try {
-        return delegate.execute(sql, autoGeneratedKeys);
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, sql, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, sql, null);
-      }
-    }
-
-    @Override
-    public final boolean execute(String sql, int[] columnIndexes) throws SQLException {
-      int held = connection.beforeStatement(sql);
-      try {
-        return delegate.execute(sql, columnIndexes);
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, sql, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, sql, null);
-      }
-    }
-
-    @Override
-    public final boolean execute(String sql, String[] columnNames) throws SQLException {
-      int held = connection.beforeStatement(sql);
-      try {
-        return delegate.execute(sql, columnNames);
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, sql, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, sql, null);
-      }
-    }
-
-    @Override
-    public final int[] executeBatch() throws SQLException {
-      int held = connection.beforeStatement();
-      try {
-        return delegate.executeBatch();
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, null, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, null, null);
-      }
-    }
-
-    @Override
-    public final long[] executeLargeBatch() throws SQLException {
-      int held = connection.beforeStatement();
-      try {
-        return delegate.executeLargeBatch();
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, null, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, null, null);
-      }
-    }
-
-    @Override
-    public final long executeLargeUpdate(String sql) throws SQLException {
-      int held = connection.beforeStatement(sql);
-      try {
-        return delegate.executeLargeUpdate(sql);
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, sql, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, sql, null);
-      }
-    }
-
-    @Override
-    public final long executeLargeUpdate(String sql, int autoGeneratedKeys) throws SQLException {
-      int held = connection.beforeStatement(sql);
-      try {
-        return delegate.executeLargeUpdate(sql, autoGeneratedKeys);
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, sql, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, sql, null);
-      }
-    }
-
-    @Override
-    public final long executeLargeUpdate(String sql, int[] columnIndexes) throws SQLException {
-      int held = connection.beforeStatement(sql);
-      try {
-        return delegate.executeLargeUpdate(sql, columnIndexes);
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, sql, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, sql, null);
-      }
-    }
-
-    @Override
-    public final long executeLargeUpdate(String sql, String[] columnNames) throws SQLException {
-      int held = connection.beforeStatement(sql);
-      try {
-        return delegate.executeLargeUpdate(sql, columnNames);
       } catch (SQLException e) {
         held = connection.afterStatement(held, sql, e);
         throw e;
@@ -706,45 +451,6 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       int held = connection.beforeStatement();
       try {
         return wrap(prepared().executeQuery());
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, sql, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, sql, null);
-      }
-    }
-
-    @Override
-    public final int executeUpdate() throws SQLException {
-      int held = connection.beforeStatement();
-      try {
-        return prepared().executeUpdate();
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, sql, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, sql, null);
-      }
-    }
-
-    @Override
-    public final boolean execute() throws SQLException {
-      int held = connection.beforeStatement();
-      try {
-        return prepared().execute();
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, sql, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, sql, null);
-      }
-    }
-
-    @Override
-    public final long executeLargeUpdate() throws SQLException {
-      int held = connection.beforeStatement();
-      try {
-        return prepared().executeLargeUpdate();
       } catch (SQLException e) {
         held = connection.afterStatement(held, sql, e);
         throw e;
@@ -827,20 +533,6 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       return statement;
     }
 
-    @Override
-    public final <T> T unwrap(Class<T> iface) throws SQLException {
-      return ConnectionWrapper.unwrap(this, delegate, iface);
-    }
-
-    @Override
-    public final boolean isWrapperFor(Class<?> iface) throws SQLException {
-      return ConnectionWrapper.isWrapperFor(this, delegate, iface);
-    }
-
-    @Override
-    public final String toString() {
-      return describe(this, delegate);
-    }
   }
 
   /**
@@ -870,19 +562,5 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       return connection;
     }
 
-    @Override
-    public final <T> T unwrap(Class<T> iface) throws SQLException {
-      return ConnectionWrapper.unwrap(this, delegate, iface);
-    }
-
-    @Override
-    public final boolean isWrapperFor(Class<?> iface) throws SQLException {
-      return ConnectionWrapper.isWrapperFor(this, delegate, iface);
-    }
-
-    @Override
-    public final String toString() {
-      return describe(this, delegate);
-    }
   }
 }
