@@ -27,44 +27,44 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The budgets made by {@link SluiceDriver}: one per {@code sluice.name} in this JVM (strictly, in
+ * The enforcers made by {@link SluiceDriver}: one per {@code sluice.name} in this JVM (strictly, in
  * the class loader that loaded Sluice), shared by every connection made with that name, so that a
  * pool of fifty physical connections draws from one bucket.
  *
- * <p>Design note: building outside the lock. Building a budget may wait on Redis (the first flag
+ * <p>Design note: building outside the lock. Building an enforcer may wait on Redis (the first flag
  * read, the first heartbeat) and registers an MXBean. It never happens under the JVM-wide lock:
- * under the lock, the first connect for a name only puts a placeholder {@link Entry} in the map
- * and becomes its one builder; it then builds with no lock held. A connect for the same name finds
- * the placeholder and waits for that build alone (it needs the budget); a connect for any other
- * name, and every {@code stats} or metrics scrape, takes the lock for a map look-up only. Since a
- * name has at most one builder, two budgets of one name are never built at once, so no losing copy
- * (threads, MXBean) is ever left to clean up. A build that fails removes its placeholder and
- * hands its exception to the connects waiting on it; the next connect builds again.
+ * under the lock, the first connect for a name only puts a placeholder {@link Entry} in the map and
+ * becomes its one builder; it then builds with no lock held. A connect for the same name finds the
+ * placeholder and waits for that build alone (it needs the enforcer); a connect for any other name,
+ * and every {@code stats} or metrics scrape, takes the lock for a map look-up only. Since a name
+ * has at most one builder, two enforcers of one name are never built at once, so no losing copy
+ * (threads, MXBean) is ever left to clean up. A build that fails removes its placeholder and hands
+ * its exception to the connects waiting on it; the next connect builds again.
  *
- * <p>Design note: when a budget stops. A driver-made budget may own background work (a Redis flag
- * reader, a registry heartbeat that counts this instance in {@code sluice.instances=redis}). It
- * must stop when the pool that used it is closed, or an application that swaps or closes its pool
- * keeps reading Redis and keeps counting itself as an instance for its whole life. The driver
- * cannot see a pool being closed, only its physical connections: so each budget holds weak
+ * <p>Design note: when an enforcer stops. A driver-made enforcer may own background work (a Redis
+ * flag reader, a registry heartbeat that counts this instance in {@code sluice.instances=redis}).
+ * It must stop when the pool that used it is closed, or an application that swaps or closes its
+ * pool keeps reading Redis and keeps counting itself as an instance for its whole life. The driver
+ * cannot see a pool being closed, only its physical connections: so each enforcer holds weak
  * references to the raw connections made for it, and a sweeper checks them every
  * {@value #SWEEP_SECONDS} s with {@link Connection#isClosed()} (a local read in the drivers that
  * matter). A connection counts as gone when closed or garbage-collected, so a leaked connection
- * does not keep a budget forever. A budget with no connection left, and none being opened, for
- * {@value #GRACE_SECONDS} s is closed and forgotten; the next connection with its name builds it
- * anew. The grace period keeps the budget, and its bucket, across a pool replacing its
- * connections and across code that opens one connection per task through {@code DriverManager}.
- * A connect that gives the name other settings does not wait for the grace period: when none of
- * the budget's connections is open (checked then and there), the budget is closed and replaced at
- * once, with an INFO line; when some are, the error says how many. A budget being closed stays in
- * the map, marked retired, until its MXBean is unregistered, so that the next budget of that name
- * registers under the plain name; connects for it wait for that. The sweeper is one daemon
- * thread, started with the first budget and stopped with the last, so nothing of Sluice stays
- * running once no budget is left.
+ * does not keep an enforcer forever. An enforcer with no connection left, and none being opened,
+ * for {@value #GRACE_SECONDS} s is closed and forgotten; the next connection with its name builds
+ * it anew. The grace period keeps the enforcer, and its bucket, across a pool replacing its
+ * connections and across code that opens one connection per task through {@code DriverManager}. A
+ * connect that gives the name other settings does not wait for the grace period: when none of the
+ * enforcer's connections is open (checked then and there), the enforcer is closed and replaced at
+ * once, with an INFO line; when some are, the error says how many. An enforcer being closed stays
+ * in the map, marked retired, until its MXBean is unregistered, so that the next enforcer of that
+ * name registers under the plain name; connects for it wait for that. The sweeper is one daemon
+ * thread, started with the first enforcer and stopped with the last, so nothing of Sluice stays
+ * running once no enforcer is left.
  *
  * <p>This class is threadsafe: its state is guarded by one {@link ReentrantLock} (not a monitor, so
  * a virtual thread waiting for it does not pin its carrier), held only for map and list updates:
- * neither {@link Enforcer#open}, {@link Enforcer#close()} nor {@code isClosed()} is ever called while
- * holding it.
+ * neither {@link Enforcer#open}, {@link Enforcer#close()} nor {@code isClosed()} is ever called
+ * while holding it.
  */
 final class DriverEnforcers {
   private static final Logger LOG = LoggerFactory.getLogger(SluiceDriver.class);
@@ -72,11 +72,11 @@ final class DriverEnforcers {
   static final int GRACE_SECONDS = 30;
   static final int SWEEP_SECONDS = 10;
 
-  /** The budgets of the registered driver. */
+  /** The enforcers of the registered driver. */
   static final DriverEnforcers SHARED =
       new DriverEnforcers(Ticker.system(), Duration.ofSeconds(GRACE_SECONDS), true);
 
-  /** Builds a budget from checked settings; tests give one that waits or fails on purpose. */
+  /** Builds an enforcer from checked settings; tests give one that waits or fails on purpose. */
   interface Opener {
     Enforcer open(Settings settings);
   }
@@ -101,17 +101,17 @@ final class DriverEnforcers {
   }
 
   /**
-   * One budget (or the placeholder of one being built) and the connections made for it. The
+   * One enforcer (or the placeholder of one being built) and the connections made for it. The
    * fields but {@link #budget} and {@link #built} are guarded by the registry's lock.
    */
   static final class Entry {
     private final String name;
     private final Settings settings;
-    /** Completed by the one builder: with the budget, or with the build's failure. */
+    /** Completed by the one builder: with the enforcer, or with the build's failure. */
     private final CompletableFuture<Enforcer> built = new CompletableFuture<>();
     /** Set once by the builder before {@link #built} completes. */
     private volatile Enforcer enforcer;
-    /** Set when the budget is being closed; completed once it is. */
+    /** Set when the enforcer is being closed; completed once it is. */
     private CompletableFuture<Void> retired;
     private final List<WeakReference<Connection>> connections = new ArrayList<>();
     private int connecting;
@@ -123,7 +123,7 @@ final class DriverEnforcers {
       this.settings = settings;
     }
 
-    /** The budget's limiter; only once {@link #acquire} has returned this entry. */
+    /** The enforcer's limiter; only once {@link #acquire} has returned this entry. */
     Limiter limiter() {
       return enforcer.limiter();
     }
@@ -135,14 +135,14 @@ final class DriverEnforcers {
   private record Step(Action action, Entry entry, Entry replaced) {}
 
   /**
-   * Returns the budget named by {@code settings}, building it on first use (outside the lock),
+   * Returns the enforcer named by {@code settings}, building it on first use (outside the lock),
    * and counts a connection as being opened for it until {@link #connected} or
-   * {@link #abandoned}. A budget of that name with other settings and no open connection is
+   * {@link #abandoned}. An enforcer of that name with other settings and no open connection is
    * closed and replaced.
    *
    * @throws IllegalArgumentException when the name is in use with other settings by open
    *     connections, naming both values; or when the settings do not fit together
-   * @throws SQLException when interrupted while another connect builds or closes the budget
+   * @throws SQLException when interrupted while another connect builds or closes the enforcer
    */
   Entry acquire(Settings settings) throws SQLException {
     boolean pruned = false;
@@ -194,7 +194,7 @@ final class DriverEnforcers {
     }
   }
 
-  /** Puts a placeholder for a budget this connect is to build; under the lock. */
+  /** Puts a placeholder for an enforcer this connect is to build; under the lock. */
   private Step placeholder(Settings settings, Entry replaced) {
     Entry entry = new Entry(settings);
     entry.connecting = 1;
@@ -203,10 +203,10 @@ final class DriverEnforcers {
     return new Step(Action.BUILD, entry, replaced);
   }
 
-  /** Builds the entry's budget with no lock held, after closing the one it replaces. */
+  /** Builds the entry's enforcer with no lock held, after closing the one it replaces. */
   private Entry build(Entry entry, Entry replaced) {
     if (replaced != null) {
-      LOG.info("{} - replacing the driver's budget, which has no open connection, with one of"
+      LOG.info("{} - replacing the driver's limiter, which has no open connection, with one of"
           + " other settings: {}", entry.name,
           String.join(", ", replaced.settings.differences(entry.settings)));
       retire(replaced); // first, so the new MXBean takes the plain name
@@ -227,7 +227,7 @@ final class DriverEnforcers {
     return entry;
   }
 
-  /** Waits for the entry's budget, built by another connect. */
+  /** Waits for the entry's enforcer, built by another connect. */
   private Entry join(Entry entry) throws SQLException {
     try {
       await(entry.built, entry.name);
@@ -244,7 +244,7 @@ final class DriverEnforcers {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new SQLTransientConnectionException(name + " - interrupted while waiting for the"
-          + " driver's budget of this name to be built or closed by another connect", null, e);
+          + " driver's limiter of this name to be built or closed by another connect", null, e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof Error) {
@@ -253,7 +253,7 @@ final class DriverEnforcers {
       if (cause instanceof IllegalArgumentException) {
         throw new IllegalArgumentException(cause.getMessage(), cause); // this thread's trace
       }
-      throw new IllegalStateException(name + " - building the driver's budget failed: " + cause,
+      throw new IllegalStateException(name + " - building the driver's limiter failed: " + cause,
           cause);
     }
   }
@@ -276,7 +276,7 @@ final class DriverEnforcers {
     }
   }
 
-  /** Closes a retired entry's budget, then forgets the entry and wakes those waiting on it. */
+  /** Closes a retired entry's enforcer, then forgets the entry and wakes those waiting on it. */
   private void retire(Entry entry) {
     try {
       entry.enforcer.close();
@@ -298,14 +298,14 @@ final class DriverEnforcers {
     String users = entry.connections.size() + " open connection(s)"
         + (entry.connecting > 0 ? " and " + entry.connecting + " being opened" : "");
     return new IllegalArgumentException("sluice.name \"" + entry.name + "\" already names a"
-        + " budget in this JVM with other settings, and " + users + " still use it: "
-        + String.join(", ", differences) + " (the budget's value first, then this URL's). Every"
-        + " URL naming one budget must give the same settings: align them, close the other"
-        + " pool first (a budget with no open connection is replaced), or give this one its own"
+        + " limiter in this JVM with other settings, and " + users + " still use it: "
+        + String.join(", ", differences) + " (the limiter's value first, then this URL's). Every"
+        + " URL naming one limiter must give the same settings: align them, close the other"
+        + " pool first (a limiter with no open connection is replaced), or give this one its own"
         + " sluice.name");
   }
 
-  /** Records that {@code raw} was opened for the entry's budget. */
+  /** Records that {@code raw} was opened for the entry's enforcer. */
   void connected(Entry entry, Connection raw) {
     lock.lock();
     try {
@@ -316,7 +316,7 @@ final class DriverEnforcers {
     }
   }
 
-  /** Records that a connection could not be opened for the entry's budget. */
+  /** Records that a connection could not be opened for the entry's enforcer. */
   void abandoned(Entry entry) {
     lock.lock();
     try {
@@ -326,13 +326,13 @@ final class DriverEnforcers {
     }
   }
 
-  /** The figures of the budget named {@code name}, or {@code null} when none is built. */
+  /** The figures of the enforcer named {@code name}, or {@code null} when none is built. */
   Stats stats(String name) {
     Enforcer enforcer = find(name);
     return enforcer == null ? null : enforcer.stats();
   }
 
-  /** The limiter of the budget named {@code name}, or {@code null}: for tests. */
+  /** The limiter of the enforcer named {@code name}, or {@code null}: for tests. */
   Limiter limiter(String name) {
     Enforcer enforcer = find(name);
     return enforcer == null ? null : enforcer.limiter();
@@ -349,7 +349,7 @@ final class DriverEnforcers {
   }
 
   /**
-   * Forgets the connections that are gone and closes the budgets idle for the grace period. Runs
+   * Forgets the connections that are gone and closes the enforcers idle for the grace period. Runs
    * on the sweeper thread; tests call it directly.
    */
   void sweep() {
@@ -373,7 +373,7 @@ final class DriverEnforcers {
       lock.unlock();
     }
     for (Entry entry : expired) {
-      LOG.info("{} - closing the driver's budget: no connection used it for {} s", entry.name,
+      LOG.info("{} - closing the driver's limiter: no connection used it for {} s", entry.name,
           TimeUnit.NANOSECONDS.toSeconds(graceNanos));
       retire(entry);
     }
@@ -425,7 +425,7 @@ final class DriverEnforcers {
     try {
       return connection.isClosed();
     } catch (SQLException | RuntimeException e) {
-      return true; // a connection that cannot say is broken: it no longer holds the budget
+      return true; // a connection that cannot say is broken: it no longer holds the enforcer
     }
   }
 
@@ -453,7 +453,7 @@ final class DriverEnforcers {
     try {
       sweep();
     } catch (RuntimeException e) {
-      LOG.warn("the driver's budget sweeper failed; it will try again", e); // never kill the task
+      LOG.warn("the driver's limiter sweeper failed; it will try again", e); // never kill the task
     }
   }
 

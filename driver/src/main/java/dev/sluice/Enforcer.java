@@ -22,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One budget, built from checked settings: its limiter and the background work it owns (a Redis
+ * One enforcer, built from checked settings: its limiter and the background work it owns (a Redis
  * flag reader, a registry member). Shared by {@link RateLimitedDataSource} and the driver.
  *
  * <p>This class is threadsafe; {@link #close()} is idempotent.
@@ -46,7 +46,7 @@ final class Enforcer implements AutoCloseable {
   }
 
   /**
-   * Checks the settings across keys and builds the budget.
+   * Checks the settings across keys and builds the enforcer.
    *
    * @param settings the checked settings, {@code sluice.name} and {@code sluice.budget} set
    * @param explicitFlag a flag given in code, winning over {@code sluice.flag}; or {@code null}

@@ -41,7 +41,7 @@ import java.util.logging.Logger;
  * <p>Every connection made with the same {@code sluice.name} in one JVM draws from one budget:
  * a pool of fifty physical connections shares one bucket. Without {@code sluice.name} the name is
  * made of the real URL's host, port and database, with a checksum suffix when joining them would
- * be ambiguous (two databases never share a derived name). The budget's background work stops
+ * be ambiguous (two databases never share a derived name). The enforcer's background work stops
  * about thirty seconds after its last connection is closed; a connect that gives the name other
  * settings replaces it at once when none of its connections is open.
  *
@@ -64,7 +64,7 @@ public final class SluiceDriver implements Driver {
     }
   }
 
-  private final DriverEnforcers budgets;
+  private final DriverEnforcers enforcers;
   /** The last real driver connected through; {@link #jdbcCompliant()} asks it. */
   private volatile Driver lastDelegate;
 
@@ -73,18 +73,18 @@ public final class SluiceDriver implements Driver {
     this(DriverEnforcers.SHARED);
   }
 
-  SluiceDriver(DriverEnforcers budgets) {
-    this.budgets = budgets;
+  SluiceDriver(DriverEnforcers enforcers) {
+    this.enforcers = enforcers;
   }
 
   /**
-   * Opens a connection through the real driver, limited by the budget the settings name.
+   * Opens a connection through the real driver, limited by the enforcer the settings name.
    *
    * @param url a {@code jdbc:sluice:} URL; any other URL gives {@code null}
    * @param info connection properties: the real driver's, and {@code sluice.*} settings
    * @return the connection, or {@code null} when the URL is not {@code jdbc:sluice:}
    * @throws SQLNonTransientConnectionException naming the key and the value (masked), when a
-   *     setting is bad, unknown, misspelled, given twice, or differs from the budget of the same
+   *     setting is bad, unknown, misspelled, given twice, or differs from the enforcer of the same
    *     name while connections of it are open; when there is no URL after the prefix; or naming
    *     the (masked) URL and the class loader, when no driver accepts the real URL
    * @throws SQLException as the real driver throws it
@@ -102,15 +102,15 @@ public final class SluiceDriver implements Driver {
     try {
       raw = real.connect(target.url(), target.properties());
     } catch (SQLException | RuntimeException e) {
-      budgets.abandoned(entry);
+      enforcers.abandoned(entry);
       throw e;
     }
     if (raw == null) {
-      budgets.abandoned(entry);
+      enforcers.abandoned(entry);
       throw new SQLNonTransientConnectionException(real.getClass().getName() + " accepted the"
           + " URL but returned no connection", "08001");
     }
-    budgets.connected(entry, raw);
+    enforcers.connected(entry, raw);
     return ConnectionWrapper.wrap(raw, entry.limiter());
   }
 
@@ -218,9 +218,9 @@ public final class SluiceDriver implements Driver {
   }
 
   /**
-   * Returns the figures of a budget made by this driver in this JVM.
+   * Returns the figures of an enforcer made by this driver in this JVM.
    *
-   * @param name the budget's {@code sluice.name}, given or derived
+   * @param name the enforcer's {@code sluice.name}, given or derived
    * @return its figures, or empty when no open connection uses that name
    */
   public static Optional<Stats> stats(String name) {
@@ -244,7 +244,7 @@ public final class SluiceDriver implements Driver {
 
   private DriverEnforcers.Entry acquire(SluiceUrl target) throws SQLException {
     try {
-      return budgets.acquire(target.settings());
+      return enforcers.acquire(target.settings());
     } catch (IllegalArgumentException | UnsupportedOperationException e) {
       throw badSettings(e);
     }

@@ -162,7 +162,7 @@ public final class SluiceMetrics implements MeterBinder {
     gauge(registry, "sluice.limiting", Tags.empty(), s -> s.limiting() ? 1 : 0, null,
         "1 while permits are charged (the breaker flag is open, or recovering), else 0");
     gauge(registry, "sluice.recovering", Tags.empty(), s -> s.recovering() ? 1 : 0, null,
-        "1 while the flag has closed and the cap holds until demand settles, else 0");
+        "1 while the flag has closed and limiting holds until demand settles, else 0");
     gauge(registry, "sluice.share", Tags.empty(), Stats::permitsPerSecond, "permits/s",
         "This instance's share of the budget");
     gauge(registry, "sluice.budget", Tags.empty(), Stats::budget, "permits/s",

@@ -196,7 +196,7 @@ class DriverEnforcersTest {
 
     assertThatThrownBy(() -> budgets.acquire(settings("orders", "200")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("sluice.name \"orders\" already names a budget")
+        .hasMessageContaining("sluice.name \"orders\" already names a limiter")
         .hasMessageContaining("sluice.budget (\"100\" and \"200\")");
   }
 
