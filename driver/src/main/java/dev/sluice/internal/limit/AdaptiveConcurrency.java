@@ -93,10 +93,13 @@ import java.util.concurrent.atomic.LongAdder;
  * so its equilibrium is {@code limit = 4 / (1 - gradient)}: a level shift of 2&ndash;3&times;
  * leaves it near 8&ndash;16 rather than at 1, while its long-term average (600 samples) absorbs
  * the shift; but that fixed allowance also sets its cap by the spread of single latencies, not by
- * crowding, and bounds it below by about 8 whatever the database. When the baselines are
- * rescaled wrongly (a cut that happened to coincide with a burst of the host's noise), the cap
- * errs high by at most twice the cap at which it happened, until the next uncrowded batches bring
- * the baselines back down (a quarter of the way per batch) or overload errors cut.
+ * crowding, and bounds it below by about 8 whatever the database. Where the rescale errs, it
+ * errs high: all of the crowding left after the halving is taken for the database's own, and the
+ * cap grows until it reads {@value #TOLERANCE} again &mdash; back to where the cut began if
+ * crowding is in proportion to what is in flight, further where it grows more slowly (on the
+ * harness's noisy host, from 13 back to the pool's 32, with 5&ndash;10&nbsp;% of the statements
+ * past a deadline this controller does not see) &mdash; until uncrowded batches bring the
+ * baselines back down (a quarter of the way per batch) or overload errors cut.
  *
  * <p>The shapes share a fixed table of {@value #SLOTS} slots indexed by the hash; two shapes that
  * collide share a baseline, which makes the heavier one look crowded &mdash; a bias towards
