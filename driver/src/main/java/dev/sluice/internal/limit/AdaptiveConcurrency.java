@@ -50,8 +50,10 @@ import java.util.concurrent.atomic.LongAdder;
  *       per-shape uncrowded baseline rather than to a long-term average of whatever latency was
  *       seen (which, under a sustained overload, drifts up to the overload and lets the cap creep:
  *       Netflix PR #134), and the allowance is 1 and only below the target, so the target
- *       crowding stays near {@value #TOLERANCE} at small caps too, and a database that became
- *       slower at every concurrency drives the cap to the minimum, where it is learned again.
+ *       crowding stays near {@value #TOLERANCE} at small caps too. The price of both is that a
+ *       database that became slower at every concurrency reads as crowding and cuts, with no
+ *       allowance to hold the cap up: that is told apart by the answer to the cut (below,
+ *       "Slower, or crowded?").
  *   <li><b>The target is twice the uncrowded latency.</b> {@value #TOLERANCE}&times; (the
  *       fhir-server ADR's F = 2) keeps enough statements waiting at the database that a stall of a
  *       caller thread does not leave it idle &mdash; on a noisy host a cap at the knee itself
