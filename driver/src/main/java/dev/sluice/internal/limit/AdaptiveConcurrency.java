@@ -101,7 +101,12 @@ import java.util.concurrent.atomic.LongAdder;
  * crowding is in proportion to what is in flight, further where it grows more slowly (on the
  * harness's noisy host, from 13 back to the pool's 32, with 5&ndash;10&nbsp;% of the statements
  * past a deadline this controller does not see) &mdash; until uncrowded batches bring the
- * baselines back down (a quarter of the way per batch) or overload errors cut.
+ * baselines back down (a quarter of the way per batch) or overload errors cut. Overload errors
+ * while the cap is in use after a rescale refute it: the crowding was ours after all. The
+ * rescale is undone (the baselines divided by the same factor) and no other is made until the
+ * gate has room again &mdash; without this, the 30&nbsp;% cut of the errors was followed at once
+ * by growth back to where they began (on the harness, a cap swinging between 22 and 32 with
+ * statement timeouts for five seconds).
  *
  * <p>The shapes share a fixed table of {@value #SLOTS} slots indexed by the hash; two shapes that
  * collide share a baseline, which makes the heavier one look crowded &mdash; a bias towards
@@ -216,6 +221,9 @@ public final class AdaptiveConcurrency {
   /** Written only by the decision; the window's CAS orders one decision after the other. */
   private int referenceAge;
   private final AtomicLong relearned = new AtomicLong();
+  /** The last rescale of this episode of a full gate (1: none), and whether errors refuted one. */
+  private volatile double lastRescale = 1;
+  private volatile boolean refuted;
   /** See {@link #sampleStride()}; written only by the decision. */
   private volatile int stride = 1;
   private volatile double estimate;
@@ -425,8 +433,16 @@ public final class AdaptiveConcurrency {
     }
     mayLearn = !saturated || next <= min;
     double factor = slowerForGood(saturated, cap, crowding);
-    if (factor > 1) {
+    if (!saturated) {
+      lastRescale = 1; // the episode is over: the gate had room, the baselines learn as usual
+      refuted = false;
+    } else if (overloaded && inUse && lastRescale > 1) {
+      rescaleBaselines(1 / lastRescale); // overload errors refute it: the crowding was ours
+      lastRescale = 1;
+      refuted = true;
+    } else if (factor > 1 && !refuted) {
       rescaleBaselines(factor);
+      lastRescale = factor;
       relearned.incrementAndGet();
     }
     estimate = next;

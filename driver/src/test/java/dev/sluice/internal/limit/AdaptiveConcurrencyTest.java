@@ -167,6 +167,29 @@ class AdaptiveConcurrencyTest {
   }
 
   @Test
+  void rescale_refutedByOverloadErrors_isUndoneAndNotRepeatedInTheEpisode() {
+    hostShare = 100;
+    start(100, 1, 100);
+    run(Duration.ofSeconds(5));
+    long before = controller.baselineNanos(POINT);
+    demand = 200;
+    run(Duration.ofSeconds(5));
+    slowdown = 2;
+    run(Duration.ofSeconds(5));
+    assertThat(controller.relearned()).isEqualTo(1);
+    assertThat(controller.baselineNanos(POINT)).isGreaterThan(before * 3 / 2);
+    // statement timeouts with the gate full: the crowding was ours after all
+    fill(controller.limit());
+    ticker.advance(Duration.ofMillis(100));
+    for (int i = 0; i < 16; i++) {
+      controller.onSample(POINT, 1_000_000, true);
+    }
+    assertThat(controller.baselineNanos(POINT)).isBetween(before * 9 / 10, before * 11 / 10);
+    run(Duration.ofSeconds(5)); // the same episode: the gate stays full
+    assertThat(controller.relearned()).isEqualTo(1);
+  }
+
+  @Test
   void limit_whenADatabaseWhoseCrowdingFollowsTheCapIsOverloaded_neverRelearns() {
     start(100, 1, 100);
     run(Duration.ofSeconds(5));
