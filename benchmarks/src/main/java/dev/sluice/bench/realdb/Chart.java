@@ -41,7 +41,7 @@ final class Chart {
       List<Tally> tallies, Map<String, String> colours, String variant, int top) {
     double seconds = RealDatabaseHarness.durationNanos(phases) / 1e9;
     double xScale = (WIDTH - LEFT - RIGHT) / seconds;
-    double yScale = (PANEL - 20.0) / RealDatabaseHarness.POOL;
+    double yScale = (PANEL - 20.0) / RealDatabaseHarness.pool;
     text(s, LEFT, top - 8, variant + " host: the cap (statements in flight) every 250 ms", "bold");
     double x = LEFT;
     boolean shade = false;
@@ -54,7 +54,7 @@ final class Chart {
       shade = !shade;
     }
     int base = top + PANEL;
-    for (int cap = 0; cap <= RealDatabaseHarness.POOL; cap += 8) {
+    for (int cap = 0; cap <= RealDatabaseHarness.pool; cap += 8) {
       double y = base - cap * yScale;
       s.append(String.format(Locale.ROOT, "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f'"
           + " stroke='#ccc'/>%n", LEFT, WIDTH - RIGHT, y, y));

@@ -2,6 +2,7 @@ package dev.sluice.bench.realdb;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.sluice.PoolSizeDefault;
 import dev.sluice.internal.limit.Concurrency;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -26,13 +27,13 @@ import java.util.function.IntFunction;
 
 /**
  * The adaptive concurrency cap against its peers on a real database: an embedded PostgreSQL on
- * this machine, a HikariCP pool of {@value #POOL}, a CPU-bound statement, open-loop Poisson
- * arrivals and a {@value #DEADLINE_MILLIS}&nbsp;ms deadline. Every variant drives the same
+ * this machine, a HikariCP pool of 32 ({@code --pool N}: N), a CPU-bound statement, open-loop
+ * Poisson arrivals and a {@value #DEADLINE_MILLIS}&nbsp;ms deadline. Every variant drives the same
  * {@code ConcurrencyGate} in front of the pool: no cap, a sweep of fixed caps, Sluice's
  * {@code auto}, and Netflix concurrency-limits' Vegas and Gradient2 bounded to the pool.
  *
  * <pre>
- * java -cp benchmarks/target/benchmarks.jar dev.sluice.bench.realdb.RealDatabaseHarness [--seed 1] [--quick]
+ * java -cp benchmarks/target/benchmarks.jar dev.sluice.bench.realdb.RealDatabaseHarness [--seed 1] [--quick] [--pool 10]
  * </pre>
  *
  * <p>The scenario, after a calibration that finds the statement's size (about
@@ -60,7 +61,8 @@ import java.util.function.IntFunction;
 public final class RealDatabaseHarness {
 
   static final String SQL = "SELECT sum(hashint4(g)) FROM generate_series(1, ?) AS g";
-  static final int POOL = 32;
+  /** The pool's size: 32, or {@code --pool N}. Set once by {@link #main}, before anything runs. */
+  static int pool = 32;
   static final long DEADLINE_MILLIS = 300;
   static final double TARGET_MILLIS = 5;
   static final int NEIGHBOURS = 3;
@@ -89,11 +91,11 @@ public final class RealDatabaseHarness {
   /** The statements of one scenario: when each arrives (from the start), and its size. */
   record Schedule(long[] offsets, int[] sizes, int[] phases, int[] perPhase) {}
 
-  private final HikariDataSource pool;
+  private final HikariDataSource dataSource;
   private final ThreadPoolExecutor callers;
 
-  private RealDatabaseHarness(HikariDataSource pool) {
-    this.pool = pool;
+  private RealDatabaseHarness(HikariDataSource dataSource) {
+    this.dataSource = dataSource;
     this.callers = new ThreadPoolExecutor(64, 1024, 30, TimeUnit.SECONDS, new SynchronousQueue<>());
     callers.prestartAllCoreThreads();
   }
@@ -114,17 +116,20 @@ public final class RealDatabaseHarness {
         seed = Long.parseLong(args[++i]);
       } else if (args[i].equals("--quick")) {
         scale = 1 / 3.0;
+      } else if (args[i].equals("--pool")) {
+        pool = Integer.parseInt(args[++i]);
       } else if (args[i].equals("--size")) {
         fixedSize = Integer.parseInt(args[++i]);
       }
     }
     List<Phase> phases = scaled(PHASES, scale);
-    Path out = Path.of("benchmarks/target/realdb");
+    Path out = Path.of(pool == 32 ? "benchmarks/target/realdb"
+        : "benchmarks/target/realdb-pool" + pool);
     Files.createDirectories(out);
     Path dataDir = Files.createTempDirectory("sluice-realdb");
     try (EmbeddedPostgres pg = start(dataDir)) {
-      try (HikariDataSource pool = pool(pg)) {
-        new RealDatabaseHarness(pool).runAll(seed, phases, fixedSize, out);
+      try (HikariDataSource dataSource = dataSource(pg)) {
+        new RealDatabaseHarness(dataSource).runAll(seed, phases, fixedSize, out);
       }
     }
   }
@@ -150,15 +155,23 @@ public final class RealDatabaseHarness {
     List<IntFunction<Gate>> gates = new ArrayList<>();
     gates.add(max -> Gate.none());
     for (int cap : FIXED_CAPS) {
-      gates.add(max -> Gate.fixed(cap));
+      if (cap < pool) {
+        gates.add(max -> Gate.fixed(cap));
+      }
     }
-    gates.add(Gate::sluice);
+    if (pool < FIXED_CAPS[FIXED_CAPS.length - 1]) {
+      gates.add(max -> Gate.fixed(pool));
+    }
+    // auto's maximum is sluice.concurrency.max's default: the pool's size, as Sluice reads it
+    int autoMax = PoolSizeDefault.of(dataSource);
+    report.autoMax(autoMax);
+    gates.add(max -> Gate.sluice(autoMax > 0 ? autoMax : 100));
     gates.add(Gate::gradient2);
     gates.add(Gate::vegas);
     List<Tally> tallies = new ArrayList<>();
     for (IntFunction<Gate> gate : gates) {
-      tallies.add(run(schedule, phases, "quiet", gate.apply(POOL)));
-      tallies.add(withNeighbour(() -> run(schedule, phases, "noisy", gate.apply(POOL))));
+      tallies.add(run(schedule, phases, "quiet", gate.apply(pool)));
+      tallies.add(withNeighbour(() -> run(schedule, phases, "noisy", gate.apply(pool))));
     }
     report.finish(tallies, Report.loadAverage(), out);
     callers.shutdown();
@@ -183,11 +196,11 @@ public final class RealDatabaseHarness {
     }
   }
 
-  private static HikariDataSource pool(EmbeddedPostgres pg) {
+  private static HikariDataSource dataSource(EmbeddedPostgres pg) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(pg.getJdbcUrl("postgres", "postgres"));
-    config.setMaximumPoolSize(POOL);
-    config.setMinimumIdle(POOL);
+    config.setMaximumPoolSize(pool);
+    config.setMinimumIdle(pool);
     config.setConnectionTimeout(250); // HikariCP's least: a wait for a connection ends by then
     config.setInitializationFailTimeout(-1);
     config.setConnectionInitSql("SET statement_timeout = " + DEADLINE_MILLIS);
@@ -218,9 +231,9 @@ public final class RealDatabaseHarness {
   private void fillPool() throws SQLException {
     List<Connection> held = new ArrayList<>();
     try {
-      for (int tries = 0; held.size() < POOL; tries++) {
+      for (int tries = 0; held.size() < pool; tries++) {
         try {
-          held.add(pool.getConnection());
+          held.add(dataSource.getConnection());
         } catch (java.sql.SQLTransientConnectionException e) {
           if (tries > 200) {
             throw e; // 50 s without a connection: the database is not there
@@ -263,7 +276,7 @@ public final class RealDatabaseHarness {
   }
 
   private void execute(int size) throws SQLException {
-    try (Connection c = pool.getConnection(); PreparedStatement ps = c.prepareStatement(SQL)) {
+    try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(SQL)) {
       ps.setInt(1, size);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();

@@ -39,7 +39,7 @@ final class Report {
     line("- statement: `%s`, series of %,d for about %.0f ms alone at best (0.6-1.4x per statement)",
         RealDatabaseHarness.SQL, size, targetMillis);
     line("- capacity C: %.0f statements/s (closed loop, 8 in flight); pool %d; deadline %d ms",
-        capacity, RealDatabaseHarness.POOL, RealDatabaseHarness.DEADLINE_MILLIS);
+        capacity, RealDatabaseHarness.pool, RealDatabaseHarness.DEADLINE_MILLIS);
     StringBuilder p = new StringBuilder();
     for (RealDatabaseHarness.Phase phase : phases) {
       p.append(String.format(Locale.ROOT, " %s %.0f s at %.1fC%s;", phase.name(), phase.seconds(),
@@ -51,6 +51,12 @@ final class Report {
         Runtime.getRuntime().availableProcessors(), load);
     System.out.print(text);
     System.out.flush();
+  }
+
+  /** Records auto's maximum: {@code sluice.concurrency.max}'s default over this pool. */
+  void autoMax(int max) {
+    line("- auto's max: %s", max > 0 ? max + " (sluice.concurrency.max's default: the pool's size,"
+        + " read from HikariCP)" : "100 (the pool's size could not be read: Sluice WARNs at start)");
   }
 
   void finish(List<Tally> tallies, double load, Path out) throws IOException {

@@ -50,8 +50,10 @@ import java.util.concurrent.atomic.LongAdder;
  *       per-shape uncrowded baseline rather than to a long-term average of whatever latency was
  *       seen (which, under a sustained overload, drifts up to the overload and lets the cap creep:
  *       Netflix PR #134), and the allowance is 1 and only below the target, so the target
- *       crowding stays near {@value #TOLERANCE} at small caps too, and a database that became
- *       slower at every concurrency drives the cap to the minimum, where it is learned again.
+ *       crowding stays near {@value #TOLERANCE} at small caps too. The price of both is that a
+ *       database that became slower at every concurrency reads as crowding and cuts, with no
+ *       allowance to hold the cap up: that is told apart by the answer to the cut (below,
+ *       "Slower, or crowded?").
  *   <li><b>The target is twice the uncrowded latency.</b> {@value #TOLERANCE}&times; (the
  *       fhir-server ADR's F = 2) keeps enough statements waiting at the database that a stall of a
  *       caller thread does not leave it idle &mdash; on a noisy host a cap at the knee itself
@@ -63,18 +65,48 @@ import java.util.concurrent.atomic.LongAdder;
  * latency. While the cap holds callers back, every batch ran at the crowding the cap allows, and
  * letting the baseline follow it would let the cap creep up (measured on the simulated harness:
  * from 1.2&times; to 1.8&times; the database's capacity in a minute of overload); so while the gate
- * was full in the last window, batches do not move the baseline. Light load, and every moment the
- * gate has room, are uncrowded, and that is where it is learned. A database that became slower
- * at every concurrency (Netflix concurrency-limits #171: a new plan, a cold cache, a neighbour
- * taking half its CPU) first reads as crowding; two things tell it apart, and let the baseline
- * learn again while the gate is full: the cap is at its minimum (the crowding seen is then the
- * database's own), or halving the cap left the crowding within a quarter of where it was (past
- * the knee, crowding is in proportion to what is in flight, so a halving halves it; crowding
- * that stays is not ours). Learning then lasts until the crowding is back under the tolerance.
- * Until then the cap errs low, never high. A baseline is only
- * as good as the first uncrowded batches: a controller whose first samples come from a flood takes
- * the flooded latency for normal, and only overload errors then cut. Feed it samples before
- * limiting starts.
+ * was full in the last window, batches do not move the baseline, except at the minimum cap (the
+ * crowding seen there is the database's own). Light load, and every moment the gate has room, are
+ * uncrowded, and that is where it is learned. A baseline is only as good as the first uncrowded
+ * batches: a controller whose first samples come from a flood takes the flooded latency for
+ * normal, and only overload errors then cut. Feed it samples before limiting starts.
+ *
+ * <p><b>Slower, or crowded?</b> A database that became slower at every concurrency (every
+ * statement twice as costly, a neighbour taking the CPUs, a new plan: Netflix concurrency-limits
+ * #171) first reads as crowding, and a controller that cuts for it cuts for nothing: the knee, in
+ * statements in flight, has not moved (twice as costly statements on the same cores crowd them at
+ * the same count), and a cap cut to 1&ndash;5 only starves it. On the real-database harness the
+ * controller before this one did exactly that when the statements' cost doubled (the cap from 32
+ * to 1&ndash;5, 0.78&times; the best fixed cap's goodput). What tells the two apart is the
+ * response to a cut: past the knee, crowding is in proportion to what is in flight, so halving the
+ * cap halves it; crowding that stays is not ours. So while the gate is full, the window before a
+ * cut is kept as a reference, and when the cap has come down to half of it the crowding (the mean
+ * of the last two windows, so that one window's noise decides nothing) is compared with it: above
+ * {@value #STAYED} of it (closer, in ratio, to "did not move" than to "halved") and still above the
+ * tolerance, every baseline is multiplied by that crowding, which then reads 1, and the cap grows
+ * back to where the crowding is {@value #TOLERANCE} again &mdash; within a second or two, where
+ * learning batch by batch at a low cap (few samples) took longer than the overload lasted. A
+ * reference whose crowding is near {@value #CLIP} (every latency clipped) cannot show a fall and
+ * follows the cap down; one older than {@value #REFERENCE_WINDOWS} windows is replaced, so that
+ * only a cut of one episode is judged. The controller before this one had the same test, but
+ * against the <em>worst</em> window since the cap last rose, which on a noisy host is the noise's
+ * peak: on the quiet host's run it never fired. Gradient2 does without the test, for a different
+ * reason worth stating: it moves on every sample to {@code limit x gradient + 4} with smoothing,
+ * so its equilibrium is {@code limit = 4 / (1 - gradient)}: a level shift of 2&ndash;3&times;
+ * leaves it near 8&ndash;16 rather than at 1, while its long-term average (600 samples) absorbs
+ * the shift; but that fixed allowance also sets its cap by the spread of single latencies, not by
+ * crowding, and bounds it below by about 8 whatever the database. Where the rescale errs, it
+ * errs high: all of the crowding left after the halving is taken for the database's own, and the
+ * cap grows until it reads {@value #TOLERANCE} again &mdash; back to where the cut began if
+ * crowding is in proportion to what is in flight, further where it grows more slowly (on the
+ * harness's noisy host, from 13 back to the pool's 32, with 5&ndash;10&nbsp;% of the statements
+ * past a deadline this controller does not see) &mdash; until uncrowded batches bring the
+ * baselines back down (a quarter of the way per batch) or overload errors cut. Overload errors
+ * while the cap is in use after a rescale refute it: the crowding was ours after all. The
+ * rescale is undone (the baselines divided by the same factor) and no other is made until the
+ * gate has room again &mdash; without this, the 30&nbsp;% cut of the errors was followed at once
+ * by growth back to where they began (on the harness, a cap swinging between 22 and 32 with
+ * statement timeouts for five seconds).
  *
  * <p>The shapes share a fixed table of {@value #SLOTS} slots indexed by the hash; two shapes that
  * collide share a baseline, which makes the heavier one look crowded &mdash; a bias towards
@@ -102,6 +134,9 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>otherwise the cap holds.
  * </ol>
  *
+ * <p>After the decision, while the gate is full, the test of "slower, or crowded?" above may
+ * rescale the baselines.
+ *
  * <p>A cap that is not in use is never cut: cutting on the noise of a handful of statements under
  * light load is how limiters end in refusal storms. After a cut deeper than to
  * {@value #DEEP_CUT} of the cap, or any cut on overload errors, samples of statements admitted
@@ -111,14 +146,19 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p><b>What it cannot do.</b> The cap is cut only while it is in use: with a maximum far above
  * what the pool lets run (a pool of 10 under a maximum of 100), the cap is never in use and never
- * moves; the maximum must be at most the pool's size. Between the database's knee and twice it,
- * a noisy host makes the cap wander by &plusmn;30&nbsp;% from window to window; {@code min} stops
+ * moves; the maximum must be at most the pool's size ({@code sluice.concurrency.max} defaults to
+ * it where Sluice can read it, and Sluice warns at start where it cannot). Between the database's
+ * knee and twice it, a noisy host makes the cap wander by &plusmn;30&nbsp;% from window to window.
+ * On a host so shared that the database's share of the CPUs grows with its own backends, latency
+ * grows slowly with the cap and there is no knee within the pool: the cap then stays near the
+ * maximum, and only the maximum (and overload errors) bound it. {@code min} stops
  * a cut below what the application needs to make progress, and bounds the damage of a baseline
  * learned from a flood.
  *
  * <p><b>Cost.</b> {@link #onSample} is O(1) and allocates nothing: a clock read, two
  * {@link AtomicLongArray} reads and one add for the shape, three {@link LongAdder} adds for the
- * window; one call in a window makes the decision, a few dozen arithmetic operations. No lock is
+ * window; one call in a window makes the decision, a few dozen arithmetic operations (and, on the
+ * rare rescale, one pass over the {@value #SLOTS} baselines). No lock is
  * taken; the statistics tolerate the races they have (a sample landing in the next window, a batch
  * lost to a concurrent one).
  *
@@ -144,6 +184,10 @@ public final class AdaptiveConcurrency {
   static final double UNUSED_GROWTH = 1.5;
   /** A cut smaller than this share of the cap does not discard the samples admitted before it. */
   static final double DEEP_CUT = 0.8;
+  /** Halving the cap left the crowding above this share of it: the database became slower. */
+  static final double STAYED = 0.7;
+  /** A reference older than this many windows is replaced by the current one. */
+  static final int REFERENCE_WINDOWS = 10;
   static final int WANTED_WINDOW_SAMPLES = 64;
   static final int MAX_STRIDE = ConnectionState.SAMPLE_EVERY; // the connection's count wraps there
 
@@ -170,10 +214,16 @@ public final class AdaptiveConcurrency {
   private final LongAdder windowSamples = new LongAdder();
   private final LongAdder windowOverloads = new LongAdder();
   private volatile long lastCutNanos;
-  /** The window a later one's crowding is compared with; see {@link #unresponsive}. */
+  /** The window a later one's crowding is compared with; see {@link #slowerForGood}. */
   private volatile double referenceCap;
   private volatile double referenceCrowding;
-  private volatile boolean relearning;
+  private volatile double previousCrowding = Double.NaN;
+  /** Written only by the decision; the window's CAS orders one decision after the other. */
+  private int referenceAge;
+  private final AtomicLong relearned = new AtomicLong();
+  /** The last rescale of this episode of a full gate (1: none), and whether errors refuted one. */
+  private volatile double lastRescale = 1;
+  private volatile boolean refuted;
   /** See {@link #sampleStride()}; written only by the decision. */
   private volatile int stride = 1;
   private volatile double estimate;
@@ -276,6 +326,15 @@ public final class AdaptiveConcurrency {
   }
 
   /**
+   * How many times the controller found the database slower for good and rescaled its baselines.
+   *
+   * @return the count since creation
+   */
+  public long relearned() {
+    return relearned.get();
+  }
+
+  /**
    * Returns the no-load latency learned for a shape.
    *
    * @param shape a statement shape
@@ -372,41 +431,76 @@ public final class AdaptiveConcurrency {
     if (next < cap * DEEP_CUT || overloaded && next < cap) {
       lastCutNanos = now;
     }
-    mayLearn = !saturated || next <= min || unresponsive(saturated, cap, crowding);
+    mayLearn = !saturated || next <= min;
+    double factor = slowerForGood(saturated, cap, crowding);
+    if (!saturated) {
+      lastRescale = 1; // the episode is over: the gate had room, the baselines learn as usual
+      refuted = false;
+    } else if (overloaded && inUse && lastRescale > 1) {
+      rescaleBaselines(1 / lastRescale); // overload errors refute it: the crowding was ours
+      lastRescale = 1;
+      refuted = true;
+    } else if (factor > 1 && !refuted) {
+      rescaleBaselines(factor);
+      lastRescale = factor;
+      relearned.incrementAndGet();
+    }
     estimate = next;
     gate.setLimit((int) next);
   }
 
   /**
-   * Whether the crowding failed to follow a cut: the cap has halved since the reference window
-   * and the crowding fell by less than a quarter. Past the knee, latency is in proportion to what
-   * is in flight, so halving the cap halves the crowding; crowding that stays is the database's
-   * own (it became slower at every concurrency), and the baseline may learn it until the crowding
-   * is back under the tolerance. The reference is the window with the highest crowding since the
-   * cap last rose above it; it is dropped, and learning stops, when the crowding is back under the
-   * tolerance or the gate has room. Written only by the decision.
+   * The test of "slower, or crowded?" of the class comment, once per window: the factor to
+   * rescale the baselines by when halving the cap left the crowding where it was, else 1.
+   *
+   * <p>The reference is the last window in which the cap was within 10 % of the reference's (or
+   * the reference's crowding was clipped, or older than {@value #REFERENCE_WINDOWS} windows): it
+   * is frozen while the cap is cut below it, and tested when the cap reaches half of it, against
+   * the mean crowding of the last two windows. The first full window after the gate had room is
+   * skipped: it mixes statements admitted before the gate filled. Everything is dropped when the
+   * gate has room. Written only by the decision.
+   *
+   * @return the factor to multiply the baselines by, or 1
    */
-  private boolean unresponsive(boolean saturated, double cap, double crowding) {
-    if (!saturated || Double.isNaN(crowding) || crowding < TOLERANCE) {
-      referenceCap = 0;
-      relearning = false;
-      return false;
+  private double slowerForGood(boolean saturated, double cap, double crowding) {
+    double previous = previousCrowding;
+    previousCrowding = saturated ? crowding : Double.NaN;
+    if (!saturated || Double.isNaN(crowding) || Double.isNaN(previous)) {
+      referenceCap = 0; // the first full window mixes statements of before the gate filled
+      return 1;
     }
     double refCap = referenceCap;
-    if (refCap == 0 || cap > refCap || crowding > referenceCrowding) {
+    if (refCap == 0 || cap >= refCap * 0.9 || referenceCrowding >= CLIP * 0.9
+        || ++referenceAge > REFERENCE_WINDOWS) {
+      referenceAge = 0;
       referenceCap = cap;
       referenceCrowding = crowding;
-      return relearning;
+      return 1;
     }
     if (cap > refCap * 0.5) {
-      return relearning;
+      return 1;
     }
-    // a crowding near the clip says only "at least that much": it cannot show a fall
-    boolean stayed = crowding >= referenceCrowding * 0.75 && referenceCrowding < CLIP * 0.9;
+    double now = (previous + crowding) / 2;
+    double refCrowding = referenceCrowding;
+    referenceAge = 0;
     referenceCap = cap;
-    referenceCrowding = crowding;
-    relearning |= stayed;
-    return relearning;
+    referenceCrowding = now;
+    if (now < TOLERANCE || now < refCrowding * STAYED) {
+      return 1;
+    }
+    referenceCap = 0;
+    previousCrowding = Double.NaN;
+    return now;
+  }
+
+  /** Multiplies every known baseline by {@code factor}; a rare event, so a pass over the table. */
+  private void rescaleBaselines(double factor) {
+    for (int slot = 0; slot < SLOTS; slot++) {
+      long baseline = baselines.get(slot);
+      if (baseline != 0) {
+        baselines.compareAndSet(slot, baseline, Math.max(1, (long) (baseline * factor)));
+      }
+    }
   }
 
   /** The rules of the block comment, in its order. */

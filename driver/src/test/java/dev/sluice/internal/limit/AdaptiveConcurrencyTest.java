@@ -44,6 +44,8 @@ class AdaptiveConcurrencyTest {
   private double hostNoise; // > 0: each second, latency times 1 + uniform(0, hostNoise)
   private double hostFactor = 1;
   private int manyShapes; // > 0: that many shapes, shape i taking (i + 1) ms alone
+  private double jitter; // > 0: each 100 ms, latency times exp(jitter x gaussian)
+  private double hostShare; // > 0: crowding (inFlight + hostShare) / hostShare, no knee in reach
   private long refused;
   private int lowestLimit;
   private int highestLimit;
@@ -62,12 +64,16 @@ class AdaptiveConcurrencyTest {
       if (hostNoise > 0 && ms % 1000 == 0) {
         hostFactor = 1 + hostNoise * random.nextDouble();
       }
+      if (jitter > 0 && ms % 100 == 0) {
+        hostFactor = Math.exp(jitter * random.nextGaussian());
+      }
       int admitted = 0;
       while (ms % everyMillis == 0 && admitted < demand && gate.tryAcquire()) {
         admitted++;
       }
       refused += ms % everyMillis == 0 ? demand - admitted : 0;
-      double crowding = Math.max(1, admitted / capacity);
+      double crowding = hostShare > 0 ? (admitted + hostShare) / hostShare
+          : Math.max(1, admitted / capacity);
       for (int i = 0; i < admitted; i++) {
         boolean scan = random.nextDouble() < scanShare;
         long base = scan ? SCAN_NANOS : POINT_NANOS;
@@ -124,18 +130,74 @@ class AdaptiveConcurrencyTest {
   }
 
   @Test
-  void limit_whenEveryStatementBecomesSlowerForGoodUnderOverload_recoversFromTheMinimum() {
+  void limit_whenEveryStatementBecomesSlowerForGoodUnderOverload_neverCollapsesAndRecovers() {
     start(100, 1, 100);
     run(Duration.ofSeconds(5));
     demand = 200;
     run(Duration.ofSeconds(5));
     slowdown = 3; // a new plan, a cold cache: slower whatever the concurrency
     run(Duration.ofSeconds(5));
-    assertThat(lowestLimit).isLessThanOrEqualTo(2); // first read as crowding: cut to the minimum
-    run(Duration.ofSeconds(10)); // at the minimum the crowding is the database's own: learned
+    // first read as crowding and cut; halving the cap left it: the baselines are rescaled (the
+    // controller before this one cut to the minimum, 1, and learned there)
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(8);
+    assertThat(controller.relearned()).isEqualTo(1);
+    run(Duration.ofSeconds(10));
     run(Duration.ofSeconds(2));
     assertThat(lowestLimit).isGreaterThanOrEqualTo(20);
     assertThat(highestLimit).isLessThanOrEqualTo(46);
+  }
+
+  @Test
+  void limit_whenStatementsBecomeTwiceAsCostlyOnASharedHost_holdsAndSettlesWithinFiveSeconds() {
+    // the real-database harness's host: the database's latency grows with its share of busy
+    // CPUs, slowly, with no knee within the pool; every statement then costs twice as much
+    hostShare = 100;
+    jitter = 0.15;
+    start(100, 1, 100);
+    run(Duration.ofSeconds(5));
+    demand = 200;
+    run(Duration.ofSeconds(5));
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(50); // crowding 1.8 and its jitter
+    slowdown = 2;
+    run(Duration.ofSeconds(5));
+    // the controller before this one read it as crowding and cut to about 10
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(30);
+    run(Duration.ofSeconds(2));
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(60);
+  }
+
+  @Test
+  void rescale_refutedByOverloadErrors_isUndoneAndNotRepeatedInTheEpisode() {
+    hostShare = 100;
+    start(100, 1, 100);
+    run(Duration.ofSeconds(5));
+    long before = controller.baselineNanos(POINT);
+    demand = 200;
+    run(Duration.ofSeconds(5));
+    slowdown = 2;
+    run(Duration.ofSeconds(5));
+    assertThat(controller.relearned()).isEqualTo(1);
+    assertThat(controller.baselineNanos(POINT)).isGreaterThan(before * 3 / 2);
+    // statement timeouts with the gate full: the crowding was ours after all
+    fill(controller.limit());
+    ticker.advance(Duration.ofMillis(100));
+    for (int i = 0; i < 16; i++) {
+      controller.onSample(POINT, 1_000_000, true);
+    }
+    assertThat(controller.baselineNanos(POINT)).isBetween(before * 9 / 10, before * 11 / 10);
+    run(Duration.ofSeconds(5)); // the same episode: the gate stays full
+    assertThat(controller.relearned()).isEqualTo(1);
+  }
+
+  @Test
+  void limit_whenADatabaseWhoseCrowdingFollowsTheCapIsOverloaded_neverRelearns() {
+    start(100, 1, 100);
+    run(Duration.ofSeconds(5));
+    demand = 200;
+    capacity = 5; // crowding 20 at the maximum: the cap is cut from 100 to about 10
+    run(Duration.ofSeconds(30));
+    assertThat(controller.relearned()).isZero();
+    assertThat(controller.limit()).isBetween(8, 12);
   }
 
   @Test
