@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.sluice.testing.LogTap;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.sql.Connection;
@@ -195,6 +196,21 @@ class AnswersPostgresTest {
     assertThat(stats.answered()).isEqualTo(1);
     assertThat(stats.joined()).isZero();
     assertThat(stats.rejected()).as("every refusal, the answered one included").isEqualTo(3);
+  }
+
+  @Test
+  void theRejectionSummary_saysHowManyReadsWereAnsweredInstead() throws Exception {
+    RateLimitedDataSource ds = answering(pool, "sluice.summary-interval", "1s");
+    startLimiting(ds);
+    byId(ds, 1); // kept
+    byId(ds, 1); // answered (and summed up: the first summary was due)
+    byId(ds, 1); // answered
+    try (LogTap log = LogTap.open()) {
+      ticker.advance(Duration.ofSeconds(2)); // the next summary is due at the next refusal
+      assertThat((Object) byId(ds, 1).warning()).isNotNull();
+      assertThat(log.lines("rejected 2 calls in the last 2000 ms")).singleElement().asString()
+          .contains("answered instead so far: 2, 0 of them joining a read in flight");
+    }
   }
 
   @Test
