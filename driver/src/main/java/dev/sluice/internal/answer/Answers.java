@@ -210,6 +210,12 @@ public final class Answers {
     }
   }
 
+  /** What the rejection summary line says of the answers: {@code ; answered instead so far: …}. */
+  public String summaryNote() {
+    return "; answered instead so far: " + answered() + ", " + joined()
+        + " of them joining a read in flight";
+  }
+
   /** Reads answered instead of refused, since this budget was built. */
   public long answered() {
     return answered.sum();

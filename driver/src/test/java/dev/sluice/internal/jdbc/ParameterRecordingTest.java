@@ -50,7 +50,8 @@ class ParameterRecordingTest {
   @BeforeEach
   void open() throws SQLException {
     raw = DriverManager.getConnection("jdbc:h2:mem:");
-    connection = ConnectionWrapper.wrap(raw, limiter.gate(), 0, answers, "app");
+    limiter.gate().answerWith(answers);
+    connection = ConnectionWrapper.wrap(raw, limiter.gate(), 0, "app");
   }
 
   @AfterEach
@@ -82,7 +83,7 @@ class ParameterRecordingTest {
       ps.setInt(1, 5);
       assertThat(parameters(ps)).as("answers on but not active: no allocation").isNull();
     }
-    Connection off = ConnectionWrapper.wrap(raw, limiter.gate());
+    Connection off = ConnectionWrapper.wrap(raw, new WrapperFixture().gate());
     answers.refused();
     try (PreparedStatement ps = off.prepareStatement(SQL)) {
       assertThat(parameters(ps)).as("answers off").isNull();
