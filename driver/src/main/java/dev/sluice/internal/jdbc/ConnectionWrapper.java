@@ -102,7 +102,6 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
   private final Limiter limiter;
   /** The transaction state, of {@link Limiter}'s bits; confined to the thread using the connection. */
   private int state;
-  private boolean closed;
   /** The metadata last handed out, so asking twice gives the same wrapper. */
   private DatabaseMetaDataWrapper metaData;
   /**
@@ -113,10 +112,13 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
   /**
    * The user the connection was asked for with, and the catalog and schema last set through this
    * wrapper: part of a read's identity for answers. {@code null} while all are the budget's
-   * defaults (the usual case): one field, made only when one of them is given, so that the
-   * wrapper is no larger than without answers.
+   * defaults (the usual case), made only when one of them is given; {@link #CLOSED} once the
+   * connection is closed (its closed flag too: one field for both keeps the wrapper as small as
+   * it was before answers).
    */
   private Identity identity;
+  /** {@link #identity} of a closed connection, compared by reference. */
+  private static final Identity CLOSED = new Identity(null, null, null);
 
   ConnectionWrapper(Connection delegate, Limiter limiter, int state, String user) {
     this.delegate = delegate;
@@ -275,7 +277,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    */
   @Override
   public final void close() throws SQLException {
-    if (!closed) {
+    if (identity != CLOSED) {
       try {
         delegate.close();
       } finally {
@@ -293,14 +295,14 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
     try {
       delegate.abort(executor);
     } finally {
-      if (!closed) {
+      if (identity != CLOSED) {
         givePlacesBack();
       }
     }
   }
 
   private void givePlacesBack() {
-    closed = true;
+    identity = CLOSED;
     int held = state;
     state &= ~(Limiter.TX_PLACE | Limiter.CHECKOUT_PLACE);
     limiter.afterClose(held);
@@ -311,6 +313,9 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
   public final void setCatalog(String catalog) throws SQLException {
     delegate.setCatalog(catalog);
     Identity was = identity;
+    if (was == CLOSED) {
+      return; // a driver that takes the call when closed: the connection stays closed here
+    }
     identity = was == null ? new Identity(null, catalog, null)
         : new Identity(was.user(), catalog, was.schema());
   }
@@ -320,6 +325,9 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
   public final void setSchema(String schema) throws SQLException {
     delegate.setSchema(schema);
     Identity was = identity;
+    if (was == CLOSED) {
+      return;
+    }
     identity = was == null ? new Identity(null, null, schema)
         : new Identity(was.user(), was.catalog(), schema);
   }
@@ -423,6 +431,9 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       return null;
     }
     Identity id = identity;
+    if (id == CLOSED) {
+      return null; // the driver would refuse it: never answered
+    }
     return id == null ? ReadKey.of(sql, parameters, s.getMaxRows(), null, null, null)
         : ReadKey.of(sql, parameters, s.getMaxRows(), id.user(), id.catalog(), id.schema());
   }
