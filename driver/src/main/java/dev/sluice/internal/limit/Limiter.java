@@ -99,7 +99,7 @@ public final class Limiter {
   private final LongAdder forced = new LongAdder();
   /** {@code sluice.mode=shadow}: read only on the way to a refusal, changed over JMX. */
   private volatile boolean shadow;
-  /** Answers instead of refusals, set once before use; {@code null}: off. Not read here. */
+  /** Answers instead of refusals, set once before use; {@code null}: off. Read by the summary. */
   private dev.sluice.internal.answer.Answers answers;
 
   /*
@@ -1073,7 +1073,8 @@ public final class Limiter {
             + " here ({} admitted, {} charged in transactions so far)", name, calls(refused),
             millis, shadowed == 0 ? "" : ", and would have rejected " + calls(shadowed)
                 + " in shadow mode before the switch to enforce",
-            byPriority() + (answers == null ? "" : answers.summaryNote()), rate, admitted(), forced.sum());
+            byPriority() + (answers == null ? "" : answers.summaryNote()), rate, admitted(),
+            forced.sum());
       }
     }
   }
