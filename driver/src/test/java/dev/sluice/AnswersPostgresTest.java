@@ -214,6 +214,51 @@ class AnswersPostgresTest {
   }
 
   @Test
+  void aReadTheConcurrencyCapRefuses_isAnsweredToo() throws Exception {
+    Properties p = new Properties();
+    p.setProperty("sluice.stale.max-age", "5s");
+    p.setProperty("sluice.concurrency", "1");
+    p.setProperty("sluice.jmx", "false");
+    RateLimitedDataSource ds = RateLimitedDataSource.builder(unclosable(pool))
+        .name("answers-cap").budget(1e6).breakerFlag(flag).properties(p).ticker(ticker).build();
+    built.add(ds);
+    flag.trip();
+    ExecutorService threads = Executors.newSingleThreadExecutor();
+    try {
+      Future<?> holder = holdThePlace(ds, threads);
+      assertThatThrownBy(() -> byId(ds, 1)).as("the cap's one place is taken")
+          .isInstanceOf(RateLimitExceededException.class);
+      holder.get(30, TimeUnit.SECONDS);
+      assertThat((Object) byId(ds, 1).warning()).as("admitted, kept").isNull();
+      holder = holdThePlace(ds, threads);
+      Read answered = byId(ds, 1);
+      holder.get(30, TimeUnit.SECONDS);
+      assertThat(answered.names()).containsExactly("1:one");
+      assertThat((Object) answered.warning()).isInstanceOf(StaleResultWarning.class);
+    } finally {
+      threads.shutdownNow();
+    }
+    assertThat(ds.stats().answered()).isEqualTo(1);
+  }
+
+  /** A statement in flight for 3 s on another thread; returns once it holds the place. */
+  private static Future<?> holdThePlace(RateLimitedDataSource ds, ExecutorService threads)
+      throws InterruptedException {
+    Future<?> holder = threads.submit(() -> {
+      try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+        s.execute("SELECT pg_sleep(3)"); // ample for the read beside it on a busy machine
+      }
+      return null;
+    });
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (ds.stats().inFlight() == 0 && !holder.isDone() && System.nanoTime() < deadline) {
+      Thread.sleep(2);
+    }
+    assertThat(ds.stats().inFlight()).as("the holder is in flight").isEqualTo(1);
+    return holder;
+  }
+
+  @Test
   void aPlainStatementsText_isAnsweredToo_andItsAnswerKnowsItsStatement() throws Exception {
     RateLimitedDataSource ds = answering(pool);
     startLimiting(ds);
