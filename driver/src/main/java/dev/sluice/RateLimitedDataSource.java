@@ -113,7 +113,7 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
       limiter.places().afterCheckout(held, null);
       throw e;
     }
-    return ConnectionWrapper.wrap(raw, limiter, held);
+    return ConnectionWrapper.wrap(raw, limiter, held, username);
   }
 
   private int beforeCheckout() throws SQLException {

@@ -1,5 +1,10 @@
 package dev.sluice.internal.jdbc;
 
+import dev.sluice.RateLimitExceededException;
+import dev.sluice.internal.answer.Answers;
+import dev.sluice.internal.answer.Parameters;
+import dev.sluice.internal.answer.ReadKey;
+import dev.sluice.internal.answer.Recording;
 import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import java.sql.CallableStatement;
@@ -78,6 +83,20 @@ import java.sql.Wrapper;
  * checkout's in {@code connection} scope) and given back on the first {@link #close()} or
  * {@link #abort}.
  *
+ * <h2>Answers instead of refusals</h2>
+ *
+ * <p>With {@code sluice.stale.max-age} on ({@link Answers}), the two {@code executeQuery}
+ * methods written here, {@code Statement.executeQuery(String)} and
+ * {@code PreparedStatement.executeQuery()}, do two more things. A read the limiter refuses (its
+ * {@link RateLimitExceededException}, by the rate or the concurrency cap) is answered instead
+ * when it is eligible and an answer exists ({@link #answerOrThrow}); otherwise the very same
+ * exception goes on. An admitted eligible read, while limiting, is recorded as its caller reads
+ * it: the {@link ResultSetWrapper} reports each {@code next()} and {@code close()} to its
+ * {@link Recording}. A prepared statement records its parameters in a {@link Parameters}
+ * (the generated setters, see {@code GenerateWrappers}) only when it was prepared after a
+ * refusal: with the flag closed the statements, setters and result sets read one plain field
+ * each, allocate nothing and read nothing volatile for answers.
+ *
  * <h2>Identity</h2>
  *
  * <p>{@code equals} and {@code hashCode} are {@link Object}'s, so a wrapper equals only itself
@@ -100,7 +119,6 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
   private final Limiter limiter;
   /** Its state, laid out by {@link ConnectionState}; confined to the thread using it. */
   private int state;
-  private boolean closed;
   /** The metadata last handed out, so asking twice gives the same wrapper. */
   private DatabaseMetaDataWrapper metaData;
   /**
@@ -108,12 +126,26 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    * one per statement: a connection runs one statement at a time.
    */
   private long startNanos;
+  /**
+   * The user the connection was asked for with, and the catalog and schema last set through this
+   * wrapper: part of a read's identity for answers. {@code null} while all are the budget's
+   * defaults (the usual case), made only when one of them is given; {@link #CLOSED} once the
+   * connection is closed (its closed flag too: one field for both keeps the wrapper as small as
+   * it was before answers).
+   */
+  private Identity identity;
+  /** {@link #identity} of a closed connection, compared by reference. */
+  private static final Identity CLOSED = new Identity(null, null, null);
 
-  ConnectionWrapper(Connection delegate, Limiter limiter, int state) {
+  ConnectionWrapper(Connection delegate, Limiter limiter, int state, String user) {
     this.delegate = delegate;
     this.limiter = limiter;
     this.state = state;
+    this.identity = user == null ? null : new Identity(user, null, null);
   }
+
+  /** See {@link #identity}. */
+  private record Identity(String user, String catalog, String schema) {}
 
   /**
    * Wraps a connection just handed out by the driver or the pool, so that its statements are
@@ -138,11 +170,25 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    * @return the wrapper, or {@code null} when {@code raw} is {@code null}
    */
   public static Connection wrap(Connection raw, Limiter limiter, int checkoutHeld) {
+    return wrap(raw, limiter, checkoutHeld, null);
+  }
+
+  /**
+   * As {@link #wrap(Connection, Limiter, int)}, for a connection asked for with a user.
+   *
+   * @param raw the connection to wrap; {@code null} gives {@code null} (and gives the place back)
+   * @param limiter decides what is admitted
+   * @param checkoutHeld what {@link Limiter#beforeCheckout()} returned
+   * @param user the user the connection was asked for with, part of a read's identity for
+   *     answers; {@code null} for the default
+   * @return the wrapper, or {@code null} when {@code raw} is {@code null}
+   */
+  public static Connection wrap(Connection raw, Limiter limiter, int checkoutHeld, String user) {
     if (raw == null) {
       limiter.places().afterCheckout(checkoutHeld, null);
       return null;
     }
-    return new GeneratedConnection(raw, limiter, limiter.places().checkedOut(checkoutHeld));
+    return new GeneratedConnection(raw, limiter, limiter.places().checkedOut(checkoutHeld), user);
   }
 
   /**
@@ -248,7 +294,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    */
   @Override
   public final void close() throws SQLException {
-    if (!closed) {
+    if (identity != CLOSED) {
       try {
         delegate.close();
       } finally {
@@ -266,17 +312,147 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
     try {
       delegate.abort(executor);
     } finally {
-      if (!closed) {
+      if (identity != CLOSED) {
         givePlacesBack();
       }
     }
   }
 
   private void givePlacesBack() {
-    closed = true;
+    identity = CLOSED;
     int held = state;
     state &= ~(ConnectionState.TX_PLACE | ConnectionState.CHECKOUT_PLACE);
     limiter.places().afterClose(held);
+  }
+
+  /** Kept: the catalog is part of a read's identity for answers. */
+  @Override
+  public final void setCatalog(String catalog) throws SQLException {
+    delegate.setCatalog(catalog);
+    Identity was = identity;
+    if (was == CLOSED) {
+      return; // a driver that takes the call when closed: the connection stays closed here
+    }
+    identity = was == null ? new Identity(null, catalog, null)
+        : new Identity(was.user(), catalog, was.schema());
+  }
+
+  /** Kept: the schema is part of a read's identity for answers. */
+  @Override
+  public final void setSchema(String schema) throws SQLException {
+    delegate.setSchema(schema);
+    Identity was = identity;
+    if (was == CLOSED) {
+      return;
+    }
+    identity = was == null ? new Identity(null, null, schema)
+        : new Identity(was.user(), was.catalog(), schema);
+  }
+
+  // --- answers instead of refusals: only the two executeQuery methods call these
+
+  /**
+   * A new prepared statement's parameter record: only while answers are active (a read was
+   * refused since a read last found the budget not limiting), else {@code null} and nothing is
+   * allocated.
+   */
+  final Parameters parameters() {
+    Answers a = limiter.answers();
+    return a != null && a.active() ? new Parameters() : null;
+  }
+
+  /**
+   * A read the limiter refused: answered instead if it is eligible and {@link Answers#answer}
+   * has an answer (which may wait up to {@code sluice.stale.wait}, holding nothing); else the
+   * same refusal is thrown on. Nothing is held here: a refused call took no permit and no place.
+   *
+   * @param refused the limiter's refusal
+   * @param caller the statement wrapper whose {@code executeQuery} was refused
+   * @param sql the statement's text
+   * @param parameters the prepared statement's parameters, or {@code null}
+   * @param prepared whether it is {@code PreparedStatement.executeQuery()}
+   * @return the answered result
+   * @throws RateLimitExceededException {@code refused}, when not answered
+   */
+  final ResultSet answerOrThrow(RateLimitExceededException refused, StatementWrapper caller,
+      String sql, Parameters parameters, boolean prepared) throws RateLimitExceededException {
+    Answers a = limiter.answers();
+    if (a == null) {
+      throw refused;
+    }
+    a.refused();
+    ResultSet answer = null;
+    try {
+      boolean autoCommit = (state & ConnectionState.UNREAD) != 0 ? delegate.getAutoCommit()
+          : (state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION)) == ConnectionState.AUTO_COMMIT;
+      ReadKey key = autoCommit ? key(caller, sql, parameters, prepared) : null;
+      answer = key == null ? null : a.answer(key, caller);
+    } catch (SQLException | RuntimeException e) {
+      refused.addSuppressed(e); // not answerable: refused as without answers
+    }
+    if (answer == null) {
+      throw refused;
+    }
+    return answer;
+  }
+
+  /**
+   * An admitted read's result: recorded while limiting, if eligible. With answers off, or not
+   * active, one plain read.
+   *
+   * @param result the wrapped result of {@code executeQuery}
+   * @return {@code result}
+   */
+  final ResultSet recorded(StatementWrapper caller, ResultSet result, String sql,
+      Parameters parameters, boolean prepared) {
+    Answers a = limiter.answers();
+    if (a == null || !a.active() || !(result instanceof ResultSetWrapper)) {
+      return result;
+    }
+    if (!limiter.isLimiting()) {
+      a.notLimiting(); // limiting ended: no more recording, and the kept results go
+      return result;
+    }
+    if ((state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION | ConnectionState.UNREAD))
+        != ConnectionState.AUTO_COMMIT) {
+      return result;
+    }
+    ResultSetWrapper wrapper = (ResultSetWrapper) result;
+    try {
+      ReadKey key = key(caller, sql, parameters, prepared);
+      if (key != null && wrapper.recording == null) {
+        wrapper.recording = a.record(key, wrapper.delegate);
+      }
+    } catch (SQLException | RuntimeException e) {
+      // not recorded; the caller's result is untouched
+    }
+    return result;
+  }
+
+  /**
+   * The key of an eligible read, else {@code null}: not a callable statement, nor a plain
+   * statement's text on a prepared one; a prepared statement whose every parameter was
+   * recorded; a forward-only, read-only result with no {@code maxFieldSize} (it would truncate
+   * values); read text that takes no lock ({@link ReadKey#of}). The caller checked auto-commit.
+   */
+  private ReadKey key(StatementWrapper caller, String sql, Parameters parameters,
+      boolean prepared) throws SQLException {
+    if (caller instanceof CallableStatement
+        || (prepared ? parameters == null : caller instanceof PreparedStatement)) {
+      return null;
+    }
+    Statement s = caller.delegate;
+    if (s.getResultSetType() != ResultSet.TYPE_FORWARD_ONLY
+        || s.getResultSetConcurrency() != ResultSet.CONCUR_READ_ONLY
+        || s.getMaxFieldSize() != 0) {
+      return null;
+    }
+    Identity id = identity;
+    if (id == CLOSED) {
+      return null; // the driver would refuse it: never answered
+    }
+    return id == null ? ReadKey.of(sql, parameters, s.getMaxRows(), null, null, null)
+        : ReadKey.of(sql, parameters, s.getMaxRows(), id.user(), id.catalog(), id.schema());
   }
 
   @Override
@@ -403,11 +579,20 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
     // (executeUpdate, execute, executeLargeUpdate, the batches) is generated from GATED and
     // GATED_BODY in driver/src/build/java/GenerateWrappers.java, to the same shape as this one.
 
+    /**
+     * Gated as every execution; with answers on, a refused eligible read may be answered
+     * instead, and an admitted one recorded while limiting (see {@link ConnectionWrapper}).
+     */
     @Override
     public final ResultSet executeQuery(String sql) throws SQLException {
-      int held = connection.beforeStatement(sql);
+      int held;
       try {
-        return wrap(delegate.executeQuery(sql));
+        held = connection.beforeStatement(sql);
+      } catch (RateLimitExceededException refused) {
+        return connection.answerOrThrow(refused, this, sql, null, false);
+      }
+      try {
+        return connection.recorded(this, wrap(delegate.executeQuery(sql)), sql, null, false);
       } catch (SQLException e) {
         held = connection.afterStatement(held, sql, e);
         throw e;
@@ -426,10 +611,17 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       implements PreparedStatement permits GeneratedPreparedStatement, CallableStatementWrapper {
     /** The SQL text it was prepared with, the shape of its latency samples; {@code null}: unknown. */
     final String sql;
+    /**
+     * The parameters set, for a read's identity: recorded by the generated setters only when
+     * answers were active as it was prepared ({@link ConnectionWrapper#parameters()}); else
+     * {@code null}, and a setter costs one null check. Never for a callable statement.
+     */
+    final Parameters parameters;
 
     PreparedStatementWrapper(ConnectionWrapper connection, String sql, PreparedStatement delegate) {
       super(connection, delegate);
       this.sql = sql;
+      this.parameters = this instanceof CallableStatement ? null : connection.parameters();
     }
 
     static PreparedStatementWrapper of(ConnectionWrapper connection, PreparedStatement raw) {
@@ -446,11 +638,20 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       return (PreparedStatement) delegate;
     }
 
+    /**
+     * Gated as every execution; with answers on, a refused eligible read may be answered
+     * instead, and an admitted one recorded while limiting (see {@link ConnectionWrapper}).
+     */
     @Override
     public final ResultSet executeQuery() throws SQLException {
-      int held = connection.beforeStatement();
+      int held;
       try {
-        return wrap(prepared().executeQuery());
+        held = connection.beforeStatement();
+      } catch (RateLimitExceededException refused) {
+        return connection.answerOrThrow(refused, this, sql, parameters, true);
+      }
+      try {
+        return connection.recorded(this, wrap(prepared().executeQuery()), sql, parameters, true);
       } catch (SQLException e) {
         held = connection.afterStatement(held, sql, e);
         throw e;
@@ -496,15 +697,23 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    */
   abstract static sealed class ResultSetWrapper implements ResultSet
       permits GeneratedResultSet {
-    private final ConnectionWrapper connection;
     /** The driver's result set. */
     final ResultSet delegate;
-    /** The statement wrapper this result set came from; wrapped lazily for metadata results. */
-    private Statement statement;
+    /**
+     * The statement wrapper this result set came from; for a metadata result, until asked, the
+     * {@link ConnectionWrapper} that wraps the driver's statement then. One field for both, so
+     * that {@link #recording} makes the wrapper no larger.
+     */
+    private Object owner;
+    /**
+     * While limiting, with answers on: keeps this result as its caller reads it
+     * ({@link ConnectionWrapper#recorded}); {@code null} otherwise, and {@code next()} and
+     * {@code close()} cost one null check.
+     */
+    Recording recording;
 
     ResultSetWrapper(ConnectionWrapper connection, Statement statement, ResultSet delegate) {
-      this.connection = connection;
-      this.statement = statement;
+      this.owner = statement != null ? statement : connection;
       this.delegate = delegate;
     }
 
@@ -525,12 +734,52 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       return last != null && last.delegate == raw ? last : of(connection, statement, raw);
     }
 
+    /** Passed on; a recording keeps the row left first, and the whole result at its end. */
+    @Override
+    public final boolean next() throws SQLException {
+      Recording r = recording;
+      return r == null ? delegate.next() : recordedNext(r);
+    }
+
+    private boolean recordedNext(Recording r) throws SQLException {
+      r.leaving(delegate);
+      boolean more;
+      try {
+        more = delegate.next();
+      } catch (SQLException | RuntimeException e) {
+        recording = null;
+        r.abandoned();
+        throw e;
+      }
+      if (!more) {
+        recording = null;
+        r.ended();
+      }
+      return more;
+    }
+
+    /** Passed on; a recording of a result closed before its end keeps nothing. */
+    @Override
+    public final void close() throws SQLException {
+      Recording r = recording;
+      if (r != null) {
+        recording = null;
+        r.abandoned();
+      }
+      delegate.close();
+    }
+
     @Override
     public final Statement getStatement() throws SQLException {
-      if (statement == null) {
-        statement = connection.statement(delegate.getStatement());
+      Object o = owner;
+      if (o instanceof ConnectionWrapper) {
+        Statement wrapped = ((ConnectionWrapper) o).statement(delegate.getStatement());
+        if (wrapped != null) {
+          owner = wrapped;
+        }
+        return wrapped;
       }
-      return statement;
+      return (Statement) o;
     }
 
   }

@@ -4,6 +4,7 @@ import dev.sluice.Priority;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +39,8 @@ public final class Counts {
    * shadow-rejected instead. Read only on the way to a refusal; changed over JMX.
    */
   private volatile boolean shadow;
+  /** Adds to the rejection summary what was answered instead ({@code null}: answers are off). */
+  private Supplier<String> note;
 
   Counts(String name, Bucket bucket, Ticker ticker, long summaryIntervalNanos, boolean shadow) {
     this.name = name;
@@ -119,6 +122,11 @@ public final class Counts {
     return shadowMode ? "shadow" : "enforce";
   }
 
+  /** Sets what the rejection summary adds, once, before the limiter is handed out. */
+  void noteWith(Supplier<String> note) {
+    this.note = note;
+  }
+
   /** Limiting starts: the first summary is due one interval from now, counting from here. */
   void startSummaries() {
     nextSummaryNanos.set(ticker.read() + summaryIntervalNanos);
@@ -150,7 +158,8 @@ public final class Counts {
             + " here ({} admitted, {} charged in transactions so far)", name, calls(refused),
             millis, shadowed == 0 ? "" : ", and would have rejected " + calls(shadowed)
                 + " in shadow mode before the switch to enforce",
-            byPriority(), rate, admitted(), forced.sum());
+            note == null ? byPriority() : byPriority() + note.get(), rate, admitted(),
+            forced.sum());
       }
     }
   }

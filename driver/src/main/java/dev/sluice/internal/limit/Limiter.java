@@ -18,6 +18,7 @@ import dev.sluice.BreakerFlag;
 import dev.sluice.Priority;
 import dev.sluice.RateLimitExceededException;
 import dev.sluice.Scope;
+import dev.sluice.internal.answer.Answers;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Mode;
 import dev.sluice.internal.config.Settings;
@@ -65,6 +66,8 @@ public final class Limiter {
   private final Concurrency concurrency;
   private final RateLimit rate;
   private final Places places;
+  /** Answers instead of refusals, set once before the limiter is handed out; {@code null}: off. */
+  private Answers answers;
   /** Whether an adaptive cap samples statements, 1 in 64 while not limiting (statement scope). */
   private final boolean sampleWhileClosed;
 
@@ -84,7 +87,7 @@ public final class Limiter {
         settings.isSet(Keys.BURST) ? settings.get(Keys.BURST) : 0, bucket, concurrency);
     this.hold = new RecoveryHold(name, flag, new Recovery(settings.get(Keys.RECOVERY_SETTLE),
         settings.get(Keys.RECOVERY_THRESHOLD)), ticker, bucket, share, counts, counts::shadow,
-        rate::forgetDebts);
+        this::limitingStopped);
     this.sampleWhileClosed = concurrency != null && concurrency.adaptive()
         && scope == Scope.STATEMENT;
     this.places = new Places(concurrency, sampleWhileClosed);
@@ -347,6 +350,33 @@ public final class Limiter {
   /** Where the ends of statements, transactions and checkouts give their places back. */
   public Places places() {
     return places;
+  }
+
+  /**
+   * Limiting stopped (the flag closed with no recovery, the recovery settled or was ended, or the
+   * budget closed): what transactions owed is forgotten, and the kept answers are dropped.
+   */
+  private void limitingStopped() {
+    rate.forgetDebts();
+    Answers kept = answers;
+    if (kept != null) {
+      kept.notLimiting();
+    }
+  }
+
+  /** The budget's answers instead of refusals (the connections ask them), or {@code null}. */
+  public Answers answers() {
+    return answers;
+  }
+
+  /**
+   * Sets the answers, once, before the limiter is handed out (published with it).
+   *
+   * @param answers the budget's answers, or {@code null} when they are off
+   */
+  public void answerWith(Answers answers) {
+    this.answers = answers;
+    counts.noteWith(answers == null ? null : answers::summaryNote);
   }
 
   /** What was admitted, refused and charged, by priority. */
