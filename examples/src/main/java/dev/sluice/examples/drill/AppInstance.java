@@ -6,6 +6,7 @@ import dev.sluice.BreakerFlag;
 import dev.sluice.Priority;
 import dev.sluice.RateLimitExceededException;
 import dev.sluice.RateLimitedDataSource;
+import dev.sluice.StaleResultWarning;
 import dev.sluice.Stats;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -25,15 +26,17 @@ import javax.sql.DataSource;
 
 /**
  * One instance of the service: a pool of worker threads (a web server's), a HikariCP pool with as
- * many connections, and, in the "with Sluice" run, a {@link RateLimitedDataSource} over the pool
- * holding this instance's share of the budget.
+ * many connections, and, in the runs with Sluice, a {@link RateLimitedDataSource} over the pool
+ * holding this instance's share of the budget (answering the reads it would refuse, in the
+ * answering run).
  *
  * <p>A read is for one key of the {@link SimulatedCache} shared by all instances and takes the
  * article's branches, cheapest first: while the breaker is closed the cache answers if it holds the
  * key; a miss reads the database and stores the answer (cache-aside). While the breaker is open the
  * cache is skipped and the read falls back to the database. Every database read goes through
- * Sluice when Sluice is there; it charges only while Sluice is limiting. A read refused by Sluice
- * or timed out stores nothing. A read that waits longer than the timeout for a worker thread
+ * Sluice when Sluice is there; it charges only while Sluice is limiting. A read Sluice answered
+ * instead of refusing it ({@link StaleResultWarning}) is stored like one the database answered; a
+ * read refused by Sluice or timed out stores nothing. A read that waits longer than the timeout for a worker thread
  * fails, as it would behind a real server's accept queue.
  *
  * <p>This class is threadsafe.
@@ -52,18 +55,16 @@ final class AppInstance implements AutoCloseable {
   /** With {@code --critical-writes}, reads can wait: they run SHEDDABLE. */
   private final Priority readPriority;
 
-  AppInstance(String dbUrl, DrillOptions options, boolean withSluice, BreakerFlag breaker,
+  /**
+   * One instance of the service in the run {@code kind}: without Sluice, with it, with it
+   * answering ({@code sluice.stale.max-age}) or with {@code sluice.concurrency=auto}.
+   */
+  AppInstance(String dbUrl, DrillOptions options, RunKind kind, BreakerFlag breaker,
       SimulatedCache cache, Recorder recorder) {
-    this(dbUrl, options, withSluice, false, breaker, cache, recorder);
-  }
-
-  /** With {@code auto}, Sluice also caps concurrency: {@code sluice.concurrency=auto}. */
-  AppInstance(String dbUrl, DrillOptions options, boolean withSluice, boolean auto,
-      BreakerFlag breaker, SimulatedCache cache, Recorder recorder) {
     int id = NEXT.incrementAndGet();
     this.pool = pool(dbUrl, options.threads, id);
-    this.sluice = withSluice ? sluice(pool, options, auto, breaker) : null;
-    this.database = withSluice ? sluice : pool;
+    this.sluice = kind.sluice() ? sluice(pool, options, kind, breaker) : null;
+    this.database = kind.sluice() ? sluice : pool;
     this.breaker = breaker;
     this.cache = cache;
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(options.timeoutMillis);
@@ -79,12 +80,17 @@ final class AppInstance implements AutoCloseable {
    * Sluice over the pool: with the in-process flag and a fixed instance count by default; with
    * {@code --redis}, the flag and the live instance count come from Redis, as in production. The
    * recovery settle is the drill's ({@code --settle}), short enough for the hold to end in the run.
+   * In the answering run, {@code sluice.stale.max-age} is {@code --stale-max-age}, the other
+   * {@code sluice.stale.*} keys at their defaults.
    */
-  private static RateLimitedDataSource sluice(DataSource pool, DrillOptions options, boolean auto,
-      BreakerFlag breaker) {
+  private static RateLimitedDataSource sluice(DataSource pool, DrillOptions options,
+      RunKind kind, BreakerFlag breaker) {
     Properties settings = new Properties();
     settings.setProperty("sluice.recovery.settle", options.settleMillis + "ms");
-    if (auto) {
+    if (kind.answers()) {
+      settings.setProperty("sluice.stale.max-age", options.staleMaxAgeMillis + "ms");
+    }
+    if (kind.auto()) {
       settings.setProperty("sluice.concurrency", "auto");
       // the pool never has more in flight; a higher max would never be half used, and the
       // controller cuts only a cap in use
@@ -177,11 +183,16 @@ final class AppInstance implements AutoCloseable {
       recorder.missed(now);
     }
     try {
-      readPriority.call(() -> {
-        readFromDatabase(key + 1);
-        return null;
-      });
-      cache.put(key, System.nanoTime()); // only what the database answered
+      StaleResultWarning answer = readPriority.call(() -> readFromDatabase(key + 1));
+      long done = System.nanoTime();
+      if (answer == null) {
+        recorder.served(done);
+      } else {
+        recorder.answered(done, answer.ageMillis(), answer.joined());
+      }
+      // what the database answered, and what Sluice answered instead: the service cannot tell
+      // them apart unless it looks at the warning, and this one stores both (cache-aside)
+      cache.put(key, done);
     } catch (RateLimitExceededException e) {
       recorder.rejected(System.nanoTime()); // the caller gets a 503 at once
     } catch (SQLTransientConnectionException e) {
@@ -191,12 +202,25 @@ final class AppInstance implements AutoCloseable {
     }
   }
 
-  private void readFromDatabase(int userId) throws SQLException {
+  /**
+   * Reads the user's row to the end, as a DAO or {@code JdbcTemplate} does (a result read only
+   * in part is never kept for answers).
+   *
+   * @return Sluice's warning if Sluice answered the read instead of refusing it, else null
+   */
+  private StaleResultWarning readFromDatabase(int userId) throws SQLException {
     try (Connection c = database.getConnection();
         PreparedStatement ps = c.prepareStatement(SimulatedDatabase.query())) {
       ps.setInt(1, userId);
       try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
+        String name = null;
+        while (rs.next()) {
+          name = rs.getString(1);
+        }
+        if (name == null) {
+          throw new SQLException("user " + userId + " not found");
+        }
+        return rs.getWarnings() instanceof StaleResultWarning w ? w : null;
       }
     }
   }

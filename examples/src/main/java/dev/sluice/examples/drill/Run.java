@@ -79,8 +79,7 @@ final class Run {
     List<AppInstance> instances = new ArrayList<>();
     try {
       for (int i = 0; i < options.instances; i++) {
-        instances.add(new AppInstance(db.url(), options, withSluice, kind.auto(), breaker, cache,
-            recorder));
+        instances.add(new AppInstance(db.url(), options, kind, breaker, cache, recorder));
       }
       // the clock starts once every pool is full: on a busy machine filling 200 connections
       // takes seconds, and a run that starts before is a run whose first seconds offer nothing

@@ -35,6 +35,14 @@ final class SvgChart {
   private static final String OUTAGE_FILL = "#fbe3e3";
   private static final String COLD_FILL = "#f9e2ad";
   private static final String COLD_TEXT = "#7a5000";
+  private static final int USERS_HEIGHT = 120;
+  /** Who answered the reads that reached their users, bottom to top of the users panels. */
+  private static final Line[] USER_LAYERS = {new Line("cache", Recorder.Second::cache),
+      new Line("database", Recorder.Second::served),
+      new Line("sluice", Recorder.Second::answered)};
+  private static final String[] USER_FILLS = {"#d9d9d9", "#9ecae1", "#a1d99b"};
+  private static final String REFUSED = "#d62728";
+  private static final String TIMED_OUT = "#ff7f0e";
 
   private SvgChart() {}
 
@@ -134,6 +142,11 @@ final class SvgChart {
           top = rows(top - PANEL_GAP + 52) + PANEL_GAP - 10;
         }
       }
+      Axis users = usersAxis();
+      for (int i = 0; i < runs.size(); i++) {
+        usersPanel(runs.get(i), users, top, i == 0);
+        top += USERS_HEIGHT + PANEL_GAP;
+      }
       int bottom = top - PANEL_GAP + 40;
       text(svg, (LEFT + RIGHT) / 2.0, bottom, 13, "normal", "middle", "#555",
           "seconds since the start of the run");
@@ -219,6 +232,119 @@ final class SvgChart {
       if (main) {
         peaks(axis, top, bottom);
       }
+    }
+
+    /** One axis for every run's users panel: they compare at a glance. */
+    private Axis usersAxis() {
+      double top = options.load;
+      for (Summary run : runs) {
+        for (Recorder.Second s : run.seconds()) {
+          top = Math.max(top, Math.max(Math.max(s.offered(), s.toUsers()),
+              Math.max(s.rejected(), s.timedOut())));
+        }
+      }
+      return Axis.over(top * 1.12);
+    }
+
+    /**
+     * The user's story of one run: the reads answered to their users each second, stacked by who
+     * answered them (the cache, the database, Sluice instead of refusing), their total as a line
+     * in the run's colour, and the reads that failed them: refused by Sluice (dashed) and timed
+     * out (dotted). The offered load is the dashed reference.
+     */
+    private void usersPanel(Summary run, Axis axis, int top, boolean first) {
+      int bottom = top + USERS_HEIGHT;
+      panelTop = top;
+      panelBottom = bottom;
+      String id = run.kind().id();
+      outage(top, bottom, false);
+      text(svg, LEFT, top - 12, 15, "bold", "start", run.kind().color(),
+          "Reads answered to users per second: " + run.label());
+      if (first) {
+        usersLegend(top - 12);
+      }
+      grid(axis, top, bottom, "reads/s");
+      reference(axis, top, bottom, options.load, "offered: " + count(options.load) + "/s",
+          "offered-" + id);
+      List<Recorder.Second> rows = run.seconds();
+      double[] floor = new double[rows.size()];
+      for (int l = 0; l < USER_LAYERS.length; l++) {
+        double[] ceiling = new double[rows.size()];
+        for (int i = 0; i < rows.size(); i++) {
+          ceiling[i] = floor[i] + USER_LAYERS[l].value().applyAsDouble(rows.get(i));
+        }
+        layer("users-" + USER_LAYERS[l].id() + "-" + id, USER_FILLS[l], rows, floor, ceiling,
+            axis, top, bottom);
+        floor = ceiling;
+      }
+      series("users-" + id, run.kind().color(), false, rows, axis, top, bottom,
+          Recorder.Second::toUsers);
+      line("refused-" + id, REFUSED, "6 4", rows, axis, top, bottom, Recorder.Second::rejected);
+      line("timedout-" + id, TIMED_OUT, "2 3", rows, axis, top, bottom,
+          Recorder.Second::timedOut);
+    }
+
+    /** What the users panels' fills and lines mean, right of the first one's title. */
+    private void usersLegend(int y) {
+      svg.append("<g id=\"users-legend\">");
+      double x = RIGHT;
+      String[] what = {"timed out", "refused", "Sluice's answers", "database", "cache"};
+      String[] ink = {TIMED_OUT, REFUSED, USER_FILLS[2], USER_FILLS[1], USER_FILLS[0]};
+      for (int i = 0; i < what.length; i++) {
+        double width = textWidth(what[i], 11);
+        x -= width;
+        text(svg, x, y, 11, "normal", "start", "#444", what[i]);
+        x -= 20;
+        if (i < 2) {
+          svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\""
+              + " y2=\"%d\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>", x,
+              y - 4, x + 16, y - 4, ink[i], i == 0 ? "2 3" : "6 4"));
+        } else {
+          svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"14\""
+              + " height=\"10\" fill=\"%s\"/>", x + 1, y - 9, ink[i]));
+        }
+        x -= 14;
+      }
+      svg.append("</g>\n");
+    }
+
+    /** A filled band between two step lines, {@code floor} to {@code ceiling} in each second. */
+    private void layer(String id, String fill, List<Recorder.Second> rows, double[] floor,
+        double[] ceiling, Axis axis, int top, int bottom) {
+      StringBuilder points = new StringBuilder();
+      StringBuilder values = new StringBuilder();
+      for (int i = 0; i < rows.size(); i++) {
+        double yy = y(ceiling[i], axis, top, bottom);
+        points.append(String.format(Locale.ROOT, "%.1f,%.1f %.1f,%.1f ", x(rows.get(i).t()), yy,
+            x(rows.get(i).t() + 1), yy));
+        values.append(String.format(Locale.ROOT, "%.1f ", ceiling[i] - floor[i]));
+      }
+      for (int i = rows.size() - 1; i >= 0; i--) {
+        double yy = y(floor[i], axis, top, bottom);
+        points.append(String.format(Locale.ROOT, "%.1f,%.1f %.1f,%.1f ", x(rows.get(i).t() + 1),
+            yy, x(rows.get(i).t()), yy));
+      }
+      svg.append(String.format(Locale.ROOT, "<polygon id=\"%s\" data-values=\"%s\""
+          + " fill=\"%s\" stroke=\"none\" points=\"%s\"/>%n", id, values.toString().trim(),
+          fill, points.toString().trim()));
+    }
+
+    /** A step line of {@code value} with its own colour and dashes. */
+    private void line(String id, String color, String dashes, List<Recorder.Second> rows,
+        Axis axis, int top, int bottom, ToDoubleFunction<Recorder.Second> value) {
+      StringBuilder points = new StringBuilder();
+      StringBuilder values = new StringBuilder();
+      for (Recorder.Second s : rows) {
+        double v = value.applyAsDouble(s);
+        double yy = y(v, axis, top, bottom);
+        points.append(String.format(Locale.ROOT, "%.1f,%.1f %.1f,%.1f ", x(s.t()), yy,
+            x(s.t() + 1), yy));
+        values.append(String.format(Locale.ROOT, "%.1f ", v));
+      }
+      svg.append(String.format(Locale.ROOT, "<polyline id=\"%s\" data-values=\"%s\""
+          + " fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\""
+          + " points=\"%s\"/>%n", id, values.toString().trim(), color, dashes,
+          points.toString().trim()));
     }
 
     /** The outage: the same seconds in every run, so one band over each panel. */

@@ -36,7 +36,8 @@ class AppInstanceTest {
     db.recordInto(recorder);
     BreakerFlag.Manual breaker = BreakerFlag.manual();
 
-    try (AppInstance app = new AppInstance(db.url(), options, false, breaker, cache, recorder)) {
+    try (AppInstance app = new AppInstance(db.url(), options, RunKind.WITHOUT_SLUICE, breaker,
+        cache, recorder)) {
       app.read(System.nanoTime());
       app.read(System.nanoTime());
     }
@@ -60,7 +61,8 @@ class AppInstanceTest {
     breaker.trip();
     long answered;
 
-    try (AppInstance app = new AppInstance(db.url(), options, true, breaker, cache, recorder)) {
+    try (AppInstance app = new AppInstance(db.url(), options, RunKind.WITH_SLUICE, breaker,
+        cache, recorder)) {
       for (int i = 0; i < 200; i++) {
         app.read(System.nanoTime());
       }
