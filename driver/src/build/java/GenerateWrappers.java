@@ -271,6 +271,10 @@ public final class GenerateWrappers {
   }
 
   private void delegate(StringBuilder out, Leaf leaf, ExecutableElement method) {
+    if (recordsParameter(leaf, method)) {
+      recordParameter(out, leaf, method);
+      return;
+    }
     out.append('\n');
     if (elements.isDeprecated(method)) {
       out.append("  @Deprecated\n");
@@ -355,6 +359,91 @@ public final class GenerateWrappers {
       default:
         throw fail("a parameter type must be a class, an array or a primitive, but was " + type);
     }
+  }
+
+  // --- answers instead of refusals: the prepared statement's setters record its parameters ---
+
+  /** The class whose parameter setters record what they set (a callable statement never does). */
+  static final String PARAMETERS_LEAF = "GeneratedPreparedStatement";
+
+  /**
+   * What each setter of {@code java.sql.PreparedStatement} records in the statement's
+   * {@code Parameters} ({@code p}), by the method's key: the value with its setter, for a read's
+   * identity. Any other {@code set*} method of the interface (streams, LOBs, arrays, {@code REF},
+   * {@code URL}, {@code ROWID}, {@code SQLXML}, {@code SQLType} targets, and any setter a later
+   * JDBC adds) marks the statement ineligible: a setter never recorded could make two different
+   * reads look identical, so unknown means not answerable.
+   */
+  static final Map<String, String> PARAMETER_SETTERS = Map.ofEntries(
+      Map.entry("setNull(int,int)", "p.setNull(a0, a1)"),
+      Map.entry("setNull(int,int,String)", "p.setNull(a0, a1)"),
+      Map.entry("setBoolean(int,boolean)", "p.set(a0, Setter.BOOLEAN, a1)"),
+      Map.entry("setByte(int,byte)", "p.set(a0, Setter.BYTE, a1)"),
+      Map.entry("setShort(int,short)", "p.set(a0, Setter.SHORT, a1)"),
+      Map.entry("setInt(int,int)", "p.set(a0, Setter.INT, a1)"),
+      Map.entry("setLong(int,long)", "p.set(a0, Setter.LONG, a1)"),
+      Map.entry("setFloat(int,float)", "p.set(a0, Setter.FLOAT, a1)"),
+      Map.entry("setDouble(int,double)", "p.set(a0, Setter.DOUBLE, a1)"),
+      Map.entry("setBigDecimal(int,BigDecimal)", "p.set(a0, Setter.BIG_DECIMAL, a1)"),
+      Map.entry("setString(int,String)", "p.set(a0, Setter.STRING, a1)"),
+      Map.entry("setNString(int,String)", "p.set(a0, Setter.NSTRING, a1)"),
+      Map.entry("setBytes(int,byte[])", "p.set(a0, Setter.BYTES, a1)"),
+      Map.entry("setDate(int,Date)", "p.set(a0, Setter.DATE, a1)"),
+      Map.entry("setDate(int,Date,Calendar)", "p.set(a0, Setter.DATE, a1, a2)"),
+      Map.entry("setTime(int,Time)", "p.set(a0, Setter.TIME, a1)"),
+      Map.entry("setTime(int,Time,Calendar)", "p.set(a0, Setter.TIME, a1, a2)"),
+      Map.entry("setTimestamp(int,Timestamp)", "p.set(a0, Setter.TIMESTAMP, a1)"),
+      Map.entry("setTimestamp(int,Timestamp,Calendar)", "p.set(a0, Setter.TIMESTAMP, a1, a2)"),
+      Map.entry("setObject(int,Object)", "p.setObject(a0, a1, Integer.MIN_VALUE, 0)"),
+      Map.entry("setObject(int,Object,int)", "p.setObject(a0, a1, a2, 0)"),
+      Map.entry("setObject(int,Object,int,int)", "p.setObject(a0, a1, a2, a3)"),
+      Map.entry("clearParameters()", "p.clear()"));
+
+  /** Whether {@code method} is a parameter setter (or {@code clearParameters}) to record. */
+  private boolean recordsParameter(Leaf leaf, ExecutableElement method) {
+    String name = method.getSimpleName().toString();
+    return leaf.name().equals(PARAMETERS_LEAF)
+        && ((TypeElement) method.getEnclosingElement()).getQualifiedName()
+            .contentEquals("java.sql.PreparedStatement")
+        && (name.startsWith("set") || name.equals("clearParameters"))
+        && method.getReturnType().getKind() == TypeKind.VOID;
+  }
+
+  /**
+   * The template of a recording setter: the driver's call first; then, when the statement
+   * records ({@code parameters} not {@code null}), what {@link #PARAMETER_SETTERS} says, or
+   * ineligible. A driver that throws leaves its value unknown: ineligible too.
+   */
+  private void recordParameter(StringBuilder out, Leaf leaf, ExecutableElement method) {
+    String record = PARAMETER_SETTERS.getOrDefault(key(method), "p.unsupported()");
+    String parameters = method.getParameters().stream()
+        .map(p -> p.asType() + " " + name(method, p)).collect(Collectors.joining(", "));
+    String arguments = method.getParameters().stream().map(p -> name(method, p))
+        .collect(Collectors.joining(", "));
+    String thrown = method.getThrownTypes().stream().map(TypeMirror::toString)
+        .collect(Collectors.joining(", "));
+    out.append('\n');
+    if (elements.isDeprecated(method)) {
+      out.append("  @Deprecated\n");
+    }
+    out.append("  @Override\n  public void ").append(method.getSimpleName()).append('(')
+        .append(parameters).append(')')
+        .append(thrown.isEmpty() ? "" : " throws " + thrown).append(" {\n")
+        .append("    try {\n")
+        .append("      ").append(leaf.delegate()).append('.').append(method.getSimpleName())
+        .append('(').append(arguments).append(");\n")
+        .append("    } catch (java.sql.SQLException | RuntimeException e) {\n")
+        .append("      if (parameters != null) {\n")
+        .append("        parameters.unsupported();\n")
+        .append("      }\n")
+        .append("      throw e;\n")
+        .append("    }\n")
+        .append("    dev.sluice.internal.answer.Parameters p = parameters;\n")
+        .append("    if (p != null) {\n")
+        .append("      ").append(record.replace("Setter.",
+            "dev.sluice.internal.answer.Parameters.Setter.")).append(";\n")
+        .append("    }\n")
+        .append("  }\n");
   }
 
   private static IllegalStateException fail(String message) {

@@ -1,5 +1,7 @@
 package dev.sluice;
 
+import dev.sluice.internal.answer.AnswerSettings;
+import dev.sluice.internal.answer.Answers;
 import dev.sluice.internal.config.Division;
 import dev.sluice.internal.config.FlagSource;
 import dev.sluice.internal.config.Keys;
@@ -36,13 +38,16 @@ final class Enforcer implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private final Registry registry;
+  /** Answers instead of refusals ({@code sluice.stale.max-age}); {@code null}: off. */
+  private final Answers answers;
 
   private Enforcer(Limiter limiter, Settings settings, List<AutoCloseable> owned,
-      Registry registry) {
+      Registry registry, Answers answers) {
     this.limiter = limiter;
     this.settings = settings;
     this.owned = owned;
     this.registry = registry;
+    this.answers = answers;
   }
 
   /**
@@ -96,8 +101,11 @@ final class Enforcer implements AutoCloseable {
         RateLimitExceededException.REFUSALS);
     Registry registry = settings.get(Keys.INSTANCES).fromRedis()
         ? startRegistry(settings, link, health, limiter, ticker, owned) : null;
+    AnswerSettings answering = answerSettings(settings);
+    Answers answers = answering.on()
+        ? Answers.create(name, answering, ticker::read, StaleResultWarning.STALE) : null;
     Enforcer opened = new Enforcer(limiter, settings, Collections.unmodifiableList(owned),
-        registry);
+        registry, answers);
     if (settings.get(Keys.JMX)) {
       // after the enforcer exists, for its stats; its list is a view, so it sees this
       owned.add(0, EnforcerJmx.register(limiter, opened::stats)); // unregistered first
@@ -108,6 +116,12 @@ final class Enforcer implements AutoCloseable {
         Share.rate(bucket.permitsPerSecond()), bucket.burst(), limiter.scope(), flag,
         settings.describe());
     return opened;
+  }
+
+  /** The settings of answers instead of refusals, each key checked on its own already. */
+  static AnswerSettings answerSettings(Settings settings) {
+    return new AnswerSettings(settings.get(Keys.STALE_MAX_AGE), settings.get(Keys.STALE_WAIT),
+        settings.get(Keys.STALE_MAX_ROWS), settings.get(Keys.STALE_MEMORY));
   }
 
   /** The burst before any count arrives; checked across keys, so it fits a bucket as given. */
@@ -156,8 +170,22 @@ final class Enforcer implements AutoCloseable {
     return settings;
   }
 
+  /** The budget's answers instead of refusals, or {@code null} when they are off. */
+  Answers answers() {
+    return answers;
+  }
+
+  /**
+   * A snapshot of the budget. One that finds the budget not limiting drops the kept results:
+   * meters, JMX and the Actuator read through here, so none of them ever sees a result kept
+   * after limiting ended.
+   */
   Stats stats() {
-    return new Stats(limiter, registry == null ? 0 : registry.liveCount());
+    Stats stats = new Stats(limiter, registry == null ? 0 : registry.liveCount(), answers);
+    if (answers != null && !stats.limiting()) {
+      answers.notLimiting();
+    }
+    return stats;
   }
 
   /**
@@ -168,6 +196,9 @@ final class Enforcer implements AutoCloseable {
   public void close() {
     if (closed.compareAndSet(false, true)) {
       limiter.stop();
+      if (answers != null) {
+        answers.clear();
+      }
       closeAll(owned, limiter.name());
     }
   }

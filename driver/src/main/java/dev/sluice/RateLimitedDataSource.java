@@ -90,7 +90,7 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
       limiter.afterCheckout(held, null);
       throw e;
     }
-    return ConnectionWrapper.wrap(raw, limiter, held);
+    return ConnectionWrapper.wrap(raw, limiter, held, enforcer.answers(), null);
   }
 
   /**
@@ -113,7 +113,7 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
       limiter.afterCheckout(held, null);
       throw e;
     }
-    return ConnectionWrapper.wrap(raw, limiter, held);
+    return ConnectionWrapper.wrap(raw, limiter, held, enforcer.answers(), username);
   }
 
   private int beforeCheckout() throws SQLException {

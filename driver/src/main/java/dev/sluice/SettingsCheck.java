@@ -93,6 +93,14 @@ final class SettingsCheck {
     }
     checkShare(settings);
     checkConcurrency(settings);
+    if (!settings.get(Keys.STALE_MAX_AGE).isZero()
+        && settings.get(Keys.SCOPE) == Scope.CONNECTION) {
+      throw new IllegalArgumentException("sluice.stale.max-age (\"" + settings.given(
+          Keys.STALE_MAX_AGE) + "\") needs sluice.scope=statement, but sluice.scope was"
+          + " \"connection\": there a permit is taken at getConnection(), before any read, so"
+          + " there is no refused read to answer; set sluice.stale.max-age=0 or use statement"
+          + " scope");
+    }
     Duration expiry = settings.get(Keys.INSTANCES_EXPIRY);
     Duration needed = settings.get(Keys.REDIS_HEARTBEAT).plus(settings.get(Keys.REDIS_TIMEOUT));
     if (registry && expiry.compareTo(needed) <= 0) {

@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import dev.sluice.internal.answer.Answers;
 import dev.sluice.internal.limit.Concurrency;
 import dev.sluice.internal.limit.Limiter;
 import dev.sluice.internal.limit.Share;
@@ -35,12 +36,20 @@ public final class Stats {
   private final int liveInstances;
   private final int inFlight;
   private final int concurrencyLimit;
+  private final long answered;
+  private final long joined;
 
   Stats(Limiter limiter) {
     this(limiter, 0);
   }
 
   Stats(Limiter limiter, int liveInstances) {
+    this(limiter, liveInstances, null);
+  }
+
+  Stats(Limiter limiter, int liveInstances, Answers answers) {
+    this.answered = answers == null ? 0 : answers.answered();
+    this.joined = answers == null ? 0 : answers.joined();
     this.name = limiter.name();
     this.admitted = limiter.admitted();
     this.rejected = limiter.rejected();
@@ -97,12 +106,37 @@ public final class Stats {
   }
 
   /**
-   * Returns how many calls were refused with a {@link RateLimitExceededException}.
+   * Returns how many calls were refused by the limit: every one counts here, including the reads
+   * then answered instead ({@link #answered()} is the part of these that got an answer rather
+   * than a {@link RateLimitExceededException}).
    *
-   * @return rejections since the data source was built
+   * @return refusals by the limit since the data source was built
    */
   public long rejected() {
     return rejected;
+  }
+
+  /**
+   * Returns how many reads the limit refused that were answered instead
+   * ({@code sluice.stale.max-age}): from a recently kept result or by joining an identical read
+   * in flight, with a {@link StaleResultWarning}. A part of {@link #rejected()}: the callers
+   * that saw an exception are {@code rejected() - answered()}.
+   *
+   * @return reads answered instead of refused since the data source was built; {@code 0} with
+   *     answers off
+   */
+  public long answered() {
+    return answered;
+  }
+
+  /**
+   * Returns the part of {@link #answered()} that joined an identical read in flight (waiting at
+   * most {@code sluice.stale.wait}) rather than being answered from a result kept earlier.
+   *
+   * @return joined reads since the data source was built
+   */
+  public long joined() {
+    return joined;
   }
 
   /**
@@ -287,10 +321,11 @@ public final class Stats {
     return String.format(Locale.ROOT,
         "Stats[%s: limiting=%s, recovering=%s, mode=%s, admitted=%d, rejected=%d,"
             + " shadowRejected=%d, forced=%d, share=%s/s, burst=%d, instances=%s, flag=%s,"
-            + " flagReadAgo=%dms, liveInstances=%d, inFlight=%d, concurrencyLimit=%d]", name,
+            + " flagReadAgo=%dms, liveInstances=%d, inFlight=%d, concurrencyLimit=%d,"
+            + " answered=%d, joined=%d]", name,
         limiting, recovering, Limiter.modeName(shadow), admitted, rejected, shadowRejected, forced,
         Share.rate(permitsPerSecond), burst,
         Share.rate(instances), flagState, sinceFlagRead.toMillis(),
-        liveInstances, inFlight, concurrencyLimit);
+        liveInstances, inFlight, concurrencyLimit, answered, joined);
   }
 }

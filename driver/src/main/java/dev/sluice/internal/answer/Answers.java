@@ -51,6 +51,13 @@ public final class Answers {
   private final LongAdder answered = new LongAdder();
   private final LongAdder joined = new LongAdder();
   private volatile Dialect dialect;
+  /**
+   * Whether this budget refused a read since a read last found it not limiting: the request
+   * path's hint to ask the limiter whether a read is to be recorded. A plain field, so that the
+   * flag-closed path reads no volatile field for answers: a stale value costs at most one
+   * needless question to the limiter, or one read not recorded.
+   */
+  private boolean active;
 
   private Answers(String budgetName, AnswerSettings settings, LongSupplier nanoTime,
       StaleWarnings warnings, int waitersPerRead) {
@@ -173,6 +180,34 @@ public final class Answers {
   /** Drops every kept result: when limiting ends, and on {@code close()}. */
   public void clear() {
     store.clear();
+  }
+
+  /**
+   * Whether a read was refused since a read last found the budget not limiting ({@link
+   * #refused()}, {@link #notLimiting()}): until then nothing is recorded, and a statement
+   * records no parameters. A plain read.
+   *
+   * @return the hint
+   */
+  public boolean active() {
+    return active;
+  }
+
+  /** A read was refused: the budget is limiting; recording may begin. */
+  public void refused() {
+    if (!active) {
+      active = true;
+    }
+  }
+
+  /** A read, or a look at the stats, found the budget not limiting: drops every kept result. */
+  public void notLimiting() {
+    if (active) {
+      active = false;
+    }
+    if (store.entries() > 0) {
+      store.clear();
+    }
   }
 
   /** Reads answered instead of refused, since this budget was built. */

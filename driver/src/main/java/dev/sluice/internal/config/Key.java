@@ -271,6 +271,30 @@ public final class Key<T> {
     return value != null && value < 1 ? value : null;
   }
 
+  /**
+   * A size above 0: a number of bytes, or one with {@code KB}, {@code MB} or {@code GB} (powers
+   * of 1024), in any case: {@code 32MB}, {@code 512kb}, {@code 1048576}.
+   */
+  static Long size(String text) {
+    String t = text.toUpperCase(Locale.ROOT);
+    String[] suffixes = {"KB", "MB", "GB", "B"};
+    int[] shifts = {10, 20, 30, 0};
+    int shift = 0;
+    for (int i = 0; i < suffixes.length; i++) {
+      if (t.endsWith(suffixes[i])) {
+        t = t.substring(0, t.length() - suffixes[i].length());
+        shift = shifts[i];
+        break;
+      }
+    }
+    try {
+      long value = Math.multiplyExact(Long.parseLong(t), 1L << shift);
+      return value > 0 ? value : null;
+    } catch (ArithmeticException tooLarge) {
+      return null;
+    }
+  }
+
   static Duration parseDuration(String text) {
     String t = text.toLowerCase(Locale.ROOT);
     if (t.startsWith("p")) {

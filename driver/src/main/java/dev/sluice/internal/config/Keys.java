@@ -281,6 +281,44 @@ public final class Keys {
           + " one gets a WARN at start).")
       .group(Group.RARELY_USED).build();
 
+  public static final Key<Duration> STALE_MAX_AGE = Key.named("sluice.stale.max-age",
+          Duration.class, Key::nonNegativeDuration,
+          "be 0 or a positive duration such as `0`, `500ms`, `5s` or `PT5S`")
+      .defaultValue(Duration.ZERO, "`0`")
+      .unit("duration")
+      .doc("Answers instead of refusals: while limiting, an eligible read (`executeQuery` under"
+          + " auto-commit, a read that takes no lock, parameters of value types) that Sluice is"
+          + " about to refuse is answered instead from the result of an identical read that the"
+          + " database answered at most this long ago, or by joining an identical read in flight;"
+          + " the answer carries a `StaleResultWarning`. A read Sluice would admit always goes to"
+          + " the database. Statement scope only. See `docs/answers.md`.")
+      .group(Group.FREQUENTLY_USED).build();
+
+  public static final Key<Duration> STALE_WAIT = Key.named("sluice.stale.wait",
+          Duration.class, Key::nonNegativeDuration,
+          "be 0 or a positive duration such as `0`, `50ms` or `PT0.05S`")
+      .defaultValue(Duration.ofMillis(50), "`50ms`")
+      .unit("duration")
+      .doc("With `sluice.stale.max-age`: the longest a read about to be refused waits for an"
+          + " identical read in flight on this instance (at most 128 wait for one read); `0`:"
+          + " never wait.")
+      .group(Group.RARELY_USED).build();
+
+  public static final Key<Integer> STALE_MAX_ROWS = Key.named("sluice.stale.max-rows",
+          Integer.class, Key::positiveInt, "be a positive integer")
+      .defaultValue(1000, "`1000`")
+      .unit("rows")
+      .doc("With `sluice.stale.max-age`: the most rows a result may have to be kept for answers.")
+      .group(Group.RARELY_USED).build();
+
+  public static final Key<Long> STALE_MEMORY = Key.named("sluice.stale.memory", Long.class,
+          Key::size, "be a size above 0 such as `32MB`, `512KB` or a number of bytes")
+      .defaultValue(32L << 20, "`32MB`")
+      .unit("bytes")
+      .doc("With `sluice.stale.max-age`: the estimated memory all kept results of this budget may"
+          + " hold together; the oldest is dropped first.")
+      .group(Group.RARELY_USED).build();
+
   // --- read only by the Spring Boot starter (sluice-spring-boot-starter); elsewhere ignored ---
 
   public static final Key<Boolean> ENABLED = Key.named("sluice.enabled", Boolean.class,
@@ -339,7 +377,7 @@ public final class Keys {
       REDIS_TIMEOUT, INSTANCES_ASSUMED, RECOVERY_SETTLE, RESERVE, MODE, INSTANCES_DIVISION,
       CONCURRENCY, STACK_TRACES, SUMMARY_INTERVAL, REDIS_SETTLE, REDIS_UNREACHABLE, REDIS_PING,
       REDIS_HEARTBEAT, INSTANCES_EXPIRY, POOL_AUTO_COMMIT, JMX, RECOVERY_THRESHOLD,
-      CONCURRENCY_MIN, CONCURRENCY_MAX,
+      CONCURRENCY_MIN, CONCURRENCY_MAX, STALE_MAX_AGE, STALE_WAIT, STALE_MAX_ROWS, STALE_MEMORY,
       ENABLED, DATASOURCES, CIRCUIT_BREAKER, CIRCUIT_BREAKER_PUBLISH, WEB, WEB_PRIORITY_HEADER);
 
   /** The keys that only mean something with {@code sluice.redis}. */

@@ -1,5 +1,10 @@
 package dev.sluice.internal.jdbc;
 
+import dev.sluice.RateLimitExceededException;
+import dev.sluice.internal.answer.Answers;
+import dev.sluice.internal.answer.Parameters;
+import dev.sluice.internal.answer.ReadKey;
+import dev.sluice.internal.answer.Recording;
 import dev.sluice.internal.limit.Limiter;
 import java.sql.CallableStatement;
 import java.sql.Connection;
@@ -61,6 +66,20 @@ import java.sql.Wrapper;
  * transaction's, given back when it ends; {@link Limiter#CHECKOUT_PLACE}: a checkout's in
  * {@code connection} scope) and given back on the first {@link #close()} or {@link #abort}.
  *
+ * <h2>Answers instead of refusals</h2>
+ *
+ * <p>With {@code sluice.stale.max-age} on ({@link Answers}), the two {@code executeQuery}
+ * methods written here, {@code Statement.executeQuery(String)} and
+ * {@code PreparedStatement.executeQuery()}, do two more things. A read the limiter refuses (its
+ * {@link RateLimitExceededException}, by the rate or the concurrency cap) is answered instead
+ * when it is eligible and an answer exists ({@link #answerOrThrow}); otherwise the very same
+ * exception goes on. An admitted eligible read, while limiting, is recorded as its caller reads
+ * it: the {@link ResultSetWrapper} reports each {@code next()} and {@code close()} to its
+ * {@link Recording}. A prepared statement records its parameters in a {@link Parameters}
+ * (the generated setters, see {@code GenerateWrappers}) only when it was prepared after a
+ * refusal: with the flag closed the statements, setters and result sets read one plain field
+ * each, allocate nothing and read nothing volatile for answers.
+ *
  * <h2>Identity</h2>
  *
  * <p>{@code equals} and {@code hashCode} are {@link Object}'s, so a wrapper equals only itself
@@ -91,11 +110,21 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    * one per statement: a connection runs one statement at a time.
    */
   private long startNanos;
+  /** Answers instead of refusals; {@code null}: off ({@code sluice.stale.max-age=0}). */
+  final Answers answers;
+  /** The user the connection was asked for with, part of a read's identity; {@code null}: default. */
+  private final String user;
+  /** The catalog and schema last set through this wrapper, part of a read's identity. */
+  private String catalog;
+  private String schema;
 
-  ConnectionWrapper(Connection delegate, Limiter limiter, int state) {
+  ConnectionWrapper(Connection delegate, Limiter limiter, int state, Answers answers,
+      String user) {
     this.delegate = delegate;
     this.limiter = limiter;
     this.state = state;
+    this.answers = answers;
+    this.user = user;
   }
 
   /**
@@ -121,11 +150,27 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    * @return the wrapper, or {@code null} when {@code raw} is {@code null}
    */
   public static Connection wrap(Connection raw, Limiter limiter, int checkoutHeld) {
+    return wrap(raw, limiter, checkoutHeld, null, null);
+  }
+
+  /**
+   * As {@link #wrap(Connection, Limiter, int)}, with answers instead of refusals.
+   *
+   * @param raw the connection to wrap; {@code null} gives {@code null} (and gives the place back)
+   * @param limiter decides what is admitted
+   * @param checkoutHeld what {@link Limiter#beforeCheckout()} returned
+   * @param answers the budget's answers, or {@code null} when they are off
+   * @param user the user the connection was asked for with, or {@code null} for the default
+   * @return the wrapper, or {@code null} when {@code raw} is {@code null}
+   */
+  public static Connection wrap(Connection raw, Limiter limiter, int checkoutHeld,
+      Answers answers, String user) {
     if (raw == null) {
       limiter.afterCheckout(checkoutHeld, null);
       return null;
     }
-    return new GeneratedConnection(raw, limiter, limiter.checkedOut(checkoutHeld));
+    return new GeneratedConnection(raw, limiter, limiter.checkedOut(checkoutHeld), answers,
+        user);
   }
 
   /**
@@ -260,6 +305,121 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
     int held = state;
     state &= ~(Limiter.TX_PLACE | Limiter.CHECKOUT_PLACE);
     limiter.afterClose(held);
+  }
+
+  /** Kept: the catalog is part of a read's identity for answers. */
+  @Override
+  public final void setCatalog(String catalog) throws SQLException {
+    delegate.setCatalog(catalog);
+    this.catalog = catalog;
+  }
+
+  /** Kept: the schema is part of a read's identity for answers. */
+  @Override
+  public final void setSchema(String schema) throws SQLException {
+    delegate.setSchema(schema);
+    this.schema = schema;
+  }
+
+  // --- answers instead of refusals: only the two executeQuery methods call these
+
+  /**
+   * A new prepared statement's parameter record: only while answers are active (a read was
+   * refused since a read last found the budget not limiting), else {@code null} and nothing is
+   * allocated.
+   */
+  final Parameters parameters() {
+    Answers a = answers;
+    return a != null && a.active() ? new Parameters() : null;
+  }
+
+  /**
+   * A read the limiter refused: answered instead if it is eligible and {@link Answers#answer}
+   * has an answer (which may wait up to {@code sluice.stale.wait}, holding nothing); else the
+   * same refusal is thrown on. Nothing is held here: a refused call took no permit and no place.
+   *
+   * @param refused the limiter's refusal
+   * @param caller the statement wrapper whose {@code executeQuery} was refused
+   * @param sql the statement's text
+   * @param parameters the prepared statement's parameters, or {@code null}
+   * @param prepared whether it is {@code PreparedStatement.executeQuery()}
+   * @return the answered result
+   * @throws RateLimitExceededException {@code refused}, when not answered
+   */
+  final ResultSet answerOrThrow(RateLimitExceededException refused, StatementWrapper caller,
+      String sql, Parameters parameters, boolean prepared) throws RateLimitExceededException {
+    Answers a = answers;
+    if (a == null) {
+      throw refused;
+    }
+    a.refused();
+    ResultSet answer = null;
+    try {
+      boolean autoCommit = (state & Limiter.UNREAD) != 0 ? delegate.getAutoCommit()
+          : (state & (Limiter.AUTO_COMMIT | Limiter.IN_TRANSACTION)) == Limiter.AUTO_COMMIT;
+      ReadKey key = autoCommit ? key(caller, sql, parameters, prepared) : null;
+      answer = key == null ? null : a.answer(key, caller);
+    } catch (SQLException | RuntimeException e) {
+      refused.addSuppressed(e); // not answerable: refused as without answers
+    }
+    if (answer == null) {
+      throw refused;
+    }
+    return answer;
+  }
+
+  /**
+   * An admitted read's result: recorded while limiting, if eligible. With answers off, or not
+   * active, one plain read.
+   *
+   * @param result the wrapped result of {@code executeQuery}
+   * @return {@code result}
+   */
+  final ResultSet recorded(StatementWrapper caller, ResultSet result, String sql,
+      Parameters parameters, boolean prepared) {
+    Answers a = answers;
+    if (a == null || !a.active() || !(result instanceof ResultSetWrapper)) {
+      return result;
+    }
+    if (!limiter.isLimiting()) {
+      a.notLimiting(); // limiting ended: no more recording, and the kept results go
+      return result;
+    }
+    if ((state & (Limiter.AUTO_COMMIT | Limiter.IN_TRANSACTION | Limiter.UNREAD))
+        != Limiter.AUTO_COMMIT) {
+      return result;
+    }
+    ResultSetWrapper wrapper = (ResultSetWrapper) result;
+    try {
+      ReadKey key = key(caller, sql, parameters, prepared);
+      if (key != null && wrapper.recording == null) {
+        wrapper.recording = a.record(key, wrapper.delegate);
+      }
+    } catch (SQLException | RuntimeException e) {
+      // not recorded; the caller's result is untouched
+    }
+    return result;
+  }
+
+  /**
+   * The key of an eligible read, else {@code null}: not a callable statement, nor a plain
+   * statement's text on a prepared one; a prepared statement whose every parameter was
+   * recorded; a forward-only, read-only result with no {@code maxFieldSize} (it would truncate
+   * values); read text that takes no lock ({@link ReadKey#of}). The caller checked auto-commit.
+   */
+  private ReadKey key(StatementWrapper caller, String sql, Parameters parameters,
+      boolean prepared) throws SQLException {
+    if (caller instanceof CallableStatement
+        || (prepared ? parameters == null : caller instanceof PreparedStatement)) {
+      return null;
+    }
+    Statement s = caller.delegate;
+    if (s.getResultSetType() != ResultSet.TYPE_FORWARD_ONLY
+        || s.getResultSetConcurrency() != ResultSet.CONCUR_READ_ONLY
+        || s.getMaxFieldSize() != 0) {
+      return null;
+    }
+    return ReadKey.of(sql, parameters, s.getMaxRows(), user, catalog, schema);
   }
 
   @Override
@@ -473,11 +633,20 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
 
     // --- the gated calls: report before, and after on every way out
 
+    /**
+     * Gated as every execution; with answers on, a refused eligible read may be answered
+     * instead, and an admitted one recorded while limiting (see {@link ConnectionWrapper}).
+     */
     @Override
     public final ResultSet executeQuery(String sql) throws SQLException {
-      int held = connection.beforeStatement(sql);
+      int held;
       try {
-        return wrap(delegate.executeQuery(sql));
+        held = connection.beforeStatement(sql);
+      } catch (RateLimitExceededException refused) {
+        return connection.answerOrThrow(refused, this, sql, null, false);
+      }
+      try {
+        return connection.recorded(this, wrap(delegate.executeQuery(sql)), sql, null, false);
       } catch (SQLException e) {
         held = connection.afterStatement(held, sql, e);
         throw e;
@@ -678,10 +847,17 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       implements PreparedStatement permits GeneratedPreparedStatement, CallableStatementWrapper {
     /** The SQL text it was prepared with, the shape of its latency samples; {@code null}: unknown. */
     final String sql;
+    /**
+     * The parameters set, for a read's identity: recorded by the generated setters only when
+     * answers were active as it was prepared ({@link ConnectionWrapper#parameters()}); else
+     * {@code null}, and a setter costs one null check. Never for a callable statement.
+     */
+    final Parameters parameters;
 
     PreparedStatementWrapper(ConnectionWrapper connection, String sql, PreparedStatement delegate) {
       super(connection, delegate);
       this.sql = sql;
+      this.parameters = this instanceof CallableStatement ? null : connection.parameters();
     }
 
     static PreparedStatementWrapper of(ConnectionWrapper connection, PreparedStatement raw) {
@@ -698,11 +874,20 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       return (PreparedStatement) delegate;
     }
 
+    /**
+     * Gated as every execution; with answers on, a refused eligible read may be answered
+     * instead, and an admitted one recorded while limiting (see {@link ConnectionWrapper}).
+     */
     @Override
     public final ResultSet executeQuery() throws SQLException {
-      int held = connection.beforeStatement();
+      int held;
       try {
-        return wrap(prepared().executeQuery());
+        held = connection.beforeStatement();
+      } catch (RateLimitExceededException refused) {
+        return connection.answerOrThrow(refused, this, sql, parameters, true);
+      }
+      try {
+        return connection.recorded(this, wrap(prepared().executeQuery()), sql, parameters, true);
       } catch (SQLException e) {
         held = connection.afterStatement(held, sql, e);
         throw e;
@@ -792,6 +977,12 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
     final ResultSet delegate;
     /** The statement wrapper this result set came from; wrapped lazily for metadata results. */
     private Statement statement;
+    /**
+     * While limiting, with answers on: keeps this result as its caller reads it
+     * ({@link ConnectionWrapper#recorded}); {@code null} otherwise, and {@code next()} and
+     * {@code close()} cost one null check.
+     */
+    Recording recording;
 
     ResultSetWrapper(ConnectionWrapper connection, Statement statement, ResultSet delegate) {
       this.connection = connection;
@@ -814,6 +1005,41 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
     static ResultSetWrapper reuse(ResultSetWrapper last, ConnectionWrapper connection,
         Statement statement, ResultSet raw) {
       return last != null && last.delegate == raw ? last : of(connection, statement, raw);
+    }
+
+    /** Passed on; a recording keeps the row left first, and the whole result at its end. */
+    @Override
+    public final boolean next() throws SQLException {
+      Recording r = recording;
+      return r == null ? delegate.next() : recordedNext(r);
+    }
+
+    private boolean recordedNext(Recording r) throws SQLException {
+      r.leaving(delegate);
+      boolean more;
+      try {
+        more = delegate.next();
+      } catch (SQLException | RuntimeException e) {
+        recording = null;
+        r.abandoned();
+        throw e;
+      }
+      if (!more) {
+        recording = null;
+        r.ended();
+      }
+      return more;
+    }
+
+    /** Passed on; a recording of a result closed before its end keeps nothing. */
+    @Override
+    public final void close() throws SQLException {
+      Recording r = recording;
+      if (r != null) {
+        recording = null;
+        r.abandoned();
+      }
+      delegate.close();
     }
 
     @Override
