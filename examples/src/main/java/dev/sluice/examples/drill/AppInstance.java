@@ -1,6 +1,5 @@
 package dev.sluice.examples.drill;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.sluice.BreakerFlag;
 import dev.sluice.Priority;
@@ -45,6 +44,7 @@ final class AppInstance implements AutoCloseable {
   private static final AtomicInteger NEXT = new AtomicInteger();
 
   private final HikariDataSource pool;
+  private final boolean ownsPool;
   private final RateLimitedDataSource sluice;
   private final DataSource database;
   private final ThreadPoolExecutor workers;
@@ -61,9 +61,21 @@ final class AppInstance implements AutoCloseable {
    */
   AppInstance(String dbUrl, DrillOptions options, RunKind kind, BreakerFlag breaker,
       SimulatedCache cache, Recorder recorder) {
+    this(Pools.open(dbUrl, options.threads), true, options, kind, breaker, cache, recorder);
+  }
+
+  /**
+   * The same over {@code pool}, which this instance closes with itself only if it
+   * {@code ownsPool} (a drill's {@link Pools} outlive its runs).
+   */
+  AppInstance(HikariDataSource pool, boolean ownsPool, DrillOptions options, RunKind kind,
+      BreakerFlag breaker, SimulatedCache cache, Recorder recorder) {
     int id = NEXT.incrementAndGet();
-    this.pool = pool(dbUrl, options.threads, id);
-    this.sluice = kind.sluice() ? sluice(pool, options, kind, breaker) : null;
+    this.pool = pool;
+    this.ownsPool = ownsPool;
+    // Sluice closes what it wraps: a pool the instance does not own is wrapped in a view
+    this.sluice = kind.sluice()
+        ? sluice(ownsPool ? pool : new Borrowed(pool), options, kind, breaker) : null;
     this.database = kind.sluice() ? sluice : pool;
     this.breaker = breaker;
     this.cache = cache;
@@ -127,6 +139,7 @@ final class AppInstance implements AutoCloseable {
       workers.execute(() -> read(offeredAt));
     } catch (RejectedExecutionException e) {
       recorder.timedOut(offeredAt);
+      recorder.fate(offeredAt, Recorder.Fate.TIMED_OUT);
     }
   }
 
@@ -172,12 +185,14 @@ final class AppInstance implements AutoCloseable {
     long now = System.nanoTime();
     if (now - offeredAt > timeoutNanos) {
       recorder.timedOut(now);
+      recorder.fate(offeredAt, Recorder.Fate.TIMED_OUT);
       return;
     }
     int key = cache.key(ThreadLocalRandom.current().nextDouble());
     if (!breaker.isOpen()) {
       if (cache.get(key, now)) {
         recorder.cache(now);
+        recorder.fate(offeredAt, Recorder.Fate.CACHE);
         return;
       }
       recorder.missed(now);
@@ -187,16 +202,20 @@ final class AppInstance implements AutoCloseable {
       long done = System.nanoTime();
       if (answer == null) {
         recorder.served(done);
+        recorder.fate(offeredAt, Recorder.Fate.DATABASE);
       } else {
         recorder.answered(done, answer.ageMillis(), answer.joined());
+        recorder.fate(offeredAt, Recorder.Fate.SLUICE);
       }
       // what the database answered, and what Sluice answered instead: the service cannot tell
       // them apart unless it looks at the warning, and this one stores both (cache-aside)
       cache.put(key, done);
     } catch (RateLimitExceededException e) {
       recorder.rejected(System.nanoTime()); // the caller gets a 503 at once
+      recorder.fate(offeredAt, Recorder.Fate.REFUSED);
     } catch (SQLTransientConnectionException e) {
       recorder.timedOut(System.nanoTime()); // HikariCP found no free connection in time
+      recorder.fate(offeredAt, Recorder.Fate.TIMED_OUT);
     } catch (Exception e) {
       recorder.failed(e);
     }
@@ -251,8 +270,8 @@ final class AppInstance implements AutoCloseable {
       Thread.currentThread().interrupt(); // close the pool all the same
     }
     if (sluice != null) {
-      closeSluice(); // closes the pool too
-    } else {
+      closeSluice(); // closes the pool too, if it is the instance's own
+    } else if (ownsPool) {
       pool.close();
     }
   }
@@ -268,16 +287,59 @@ final class AppInstance implements AutoCloseable {
     }
   }
 
-  private static HikariDataSource pool(String url, int size, int id) {
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(url);
-    config.setUsername("sa");
-    config.setPassword("");
-    config.setPoolName("drill-app" + id);
-    config.setMaximumPoolSize(size);
-    config.setMinimumIdle(size);
-    config.setConnectionTimeout(1000);
-    return new HikariDataSource(config);
+  /** A pool seen as a plain {@link DataSource}: closing what wraps it leaves it open. */
+  private static final class Borrowed implements DataSource {
+    private final DataSource pool;
+
+    Borrowed(DataSource pool) {
+      this.pool = pool;
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+      return pool.getConnection();
+    }
+
+    @Override
+    public Connection getConnection(String user, String password) throws SQLException {
+      return pool.getConnection(user, password);
+    }
+
+    @Override
+    public java.io.PrintWriter getLogWriter() throws SQLException {
+      return pool.getLogWriter();
+    }
+
+    @Override
+    public void setLogWriter(java.io.PrintWriter out) throws SQLException {
+      pool.setLogWriter(out);
+    }
+
+    @Override
+    public void setLoginTimeout(int seconds) throws SQLException {
+      pool.setLoginTimeout(seconds);
+    }
+
+    @Override
+    public int getLoginTimeout() throws SQLException {
+      return pool.getLoginTimeout();
+    }
+
+    @Override
+    public java.util.logging.Logger getParentLogger()
+        throws java.sql.SQLFeatureNotSupportedException {
+      return pool.getParentLogger();
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> iface) throws SQLException {
+      return iface.isInstance(this) ? iface.cast(this) : pool.unwrap(iface);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> iface) throws SQLException {
+      return iface.isInstance(this) || pool.isWrapperFor(iface);
+    }
   }
 
   private static ThreadFactory daemonThreads(String prefix) {

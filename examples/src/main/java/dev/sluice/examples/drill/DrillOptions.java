@@ -31,7 +31,7 @@ final class DrillOptions {
       "  --budget N          Sluice's budget: database queries/s, all instances (default 500)",
       "  --outage-start S    second at which the cache dies                  (default 3)",
       "  --outage-length S   seconds the cache stays down                    (default 4)",
-      "  --duration S        seconds each run lasts          (default outage end + 12)",
+      "  --duration S        seconds each run lasts          (default outage end + 10)",
       "  --instances N       application instances sharing the budget        (default 4)",
       "",
       "The cache (cache-aside: a miss reads the database and stores what it answered)",
@@ -109,7 +109,7 @@ final class DrillOptions {
     outageLength = integer(given, "outage-length", "4", 1, 600,
         "a number of seconds from 1 to 600");
     // long enough for the cache to refill at the budget and for the hold to end after it
-    duration = integer(given, "duration", Integer.toString(outageStart + outageLength + 12), 1,
+    duration = integer(given, "duration", Integer.toString(outageStart + outageLength + 10), 1,
         1200, "a number of seconds from 1 to 1200");
     instances = integer(given, "instances", "4", 1, 64, "a whole number from 1 to 64");
     keys = integer(given, "keys", "10000", 1, 100_000, "a whole number from 1 to 100000");

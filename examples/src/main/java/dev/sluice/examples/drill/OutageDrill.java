@@ -107,10 +107,11 @@ public final class OutageDrill {
     List<RunKind> kinds = options.runs();
     List<Summary> runs = new ArrayList<>();
     try (SimulatedDatabase db = SimulatedDatabase.start(options.keys, options.dbCostMillis,
-        options.dbCrowdingMillis)) {
+        options.dbCrowdingMillis);
+        Pools pools = new Pools(db.url(), options.instances, options.threads)) {
       for (RunKind kind : kinds) {
-        runs.add(play(options, new Run(options, db, kind, pause), runs.size() + 1, kinds.size(),
-            out));
+        runs.add(play(options, new Run(options, db, pools, kind, pause), runs.size() + 1,
+            kinds.size(), out));
       }
     }
     Path chart = options.out.toAbsolutePath();
@@ -206,16 +207,16 @@ public final class OutageDrill {
     runs.forEach(s -> outage(out, s));
     out.println("  (DB ms, worst s: the mean latency of the worst second; DB ms, slowest: the"
         + " slowest single query;");
-    out.println("   answered: the reads answered to their users, by the database or by Sluice;"
-        + " age p99: of Sluice's answers)");
+    out.println("   answered: the share of the reads offered that reached their users, from the"
+        + " database or Sluice; age p99: of Sluice's answers)");
     out.println();
     out.printf(Locale.ROOT, "After it came back%s, until warm again (hit ratio %s or more):%n",
         o.returnsEmpty ? " empty" : "", percent(Summary.warmHitRatio(o)));
     out.printf(Locale.ROOT, "  %-16s %10s %10s %10s %15s %10s %10s %9s%n", "", "warm after",
         "DB peak/s", "DB mean/s", "DB ms, worst s", "rejected", "timed out", "answered");
     runs.forEach(s -> recovery(out, s, o));
-    out.println("  (answered: the reads answered to their users, by the cache, the database or"
-        + " Sluice)");
+    out.println("  (answered: the share of the reads offered that reached their users, from the"
+        + " cache, the database or Sluice)");
     List<Summary> withSluice = runs.stream().filter(s -> s.kind().sluice()).toList();
     withSluice.forEach(s -> held(out, s, o, withSluice.size() > 1));
     runs.stream().filter(s -> s.kind().answers()).forEach(s -> answers(out, s, o));

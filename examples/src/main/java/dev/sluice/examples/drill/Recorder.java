@@ -32,6 +32,8 @@ final class Recorder {
   private final LongAdder[] served;
   private final LongAdder[] answered;
   private final LongAdder[] joined;
+  /** Per second offered and {@link Fate}: what became of the reads offered in it. */
+  private final LongAdder[][] fates;
   /** Answers by age: slot {@code i} counts the answers {@code i} ms old (the last: older). */
   private final AtomicLongArray answerAges = new AtomicLongArray(AGE_SLOTS);
   private final LongAdder[] timedOut;
@@ -65,6 +67,10 @@ final class Recorder {
     served = adders(seconds);
     answered = adders(seconds);
     joined = adders(seconds);
+    fates = new LongAdder[Fate.values().length][];
+    for (Fate f : Fate.values()) {
+      fates[f.ordinal()] = adders(seconds);
+    }
     timedOut = adders(seconds);
     dbNanos = adders(seconds);
     dbDone = adders(seconds);
@@ -170,6 +176,28 @@ final class Recorder {
     return AGE_SLOTS - 1;
   }
 
+  /** What became of a read: who answered it, or how it failed its user. */
+  enum Fate {
+    /** The cache answered it. */
+    CACHE,
+    /** The database answered it. */
+    DATABASE,
+    /** Sluice answered it instead of refusing it. */
+    SLUICE,
+    /** Sluice refused it (a 503 to its user). */
+    REFUSED,
+    /** It waited too long for a thread or a connection. */
+    TIMED_OUT
+  }
+
+  /**
+   * The read offered at {@code offeredAt} met its {@code fate}, whenever that was: counted in the
+   * second it was offered, so that a second's fates add up to its reads (less any that failed).
+   */
+  void fate(long offeredAt, Fate fate) {
+    fates[fate.ordinal()][slot(offeredAt)].increment();
+  }
+
   void rejected(long now) {
     rejected[slot(now)].increment();
   }
@@ -211,10 +239,17 @@ final class Recorder {
     long done = dbDone[t].sum();
     double meanMillis = done == 0 ? 0 : dbNanos[t].sum() / (double) done / 1e6;
     return new Second(t, offered[t].sum(), cache[t].sum(), missed[t].sum(), database[t].sum(),
-        served[t].sum(), answered[t].sum(), joined[t].sum(), rejected[t].sum(), timedOut[t].sum(),
+        served[t].sum(), answered[t].sum(), joined[t].sum(),
+        new Fates(fate(Fate.CACHE, t), fate(Fate.DATABASE, t), fate(Fate.SLUICE, t),
+            fate(Fate.REFUSED, t), fate(Fate.TIMED_OUT, t)),
+        rejected[t].sum(), timedOut[t].sum(),
         meanMillis, dbMaxNanos[t].get() / 1e6,
         limitingTicks[t].sum() > 0, recoveringTicks[t].sum() > 0, writes[t].sum(),
         writesServed[t].sum(), writesRefused[t].sum(), behindNanos[t].get() / 1e6);
+  }
+
+  private long fate(Fate fate, int t) {
+    return fates[fate.ordinal()][t].sum();
   }
 
   /** The figures of every second of the run. */
@@ -259,6 +294,8 @@ final class Recorder {
    * @param served reads the database answered
    * @param answered reads Sluice answered instead of refusing them ({@code sluice.stale.*})
    * @param joined the part of {@code answered} that joined an identical read in flight
+   * @param fates what became of the reads offered in this second, then or later (the other
+   *     counts of a second are of what happened in it)
    * @param rejected reads Sluice rejected at once (a 503 to the caller)
    * @param timedOut reads that waited too long for a worker thread
    * @param dbMeanMillis the mean time a query spent in the database
@@ -273,7 +310,7 @@ final class Recorder {
    *     late the latest read or write it offered was
    */
   record Second(int t, long offered, long cache, long missed, long database, long served,
-      long answered, long joined, long rejected, long timedOut, double dbMeanMillis, double dbMaxMillis, boolean limiting,
+      long answered, long joined, Fates fates, long rejected, long timedOut, double dbMeanMillis, double dbMaxMillis, boolean limiting,
       boolean recovering, long writes, long writesServed, long writesRefused,
       double behindMillis) {
 
@@ -283,9 +320,25 @@ final class Recorder {
       return lookups == 0 ? Double.NaN : (double) cache / lookups;
     }
 
-    /** Reads answered to their users: by the cache, by the database, or by Sluice. */
-    long toUsers() {
-      return cache + served + answered;
+    /** The reads offered in this second that were answered to their users, then or later. */
+    long reachedUser() {
+      return fates.reachedUser();
+    }
+  }
+
+  /**
+   * What became of the reads offered in one second.
+   *
+   * @param cache answered by the cache
+   * @param database answered by the database
+   * @param sluice answered by Sluice instead of refused
+   * @param refused refused by Sluice
+   * @param timedOut timed out waiting for a thread or a connection
+   */
+  record Fates(long cache, long database, long sluice, long refused, long timedOut) {
+    /** Those answered to their users: by the cache, the database or Sluice. */
+    long reachedUser() {
+      return cache + database + sluice;
     }
   }
 }

@@ -105,16 +105,17 @@ record Summary(RunKind kind, List<Recorder.Second> seconds, Window outage, Windo
    * @param rejected reads rejected fast in it
    * @param timedOut reads that timed out in it
    * @param offered reads offered in it
-   * @param toUsers reads answered to their users in it: by the cache, the database or Sluice
-   * @param answered the part of {@code toUsers} Sluice answered instead of refusing
+   * @param reachedUser the reads offered in it that were answered to their users (by the
+   *     cache, the database or Sluice), then or later
+   * @param answered reads Sluice answered in it instead of refusing them
    */
   record Window(int seconds, long peakDatabase, double meanDatabase, double worstMeanMillis,
       double meanMillis, double slowestMillis, long rejected, long timedOut, long offered,
-      long toUsers, long answered) {
+      long reachedUser, long answered) {
 
-    /** The share of the reads offered that were answered to their users, from 0 to 1. */
+    /** The share of the reads offered in it that were answered to their users, from 0 to 1. */
     double answeredShare() {
-      return offered == 0 ? Double.NaN : Math.min(1, (double) toUsers / offered);
+      return offered == 0 ? Double.NaN : (double) reachedUser / offered;
     }
 
     static Window of(List<Recorder.Second> rows, int from, int to) {
@@ -126,7 +127,7 @@ record Summary(RunKind kind, List<Recorder.Second> seconds, Window outage, Windo
       long rejected = 0;
       long timedOut = 0;
       long offered = 0;
-      long toUsers = 0;
+      long reachedUser = 0;
       long answered = 0;
       int end = Math.min(to, rows.size());
       for (int t = Math.max(0, from); t < end; t++) {
@@ -139,12 +140,12 @@ record Summary(RunKind kind, List<Recorder.Second> seconds, Window outage, Windo
         rejected += s.rejected();
         timedOut += s.timedOut();
         offered += s.offered();
-        toUsers += s.toUsers();
+        reachedUser += s.reachedUser();
         answered += s.answered();
       }
       int n = Math.max(0, end - Math.max(0, from));
       return new Window(n, peak, n == 0 ? 0 : (double) sum / n, worstMean,
-          sum == 0 ? 0 : weightedMillis / sum, slowest, rejected, timedOut, offered, toUsers,
+          sum == 0 ? 0 : weightedMillis / sum, slowest, rejected, timedOut, offered, reachedUser,
           answered);
     }
   }

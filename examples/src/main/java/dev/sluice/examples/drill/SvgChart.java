@@ -15,8 +15,10 @@ import java.util.function.ToDoubleFunction;
  * line and the peaks labelled), the database's latency, and with {@code --critical-writes} the
  * CRITICAL writes served per second. Between the first two panels, a row per run shows what
  * belongs to that run alone: the seconds its cache was back but still cold, and the seconds in
- * which Sluice held the cap after the flag closed. The outage is a shaded band over every panel;
- * {@code --capacity-drop} a dashed marker. Plain SVG 1.1, no script and no external font, so any
+ * which Sluice held the cap after the flag closed. Under them, a panel per run tells its users'
+ * story: what became of the reads offered each second, stacked (answered by the cache, the
+ * database or Sluice instead of refused; refused; timed out), on one axis for every run. The
+ * outage is a shaded band over every panel; {@code --capacity-drop} a dashed marker. Plain SVG 1.1, no script and no external font, so any
  * browser or image viewer shows it.
  *
  * <p>A panel is a {@link Panel}: what it measures per second and in which unit, as one or more
@@ -36,13 +38,17 @@ final class SvgChart {
   private static final String COLD_FILL = "#f9e2ad";
   private static final String COLD_TEXT = "#7a5000";
   private static final int USERS_HEIGHT = 120;
-  /** Who answered the reads that reached their users, bottom to top of the users panels. */
-  private static final Line[] USER_LAYERS = {new Line("cache", Recorder.Second::cache),
-      new Line("database", Recorder.Second::served),
-      new Line("sluice", Recorder.Second::answered)};
-  private static final String[] USER_FILLS = {"#d9d9d9", "#9ecae1", "#a1d99b"};
-  private static final String REFUSED = "#d62728";
-  private static final String TIMED_OUT = "#ff7f0e";
+  /** What became of the reads offered, bottom to top of the users panels. */
+  private static final Line[] FATES = {
+      new Line("cache", s -> s.fates().cache()),
+      new Line("database", s -> s.fates().database()),
+      new Line("sluice", s -> s.fates().sluice()),
+      new Line("refused", s -> s.fates().refused()),
+      new Line("timedout", s -> s.fates().timedOut())};
+  private static final String[] FATE_FILLS = {"#d9d9d9", "#9ecae1", "#74c476", "#f4a3a3",
+      "#fdd0a2"};
+  private static final String[] FATE_NAMES = {"cache", "database", "Sluice's answers",
+      "refused", "timed out"};
 
   private SvgChart() {}
 
@@ -143,6 +149,7 @@ final class SvgChart {
         }
       }
       Axis users = usersAxis();
+      top += 22; // the users legend's line
       for (int i = 0; i < runs.size(); i++) {
         usersPanel(runs.get(i), users, top, i == 0);
         top += USERS_HEIGHT + PANEL_GAP;
@@ -239,18 +246,18 @@ final class SvgChart {
       double top = options.load;
       for (Summary run : runs) {
         for (Recorder.Second s : run.seconds()) {
-          top = Math.max(top, Math.max(Math.max(s.offered(), s.toUsers()),
-              Math.max(s.rejected(), s.timedOut())));
+          top = Math.max(top, s.offered());
         }
       }
       return Axis.over(top * 1.12);
     }
 
     /**
-     * The user's story of one run: the reads answered to their users each second, stacked by who
-     * answered them (the cache, the database, Sluice instead of refusing), their total as a line
-     * in the run's colour, and the reads that failed them: refused by Sluice (dashed) and timed
-     * out (dotted). The offered load is the dashed reference.
+     * The user's story of one run: what became of the reads offered each second, stacked —
+     * answered by the cache, by the database, by Sluice instead of refused, then refused by
+     * Sluice and timed out — with the reads answered to their users as a line in the run's
+     * colour. The offered load is the dashed reference. Counted by the second a read was
+     * offered, so a stack adds up to the reads offered (the queries panel counts when they ran).
      */
     private void usersPanel(Summary run, Axis axis, int top, boolean first) {
       int bottom = top + USERS_HEIGHT;
@@ -261,49 +268,37 @@ final class SvgChart {
       text(svg, LEFT, top - 12, 15, "bold", "start", run.kind().color(),
           "Reads answered to users per second: " + run.label());
       if (first) {
-        usersLegend(top - 12);
+        usersLegend(top - 34);
       }
       grid(axis, top, bottom, "reads/s");
-      reference(axis, top, bottom, options.load, "offered: " + count(options.load) + "/s",
-          "offered-" + id);
       List<Recorder.Second> rows = run.seconds();
       double[] floor = new double[rows.size()];
-      for (int l = 0; l < USER_LAYERS.length; l++) {
+      for (int l = 0; l < FATES.length; l++) {
         double[] ceiling = new double[rows.size()];
         for (int i = 0; i < rows.size(); i++) {
-          ceiling[i] = floor[i] + USER_LAYERS[l].value().applyAsDouble(rows.get(i));
+          ceiling[i] = floor[i] + FATES[l].value().applyAsDouble(rows.get(i));
         }
-        layer("users-" + USER_LAYERS[l].id() + "-" + id, USER_FILLS[l], rows, floor, ceiling,
-            axis, top, bottom);
+        layer("users-" + FATES[l].id() + "-" + id, FATE_FILLS[l], rows, floor, ceiling, axis,
+            top, bottom);
         floor = ceiling;
       }
+      reference(axis, top, bottom, options.load, "offered: " + count(options.load) + "/s",
+          "offered-" + id);
       series("users-" + id, run.kind().color(), false, rows, axis, top, bottom,
-          Recorder.Second::toUsers);
-      line("refused-" + id, REFUSED, "6 4", rows, axis, top, bottom, Recorder.Second::rejected);
-      line("timedout-" + id, TIMED_OUT, "2 3", rows, axis, top, bottom,
-          Recorder.Second::timedOut);
+          Recorder.Second::reachedUser);
     }
 
-    /** What the users panels' fills and lines mean, right of the first one's title. */
+    /** What the users panels' bands mean, on a line of its own above the first. */
     private void usersLegend(int y) {
       svg.append("<g id=\"users-legend\">");
-      double x = RIGHT;
-      String[] what = {"timed out", "refused", "Sluice's answers", "database", "cache"};
-      String[] ink = {TIMED_OUT, REFUSED, USER_FILLS[2], USER_FILLS[1], USER_FILLS[0]};
-      for (int i = 0; i < what.length; i++) {
-        double width = textWidth(what[i], 11);
-        x -= width;
-        text(svg, x, y, 11, "normal", "start", "#444", what[i]);
-        x -= 20;
-        if (i < 2) {
-          svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\""
-              + " y2=\"%d\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>", x,
-              y - 4, x + 16, y - 4, ink[i], i == 0 ? "2 3" : "6 4"));
-        } else {
-          svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"14\""
-              + " height=\"10\" fill=\"%s\"/>", x + 1, y - 9, ink[i]));
-        }
-        x -= 14;
+      text(svg, LEFT, y, 12, "normal", "start", "#555", "Each read offered, by what became of"
+          + " it:");
+      double x = LEFT + textWidth("Each read offered, by what became of it:", 12) * 0.85 + 12;
+      for (int i = 0; i < FATES.length; i++) {
+        svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"14\""
+            + " height=\"10\" fill=\"%s\"/>", x, y - 9, FATE_FILLS[i]));
+        text(svg, x + 18, y, 12, "normal", "start", "#444", FATE_NAMES[i]);
+        x += 18 + textWidth(FATE_NAMES[i], 12) * 0.85 + 14;
       }
       svg.append("</g>\n");
     }
@@ -327,24 +322,6 @@ final class SvgChart {
       svg.append(String.format(Locale.ROOT, "<polygon id=\"%s\" data-values=\"%s\""
           + " fill=\"%s\" stroke=\"none\" points=\"%s\"/>%n", id, values.toString().trim(),
           fill, points.toString().trim()));
-    }
-
-    /** A step line of {@code value} with its own colour and dashes. */
-    private void line(String id, String color, String dashes, List<Recorder.Second> rows,
-        Axis axis, int top, int bottom, ToDoubleFunction<Recorder.Second> value) {
-      StringBuilder points = new StringBuilder();
-      StringBuilder values = new StringBuilder();
-      for (Recorder.Second s : rows) {
-        double v = value.applyAsDouble(s);
-        double yy = y(v, axis, top, bottom);
-        points.append(String.format(Locale.ROOT, "%.1f,%.1f %.1f,%.1f ", x(s.t()), yy,
-            x(s.t() + 1), yy));
-        values.append(String.format(Locale.ROOT, "%.1f ", v));
-      }
-      svg.append(String.format(Locale.ROOT, "<polyline id=\"%s\" data-values=\"%s\""
-          + " fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\""
-          + " points=\"%s\"/>%n", id, values.toString().trim(), color, dashes,
-          points.toString().trim()));
     }
 
     /** The outage: the same seconds in every run, so one band over each panel. */
