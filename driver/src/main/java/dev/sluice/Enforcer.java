@@ -106,6 +106,10 @@ final class Enforcer implements AutoCloseable {
         ? Answers.create(name, answering, ticker::read, StaleResultWarning.STALE) : null;
     Enforcer opened = new Enforcer(limiter, settings, Collections.unmodifiableList(owned),
         registry, answers);
+    if (answers != null) {
+      limiter.answeredNote(() -> "; answered instead so far: " + answers.answered() + ", "
+          + answers.joined() + " of them joining a read in flight");
+    }
     if (settings.get(Keys.JMX)) {
       // after the enforcer exists, for its stats; its list is a view, so it sees this
       owned.add(0, EnforcerJmx.register(limiter, opened::stats)); // unregistered first

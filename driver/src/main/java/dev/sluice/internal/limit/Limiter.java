@@ -99,6 +99,8 @@ public final class Limiter {
   private final LongAdder forced = new LongAdder();
   /** {@code sluice.mode=shadow}: read only on the way to a refusal, changed over JMX. */
   private volatile boolean shadow;
+  /** The rejection summary's words on reads answered instead (answers' hook); empty: off. */
+  private volatile java.util.function.Supplier<String> answeredNote = () -> "";
 
   /*
    * What the request path has made of the flag, in one volatile int so that each call reads it
@@ -879,6 +881,11 @@ public final class Limiter {
             : "calls over the limit are refused from now on");
   }
 
+  /** Sets what the rejection summary says of the reads answered instead of refused. */
+  public void answeredNote(java.util.function.Supplier<String> note) {
+    this.answeredNote = note;
+  }
+
   public static String modeName(boolean shadowMode) {
     return shadowMode ? "shadow" : "enforce";
   }
@@ -1061,7 +1068,7 @@ public final class Limiter {
             + " here ({} admitted, {} charged in transactions so far)", name, calls(refused),
             millis, shadowed == 0 ? "" : ", and would have rejected " + calls(shadowed)
                 + " in shadow mode before the switch to enforce",
-            byPriority(), rate, admitted(), forced.sum());
+            byPriority() + answeredNote.get(), rate, admitted(), forced.sum());
       }
     }
   }

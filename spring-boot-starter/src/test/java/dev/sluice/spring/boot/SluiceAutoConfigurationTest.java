@@ -145,6 +145,31 @@ class SluiceAutoConfigurationTest {
   }
 
   @Test
+  void badStaleValues_startFailsNamingKeyAndValue() {
+    runner.withPropertyValues("sluice.budget=5", "sluice.stale.max-age=soon").run(context ->
+        assertThat(context).getFailure().rootCause().isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("sluice.stale.max-age must be 0 or a positive duration such as `0`,"
+                + " `500ms`, `5s` or `PT5S`, but was \"soon\""));
+    runner.withPropertyValues("sluice.budget=5", "sluice.stale.memory=0").run(context ->
+        assertThat(context).getFailure().rootCause()
+            .hasMessage("sluice.stale.memory must be a size above 0 such as `32MB`, `512KB` or a"
+                + " number of bytes, but was \"0\""));
+    runner.withPropertyValues("sluice.budget=5", "sluice.stale.max-rows=0").run(context ->
+        assertThat(context).getFailure().rootCause()
+            .hasMessage("sluice.stale.max-rows must be a positive integer, but was \"0\""));
+    runner.withPropertyValues("sluice.budget=5", "sluice.stale.wait=-1s").run(context ->
+        assertThat(context).getFailure().rootCause()
+            .hasMessage("sluice.stale.wait must be 0 or a positive duration such as `0`, `50ms`"
+                + " or `PT0.05S`, but was \"-1s\""));
+    runner.withPropertyValues("sluice.budget=5", "sluice.stale.max-age=5s",
+        "sluice.scope=connection").run(context ->
+        assertThat(context).getFailure().rootCause()
+            .hasMessageStartingWith("sluice.stale.max-age (\"5s\") needs sluice.scope=statement"));
+    runner.withPropertyValues("sluice.budget=5", "sluice.stale.max-age=5s",
+        "sluice.stale.memory=512KB").run(context -> assertThat(context).hasNotFailed());
+  }
+
+  @Test
   void badValueFromEnvironment_startFails() {
     runner.withInitializer(context -> Fixtures.environmentVariables(context,
             Map.of("SLUICE_BUDGET", "lots")))
