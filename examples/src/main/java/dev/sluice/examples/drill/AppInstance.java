@@ -33,9 +33,10 @@ import javax.sql.DataSource;
  * article's branches, cheapest first: while the breaker is closed the cache answers if it holds the
  * key; a miss reads the database and stores the answer (cache-aside). While the breaker is open the
  * cache is skipped and the read falls back to the database. Every database read goes through
- * Sluice when Sluice is there; it charges only while Sluice is limiting. A read Sluice answered
- * instead of refusing it ({@link StaleResultWarning}) is stored like one the database answered; a
- * read refused by Sluice or timed out stores nothing. A read that waits longer than the timeout for a worker thread
+ * Sluice when Sluice is there; it charges only while Sluice is limiting. Only what the database
+ * answered is stored: a read Sluice answered instead of refusing it (its result set carries a
+ * {@link StaleResultWarning}) reaches its user but not the cache, as docs/answers.md advises; a
+ * read refused by Sluice or timed out stores nothing either. A read that waits longer than the timeout for a worker thread
  * fails, as it would behind a real server's accept queue.
  *
  * <p>This class is threadsafe.
@@ -207,9 +208,11 @@ final class AppInstance implements AutoCloseable {
         recorder.answered(done, answer.ageMillis(), answer.joined());
         recorder.fate(offeredAt, Recorder.Fate.SLUICE);
       }
-      // what the database answered, and what Sluice answered instead: the service cannot tell
-      // them apart unless it looks at the warning, and this one stores both (cache-aside)
-      cache.put(key, done);
+      if (answer == null) {
+        // cache-aside: only what the database answered; an answer is at most max-age old, and
+        // stored it would live the cache's TTL on top (docs/answers.md)
+        cache.put(key, done);
+      }
     } catch (RateLimitExceededException e) {
       recorder.rejected(System.nanoTime()); // the caller gets a 503 at once
       recorder.fate(offeredAt, Recorder.Fate.REFUSED);

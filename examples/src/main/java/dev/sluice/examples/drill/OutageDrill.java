@@ -192,8 +192,8 @@ public final class OutageDrill {
         + " that waits %d ms for a thread times out.%n", o.threads, o.threads, o.timeoutMillis);
     if (o.answers()) {
       out.printf(Locale.ROOT, "In the answering run, a read Sluice would refuse is answered"
-          + " instead from an identical read's result at most %s s old; the service stores it in"
-          + " its cache like any other.%n", number(o.staleMaxAgeMillis / 1000.0));
+          + " instead from an identical read's result at most %s s old; the service sees the"
+          + " warning on it and does not cache it.%n", number(o.staleMaxAgeMillis / 1000.0));
     }
   }
 
