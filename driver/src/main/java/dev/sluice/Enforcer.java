@@ -107,8 +107,7 @@ final class Enforcer implements AutoCloseable {
     Enforcer opened = new Enforcer(limiter, settings, Collections.unmodifiableList(owned),
         registry, answers);
     if (answers != null) {
-      limiter.answeredNote(() -> "; answered instead so far: " + answers.answered() + ", "
-          + answers.joined() + " of them joining a read in flight");
+      limiter.answeredNote(() -> answeredNote(answers));
     }
     if (settings.get(Keys.JMX)) {
       // after the enforcer exists, for its stats; its list is a view, so it sees this
@@ -216,5 +215,17 @@ final class Enforcer implements AutoCloseable {
         LOG.warn("{} - failed to close {}", name, resource, e);
       }
     }
+  }
+
+  /**
+   * The rejection summary's words on answers: how many, how many joined, and how old they were
+   * (the median and the 99th percentile of their ages since the start, in ms).
+   */
+  static String answeredNote(Answers answers) {
+    long answered = answers.answered();
+    String note = "; answered instead so far: " + answered + ", " + answers.joined()
+        + " of them joining a read in flight";
+    return answered == 0 ? note : note + ", aged p50 " + answers.ageMillis(0.5) + " ms, p99 "
+        + answers.ageMillis(0.99) + " ms";
   }
 }
