@@ -1,6 +1,5 @@
 package dev.sluice;
 
-import dev.sluice.internal.answer.Answers;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Limiter;
@@ -127,11 +126,6 @@ final class DriverEnforcers {
     /** The budget's limiter; only once {@link #acquire} has returned this entry. */
     Limiter limiter() {
       return enforcer.limiter();
-    }
-
-    /** The budget's answers instead of refusals, or {@code null}; as {@link #limiter()}. */
-    Answers answers() {
-      return enforcer.answers();
     }
   }
 

@@ -99,16 +99,14 @@ final class Enforcer implements AutoCloseable {
         : BreakerFlag.alwaysOpen();
     Limiter limiter = new Limiter(name, settings, bucket, flag, count, driverMode, ticker,
         RateLimitExceededException.REFUSALS);
-    Registry registry = settings.get(Keys.INSTANCES).fromRedis()
-        ? startRegistry(settings, link, health, limiter, ticker, owned) : null;
     AnswerSettings answering = answerSettings(settings);
     Answers answers = answering.on()
         ? Answers.create(name, answering, ticker::read, StaleResultWarning.STALE) : null;
+    limiter.answerWith(answers); // before any connection can ask: published with the limiter
+    Registry registry = settings.get(Keys.INSTANCES).fromRedis()
+        ? startRegistry(settings, link, health, limiter, ticker, owned) : null;
     Enforcer opened = new Enforcer(limiter, settings, Collections.unmodifiableList(owned),
         registry, answers);
-    if (answers != null) {
-      limiter.answeredNote(() -> answeredNote(answers));
-    }
     if (settings.get(Keys.JMX)) {
       // after the enforcer exists, for its stats; its list is a view, so it sees this
       owned.add(0, EnforcerJmx.register(limiter, opened::stats)); // unregistered first
@@ -217,15 +215,4 @@ final class Enforcer implements AutoCloseable {
     }
   }
 
-  /**
-   * The rejection summary's words on answers: how many, how many joined, and how old they were
-   * (the median and the 99th percentile of their ages since the start, in ms).
-   */
-  static String answeredNote(Answers answers) {
-    long answered = answers.answered();
-    String note = "; answered instead so far: " + answered + ", " + answers.joined()
-        + " of them joining a read in flight";
-    return answered == 0 ? note : note + ", aged p50 " + answers.ageMillis(0.5) + " ms, p99 "
-        + answers.ageMillis(0.99) + " ms";
-  }
 }

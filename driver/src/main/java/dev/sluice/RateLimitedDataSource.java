@@ -90,7 +90,7 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
       limiter.afterCheckout(held, null);
       throw e;
     }
-    return ConnectionWrapper.wrap(raw, limiter, held, enforcer.answers(), null);
+    return ConnectionWrapper.wrap(raw, limiter, held);
   }
 
   /**
@@ -113,7 +113,7 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
       limiter.afterCheckout(held, null);
       throw e;
     }
-    return ConnectionWrapper.wrap(raw, limiter, held, enforcer.answers(), username);
+    return ConnectionWrapper.wrap(raw, limiter, held, username);
   }
 
   private int beforeCheckout() throws SQLException {

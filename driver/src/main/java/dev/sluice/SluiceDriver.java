@@ -111,7 +111,7 @@ public final class SluiceDriver implements Driver {
           + " URL but returned no connection", "08001");
     }
     budgets.connected(entry, raw);
-    return ConnectionWrapper.wrap(raw, entry.limiter(), 0, entry.answers(),
+    return ConnectionWrapper.wrap(raw, entry.limiter(), 0,
         target.properties().getProperty("user"));
   }
 

@@ -230,6 +230,23 @@ class AnswersPostgresTest {
   }
 
   @Test
+  void aSchemaOrUserSetThroughSluice_isPartOfTheReadsIdentity() throws Exception {
+    RateLimitedDataSource ds = answering(postgres.getPostgresDatabase()); // takes a user
+    startLimiting(ds);
+    byId(ds, 1); // kept, on the defaults
+    try (Connection c = ds.getConnection()) {
+      c.setSchema("public");
+      assertThatThrownBy(() -> byId(c, 1)).as("another schema, as Sluice knows it")
+          .isInstanceOf(RateLimitExceededException.class);
+    }
+    try (Connection c = ds.getConnection("postgres", "")) {
+      assertThatThrownBy(() -> byId(c, 1)).as("another user, as Sluice knows it")
+          .isInstanceOf(RateLimitExceededException.class);
+    }
+    assertThat((Object) byId(ds, 1).warning()).isInstanceOf(StaleResultWarning.class);
+  }
+
+  @Test
   void aReadTheLimitAdmits_alwaysGoesToTheDatabase() throws Exception {
     RateLimitedDataSource ds = answering(pool);
     startLimiting(ds);

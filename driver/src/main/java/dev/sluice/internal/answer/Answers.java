@@ -212,6 +212,19 @@ public final class Answers {
     }
   }
 
+  /**
+   * What the rejection summary line says of the answers: {@code ; answered instead so far: …},
+   * and once there are answers how old they were (the median and the 99th percentile of their
+   * ages since the start, in ms).
+   */
+  public String summaryNote() {
+    long n = answered();
+    String note = "; answered instead so far: " + n + ", " + joined()
+        + " of them joining a read in flight";
+    return n == 0 ? note : note + ", aged p50 " + ageMillis(0.5) + " ms, p99 " + ageMillis(0.99)
+        + " ms";
+  }
+
   /** Reads answered instead of refused, since this budget was built. */
   public long answered() {
     return answered.sum();

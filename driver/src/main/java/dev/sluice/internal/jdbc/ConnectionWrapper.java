@@ -102,7 +102,6 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
   private final Limiter limiter;
   /** The transaction state, of {@link Limiter}'s bits; confined to the thread using the connection. */
   private int state;
-  private boolean closed;
   /** The metadata last handed out, so asking twice gives the same wrapper. */
   private DatabaseMetaDataWrapper metaData;
   /**
@@ -110,22 +109,26 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    * one per statement: a connection runs one statement at a time.
    */
   private long startNanos;
-  /** Answers instead of refusals; {@code null}: off ({@code sluice.stale.max-age=0}). */
-  final Answers answers;
-  /** The user the connection was asked for with, part of a read's identity; {@code null}: default. */
-  private final String user;
-  /** The catalog and schema last set through this wrapper, part of a read's identity. */
-  private String catalog;
-  private String schema;
+  /**
+   * The user the connection was asked for with, and the catalog and schema last set through this
+   * wrapper: part of a read's identity for answers. {@code null} while all are the budget's
+   * defaults (the usual case), made only when one of them is given; {@link #CLOSED} once the
+   * connection is closed (its closed flag too: one field for both keeps the wrapper as small as
+   * it was before answers).
+   */
+  private Identity identity;
+  /** {@link #identity} of a closed connection, compared by reference. */
+  private static final Identity CLOSED = new Identity(null, null, null);
 
-  ConnectionWrapper(Connection delegate, Limiter limiter, int state, Answers answers,
-      String user) {
+  ConnectionWrapper(Connection delegate, Limiter limiter, int state, String user) {
     this.delegate = delegate;
     this.limiter = limiter;
     this.state = state;
-    this.answers = answers;
-    this.user = user;
+    this.identity = user == null ? null : new Identity(user, null, null);
   }
+
+  /** See {@link #identity}. */
+  private record Identity(String user, String catalog, String schema) {}
 
   /**
    * Wraps a connection just handed out by the driver or the pool, so that its statements are
@@ -150,27 +153,25 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    * @return the wrapper, or {@code null} when {@code raw} is {@code null}
    */
   public static Connection wrap(Connection raw, Limiter limiter, int checkoutHeld) {
-    return wrap(raw, limiter, checkoutHeld, null, null);
+    return wrap(raw, limiter, checkoutHeld, null);
   }
 
   /**
-   * As {@link #wrap(Connection, Limiter, int)}, with answers instead of refusals.
+   * As {@link #wrap(Connection, Limiter, int)}, for a connection asked for with a user.
    *
    * @param raw the connection to wrap; {@code null} gives {@code null} (and gives the place back)
    * @param limiter decides what is admitted
    * @param checkoutHeld what {@link Limiter#beforeCheckout()} returned
-   * @param answers the budget's answers, or {@code null} when they are off
-   * @param user the user the connection was asked for with, or {@code null} for the default
+   * @param user the user the connection was asked for with, part of a read's identity for
+   *     answers; {@code null} for the default
    * @return the wrapper, or {@code null} when {@code raw} is {@code null}
    */
-  public static Connection wrap(Connection raw, Limiter limiter, int checkoutHeld,
-      Answers answers, String user) {
+  public static Connection wrap(Connection raw, Limiter limiter, int checkoutHeld, String user) {
     if (raw == null) {
       limiter.afterCheckout(checkoutHeld, null);
       return null;
     }
-    return new GeneratedConnection(raw, limiter, limiter.checkedOut(checkoutHeld), answers,
-        user);
+    return new GeneratedConnection(raw, limiter, limiter.checkedOut(checkoutHeld), user);
   }
 
   /**
@@ -276,7 +277,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    */
   @Override
   public final void close() throws SQLException {
-    if (!closed) {
+    if (identity != CLOSED) {
       try {
         delegate.close();
       } finally {
@@ -294,14 +295,14 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
     try {
       delegate.abort(executor);
     } finally {
-      if (!closed) {
+      if (identity != CLOSED) {
         givePlacesBack();
       }
     }
   }
 
   private void givePlacesBack() {
-    closed = true;
+    identity = CLOSED;
     int held = state;
     state &= ~(Limiter.TX_PLACE | Limiter.CHECKOUT_PLACE);
     limiter.afterClose(held);
@@ -311,14 +312,24 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
   @Override
   public final void setCatalog(String catalog) throws SQLException {
     delegate.setCatalog(catalog);
-    this.catalog = catalog;
+    Identity was = identity;
+    if (was == CLOSED) {
+      return; // a driver that takes the call when closed: the connection stays closed here
+    }
+    identity = was == null ? new Identity(null, catalog, null)
+        : new Identity(was.user(), catalog, was.schema());
   }
 
   /** Kept: the schema is part of a read's identity for answers. */
   @Override
   public final void setSchema(String schema) throws SQLException {
     delegate.setSchema(schema);
-    this.schema = schema;
+    Identity was = identity;
+    if (was == CLOSED) {
+      return;
+    }
+    identity = was == null ? new Identity(null, null, schema)
+        : new Identity(was.user(), was.catalog(), schema);
   }
 
   // --- answers instead of refusals: only the two executeQuery methods call these
@@ -329,7 +340,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    * allocated.
    */
   final Parameters parameters() {
-    Answers a = answers;
+    Answers a = limiter.answers();
     return a != null && a.active() ? new Parameters() : null;
   }
 
@@ -348,7 +359,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    */
   final ResultSet answerOrThrow(RateLimitExceededException refused, StatementWrapper caller,
       String sql, Parameters parameters, boolean prepared) throws RateLimitExceededException {
-    Answers a = answers;
+    Answers a = limiter.answers();
     if (a == null) {
       throw refused;
     }
@@ -377,7 +388,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    */
   final ResultSet recorded(StatementWrapper caller, ResultSet result, String sql,
       Parameters parameters, boolean prepared) {
-    Answers a = answers;
+    Answers a = limiter.answers();
     if (a == null || !a.active() || !(result instanceof ResultSetWrapper)) {
       return result;
     }
@@ -419,7 +430,12 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
         || s.getMaxFieldSize() != 0) {
       return null;
     }
-    return ReadKey.of(sql, parameters, s.getMaxRows(), user, catalog, schema);
+    Identity id = identity;
+    if (id == CLOSED) {
+      return null; // the driver would refuse it: never answered
+    }
+    return id == null ? ReadKey.of(sql, parameters, s.getMaxRows(), null, null, null)
+        : ReadKey.of(sql, parameters, s.getMaxRows(), id.user(), id.catalog(), id.schema());
   }
 
   @Override
@@ -972,11 +988,14 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    */
   abstract static sealed class ResultSetWrapper implements ResultSet
       permits GeneratedResultSet {
-    private final ConnectionWrapper connection;
     /** The driver's result set. */
     final ResultSet delegate;
-    /** The statement wrapper this result set came from; wrapped lazily for metadata results. */
-    private Statement statement;
+    /**
+     * The statement wrapper this result set came from; for a metadata result, until asked, the
+     * {@link ConnectionWrapper} that wraps the driver's statement then. One field for both, so
+     * that {@link #recording} makes the wrapper no larger.
+     */
+    private Object owner;
     /**
      * While limiting, with answers on: keeps this result as its caller reads it
      * ({@link ConnectionWrapper#recorded}); {@code null} otherwise, and {@code next()} and
@@ -985,8 +1004,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
     Recording recording;
 
     ResultSetWrapper(ConnectionWrapper connection, Statement statement, ResultSet delegate) {
-      this.connection = connection;
-      this.statement = statement;
+      this.owner = statement != null ? statement : connection;
       this.delegate = delegate;
     }
 
@@ -1044,10 +1062,15 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
 
     @Override
     public final Statement getStatement() throws SQLException {
-      if (statement == null) {
-        statement = connection.statement(delegate.getStatement());
+      Object o = owner;
+      if (o instanceof ConnectionWrapper) {
+        Statement wrapped = ((ConnectionWrapper) o).statement(delegate.getStatement());
+        if (wrapped != null) {
+          owner = wrapped;
+        }
+        return wrapped;
       }
-      return statement;
+      return (Statement) o;
     }
 
     @Override

@@ -99,8 +99,8 @@ public final class Limiter {
   private final LongAdder forced = new LongAdder();
   /** {@code sluice.mode=shadow}: read only on the way to a refusal, changed over JMX. */
   private volatile boolean shadow;
-  /** The rejection summary's words on reads answered instead (answers' hook); empty: off. */
-  private volatile java.util.function.Supplier<String> answeredNote = () -> "";
+  /** Answers instead of refusals, set once before use; {@code null}: off. Not read here. */
+  private dev.sluice.internal.answer.Answers answers;
 
   /*
    * What the request path has made of the flag, in one volatile int so that each call reads it
@@ -881,9 +881,14 @@ public final class Limiter {
             : "calls over the limit are refused from now on");
   }
 
-  /** Sets what the rejection summary says of the reads answered instead of refused. */
-  public void answeredNote(java.util.function.Supplier<String> note) {
-    this.answeredNote = note;
+  /** The budget's answers instead of refusals (the connections ask them), or {@code null}. */
+  public dev.sluice.internal.answer.Answers answers() {
+    return answers;
+  }
+
+  /** Sets the answers, once, before the limiter is handed out. */
+  public void answerWith(dev.sluice.internal.answer.Answers answers) {
+    this.answers = answers;
   }
 
   public static String modeName(boolean shadowMode) {
@@ -1068,7 +1073,7 @@ public final class Limiter {
             + " here ({} admitted, {} charged in transactions so far)", name, calls(refused),
             millis, shadowed == 0 ? "" : ", and would have rejected " + calls(shadowed)
                 + " in shadow mode before the switch to enforce",
-            byPriority() + answeredNote.get(), rate, admitted(), forced.sum());
+            byPriority() + (answers == null ? "" : answers.summaryNote()), rate, admitted(), forced.sum());
       }
     }
   }
