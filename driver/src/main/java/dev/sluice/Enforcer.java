@@ -215,4 +215,5 @@ final class Enforcer implements AutoCloseable {
       }
     }
   }
+
 }

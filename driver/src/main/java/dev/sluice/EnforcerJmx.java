@@ -199,6 +199,31 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
   }
 
   @Override
+  public long getAnswered() {
+    return stats.get().answered();
+  }
+
+  @Override
+  public long getJoined() {
+    return stats.get().joined();
+  }
+
+  @Override
+  public int getAnswersKept() {
+    return stats.get().answersKept();
+  }
+
+  @Override
+  public long getAnswersKeptBytes() {
+    return stats.get().answersKeptBytes();
+  }
+
+  @Override
+  public long getAnswerAgeP99Millis() {
+    return stats.get().answerAgeMillis(0.99);
+  }
+
+  @Override
   public void tripFlag() {
     manualFlag("trip").trip();
     LOG.warn("{} - the manual breaker flag was tripped over {}", limiter.name(), via);

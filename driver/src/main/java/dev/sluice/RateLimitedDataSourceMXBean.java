@@ -162,6 +162,42 @@ public interface RateLimitedDataSourceMXBean {
   long getRejected();
 
   /**
+   * Returns how many reads refused by the limit were answered instead
+   * ({@code sluice.stale.max-age}; a part of {@link #getRejected()}).
+   *
+   * @return answered reads since the data source was built; 0 with answers off
+   */
+  long getAnswered();
+
+  /**
+   * Returns the part of {@link #getAnswered()} that joined an identical read in flight.
+   *
+   * @return joined reads since the data source was built
+   */
+  long getJoined();
+
+  /**
+   * Returns how many results are kept to answer from now.
+   *
+   * @return kept results; 0 with answers off
+   */
+  int getAnswersKept();
+
+  /**
+   * Returns the kept results' estimated bytes now, within {@code sluice.stale.memory}.
+   *
+   * @return estimated bytes; 0 with answers off
+   */
+  long getAnswersKeptBytes();
+
+  /**
+   * Returns the age under which 99% of the answers since the start were, in milliseconds.
+   *
+   * @return the 99th percentile of the answers' ages; -1 before the first answer
+   */
+  long getAnswerAgeP99Millis();
+
+  /**
    * Returns how many statements inside admitted transactions were charged without the right to
    * refuse them.
    *

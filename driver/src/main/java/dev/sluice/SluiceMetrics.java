@@ -57,6 +57,15 @@ import java.util.function.ToDoubleFunction;
  *       <td>the live count the Redis registry last reported; 0 without one</td></tr>
  *   <tr><td>{@code sluice.burst}</td><td>gauge</td>
  *       <td>the depth of this instance's bucket, permits</td></tr>
+ *   <tr><td>{@code sluice.answers}</td><td>counter, tag {@code how}</td>
+ *       <td>reads refused by the limit and answered instead ({@code sluice.stale.max-age}):
+ *       {@code recent} from a result kept earlier, {@code joined} by joining an identical read in
+ *       flight; a part of {@code sluice.calls.rejected}</td></tr>
+ *   <tr><td>{@code sluice.answers.kept}, {@code sluice.answers.kept.bytes}</td><td>gauges</td>
+ *       <td>the results kept to answer from now, and their estimated bytes</td></tr>
+ *   <tr><td>{@code sluice.answers.age}</td><td>gauge, tag {@code quantile} ({@code 0.5},
+ *       {@code 0.99}, {@code 1})</td><td>how old the answers were, seconds, since the start;
+ *       {@code NaN} before the first</td></tr>
  *   <tr><td>{@code sluice.concurrency.inflight}</td><td>gauge</td>
  *       <td>statements in flight under the concurrency cap; 0 without one</td></tr>
  *   <tr><td>{@code sluice.concurrency.limit}</td><td>gauge</td>
@@ -184,6 +193,22 @@ public final class SluiceMetrics implements MeterBinder {
     }
     gauge(registry, "sluice.flag.read.age", Tags.empty(), s -> s.sinceFlagRead().toMillis() / 1e3,
         "seconds", "Time since a Redis flag was last read; 0 for a flag in local memory");
+    counter(registry, "sluice.answers", Tags.of("how", "recent"),
+        s -> s.answered() - s.joined(),
+        "Reads refused by the limit and answered instead from a result kept recently");
+    counter(registry, "sluice.answers", Tags.of("how", "joined"), Stats::joined,
+        "Reads refused by the limit and answered instead by joining an identical read in flight");
+    gauge(registry, "sluice.answers.kept", Tags.empty(), Stats::answersKept, "results",
+        "Results kept to answer from now (sluice.stale.max-age)");
+    gauge(registry, "sluice.answers.kept.bytes", Tags.empty(), Stats::answersKeptBytes, "bytes",
+        "The kept results' estimated bytes, within sluice.stale.memory");
+    for (String q : new String[] {"0.5", "0.99", "1"}) {
+      double quantile = Double.parseDouble(q);
+      gauge(registry, "sluice.answers.age", Tags.of("quantile", q), s -> {
+        long ms = s.answerAgeMillis(quantile);
+        return ms < 0 ? Double.NaN : ms / 1e3;
+      }, "seconds", "How old the answers were, by quantile, since the start; NaN before any");
+    }
   }
 
   /**

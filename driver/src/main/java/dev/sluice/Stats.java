@@ -39,6 +39,10 @@ public final class Stats {
   private final int concurrencyLimit;
   private final long answered;
   private final long joined;
+  private final int answersKept;
+  private final long answersKeptBytes;
+  /** Read for the ages' quantiles when asked ({@link #answerAgeMillis}); null: answers off. */
+  private final Answers answers;
 
   Stats(Limiter limiter) {
     this(limiter, 0);
@@ -51,6 +55,9 @@ public final class Stats {
   Stats(Limiter limiter, int liveInstances, Answers answers) {
     this.answered = answers == null ? 0 : answers.answered();
     this.joined = answers == null ? 0 : answers.joined();
+    this.answersKept = answers == null ? 0 : answers.entries();
+    this.answersKeptBytes = answers == null ? 0 : answers.bytes();
+    this.answers = answers;
     this.name = limiter.name();
     this.admitted = limiter.counts().admitted();
     this.rejected = limiter.counts().rejected();
@@ -138,6 +145,37 @@ public final class Stats {
    */
   public long joined() {
     return joined;
+  }
+
+  /**
+   * Returns how many results are kept to answer from now ({@code sluice.stale.max-age}).
+   *
+   * @return kept results; {@code 0} with answers off
+   */
+  public int answersKept() {
+    return answersKept;
+  }
+
+  /**
+   * Returns the kept results' estimated bytes now, bounded by {@code sluice.stale.memory}.
+   *
+   * @return estimated bytes; {@code 0} with answers off
+   */
+  public long answersKeptBytes() {
+    return answersKeptBytes;
+  }
+
+  /**
+   * Returns how old the answers were: the age under which {@code quantile} of the reads
+   * answered since the data source was built were, in milliseconds (exact under 1 s, to 10 ms
+   * under 10 s, to 100 ms beyond). Unlike the other figures it is read when called, from the
+   * distribution the answers keep, not when the snapshot was taken.
+   *
+   * @param quantile from 0 to 1, as {@code 0.99}
+   * @return the age in milliseconds; {@code -1} before the first answer or with answers off
+   */
+  public long answerAgeMillis(double quantile) {
+    return answers == null ? -1 : answers.ageMillis(quantile);
   }
 
   /**
@@ -323,10 +361,10 @@ public final class Stats {
         "Stats[%s: limiting=%s, recovering=%s, mode=%s, admitted=%d, rejected=%d,"
             + " shadowRejected=%d, forced=%d, share=%s/s, burst=%d, instances=%s, flag=%s,"
             + " flagReadAgo=%dms, liveInstances=%d, inFlight=%d, concurrencyLimit=%d,"
-            + " answered=%d, joined=%d]", name,
+            + " answered=%d, joined=%d, answersKept=%d]", name,
         limiting, recovering, Counts.modeName(shadow), admitted, rejected, shadowRejected, forced,
         Share.rate(permitsPerSecond), burst,
         Share.rate(instances), flagState, sinceFlagRead.toMillis(),
-        liveInstances, inFlight, concurrencyLimit, answered, joined);
+        liveInstances, inFlight, concurrencyLimit, answered, joined, answersKept);
   }
 }

@@ -50,6 +50,7 @@ public final class Answers {
   private final Flights flights;
   private final LongAdder answered = new LongAdder();
   private final LongAdder joined = new LongAdder();
+  private final AgeHistogram ages = new AgeHistogram();
   private volatile Dialect dialect;
   /**
    * Whether this budget refused a read since a read last found it not limiting: the request
@@ -173,6 +174,7 @@ public final class Answers {
     if (join) {
       joined.increment();
     }
+    ages.record(ageMillis);
     return new AnsweredResultSet(kept, kept.dialect(), caller,
         warnings.stale(budgetName, ageMillis, join));
   }
@@ -210,10 +212,17 @@ public final class Answers {
     }
   }
 
-  /** What the rejection summary line says of the answers: {@code ; answered instead so far: …}. */
+  /**
+   * What the rejection summary line says of the answers: {@code ; answered instead so far: …},
+   * and once there are answers how old they were (the median and the 99th percentile of their
+   * ages since the start, in ms).
+   */
   public String summaryNote() {
-    return "; answered instead so far: " + answered() + ", " + joined()
+    long n = answered();
+    String note = "; answered instead so far: " + n + ", " + joined()
         + " of them joining a read in flight";
+    return n == 0 ? note : note + ", aged p50 " + ageMillis(0.5) + " ms, p99 " + ageMillis(0.99)
+        + " ms";
   }
 
   /** Reads answered instead of refused, since this budget was built. */
@@ -224,6 +233,17 @@ public final class Answers {
   /** The part of {@link #answered()} that joined a read in flight. */
   public long joined() {
     return joined.sum();
+  }
+
+  /**
+   * The age under which {@code quantile} of the answers since this budget was built were, in
+   * milliseconds (exact under 1 s, to 10 ms under 10 s, to 100 ms beyond); {@code -1} before the
+   * first answer. A scan of the distribution: for stats, meters and the summary, not requests.
+   *
+   * @param quantile from 0 to 1, as {@code 0.99}
+   */
+  public long ageMillis(double quantile) {
+    return ages.quantile(quantile);
   }
 
   /** How many results are kept now (a gauge). */

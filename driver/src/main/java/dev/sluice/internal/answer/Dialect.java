@@ -17,8 +17,11 @@ abstract class Dialect {
     if (productName == null) {
       return null;
     }
-    return productName.toLowerCase(Locale.ROOT).contains("postgres") ? PostgresDialect.INSTANCE
-        : null;
+    String name = productName.toLowerCase(Locale.ROOT);
+    if (name.contains("postgres")) {
+      return PostgresDialect.INSTANCE;
+    }
+    return name.equals("h2") ? H2Dialect.INSTANCE : null;
   }
 
   /** Whether results with a column of this type may be kept. */

@@ -199,10 +199,70 @@ class AnswerFidelityTest {
     }
   }
 
-  @Test
-  void h2_resultsAreNeverKept() throws SQLException {
+  /** H2's types with a value of each, as SQL; the answered ones first. */
+  static final Map<String, String> H2_MATRIX = Map.ofEntries(
+      Map.entry("TINYINT", "CAST(7 AS TINYINT)"), Map.entry("SMALLINT", "CAST(300 AS SMALLINT)"),
+      Map.entry("INTEGER", "CAST(70000 AS INTEGER)"),
+      Map.entry("BIGINT", "CAST(9000000000 AS BIGINT)"),
+      Map.entry("CHARACTER VARYING", "CAST('world' AS CHARACTER VARYING(64))"),
+      Map.entry("CHARACTER(4)", "CAST('xy' AS CHARACTER(4))"),
+      Map.entry("NUMERIC(5,2)", "CAST(12.50 AS NUMERIC(5,2))"),
+      Map.entry("REAL", "CAST(1.5 AS REAL)"),
+      Map.entry("DOUBLE PRECISION", "CAST(2.25 AS DOUBLE PRECISION)"),
+      Map.entry("BOOLEAN", "TRUE"), Map.entry("BINARY VARYING", "X'01ff'"),
+      Map.entry("DATE", "DATE '2024-02-29'"), Map.entry("TIME", "TIME '13:14:15.123456'"),
+      Map.entry("TIMESTAMP", "TIMESTAMP '2024-02-29 13:14:15.123456'"),
+      Map.entry("TIMESTAMP WITH TIME ZONE",
+          "TIMESTAMP WITH TIME ZONE '2024-02-29 13:14:15.123456+02'"),
+      Map.entry("UUID", "CAST('6f1c1f6e-8a8e-4b35-9d7c-0123456789ab' AS UUID)"),
+      Map.entry("JSON", "JSON '{\"a\": 1}'"));
+
+  /** The types H2 answers (the rest: results never kept). */
+  static final List<String> H2_ANSWERED = List.of("TINYINT", "SMALLINT", "INTEGER", "BIGINT",
+      "CHARACTER VARYING", "CHARACTER(4)");
+
+  @ParameterizedTest(name = "H2, {0}")
+  @MethodSource("h2Types")
+  void h2_everyGetter_answersWhatTheLiveResultReturned(String type) throws SQLException {
     try (Connection c = DriverManager.getConnection("jdbc:h2:mem:fidelity")) {
-      assertThat(compare(c, "SELECT 1 AS v").kept).isFalse();
+      String sql = "SELECT v FROM (VALUES (1, " + H2_MATRIX.get(type) + "), (2, CAST(NULL AS "
+          + type + "))) t(k, v) ORDER BY k";
+      Comparison got = compare(c, sql);
+      if (H2_ANSWERED.contains(type)) {
+        assertThat(got.kept).as("kept").isTrue();
+        assertThat(got.answered).as("answered outcomes").isEqualTo(got.live);
+      } else {
+        assertThat(got.kept).as("a result with %s is never kept", type).isFalse();
+      }
+    }
+  }
+
+  static List<String> h2Types() {
+    return H2_MATRIX.keySet().stream().sorted().toList();
+  }
+
+  /**
+   * Strings H2 reads as something else for some getter (a number, a boolean, a UUID, a date):
+   * either kept and answered as H2 reads them, or not kept; the plain ones are kept.
+   */
+  @ParameterizedTest(name = "H2, the string \"{0}\"")
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"42", " 1.5 ", "-7", "+7", "true",
+      "TRUE", "t", "Yes", "y", "false", "F", "no", "N", "on", "off", "NaN", "Infinity",
+      "infinity ", "abc", "deadbeef-dead-beef-dead-beefdeadbeef", "2024-02-29", "13:14:15", "",
+      " ", "user-17", "world ", "Zürich", "e1", "x'01'"})
+  void h2_aStringIsAnsweredAsH2ReadsIt_orNotKept(String value) throws SQLException {
+    try (Connection c = DriverManager.getConnection("jdbc:h2:mem:fidelity")) {
+      for (String type : List.of("CHARACTER VARYING(64)", "CHARACTER(40)")) {
+        String sql = "SELECT v FROM (VALUES (1, CAST('" + value.replace("'", "''") + "' AS "
+            + type + "))) t(k, v)";
+        Comparison got = compare(c, sql);
+        if (got.kept) {
+          assertThat(got.answered).as("%s as %s", value, type).isEqualTo(got.live);
+        }
+        if (List.of("user-17", "world ", "Zürich", "x'01'").contains(value)) {
+          assertThat(got.kept).as("a plain string is kept: %s as %s", value, type).isTrue();
+        }
+      }
     }
   }
 

@@ -1,11 +1,11 @@
 package dev.sluice.examples.drill;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.sluice.BreakerFlag;
 import dev.sluice.Priority;
 import dev.sluice.RateLimitExceededException;
 import dev.sluice.RateLimitedDataSource;
+import dev.sluice.StaleResultWarning;
 import dev.sluice.Stats;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -25,15 +25,18 @@ import javax.sql.DataSource;
 
 /**
  * One instance of the service: a pool of worker threads (a web server's), a HikariCP pool with as
- * many connections, and, in the "with Sluice" run, a {@link RateLimitedDataSource} over the pool
- * holding this instance's share of the budget.
+ * many connections, and, in the runs with Sluice, a {@link RateLimitedDataSource} over the pool
+ * holding this instance's share of the budget (answering the reads it would refuse, in the
+ * answering run).
  *
  * <p>A read is for one key of the {@link SimulatedCache} shared by all instances and takes the
  * article's branches, cheapest first: while the breaker is closed the cache answers if it holds the
  * key; a miss reads the database and stores the answer (cache-aside). While the breaker is open the
  * cache is skipped and the read falls back to the database. Every database read goes through
- * Sluice when Sluice is there; it charges only while Sluice is limiting. A read refused by Sluice
- * or timed out stores nothing. A read that waits longer than the timeout for a worker thread
+ * Sluice when Sluice is there; it charges only while Sluice is limiting. Only what the database
+ * answered is stored: a read Sluice answered instead of refusing it (its result set carries a
+ * {@link StaleResultWarning}) reaches its user but not the cache, as docs/answers.md advises; a
+ * read refused by Sluice or timed out stores nothing either. A read that waits longer than the timeout for a worker thread
  * fails, as it would behind a real server's accept queue.
  *
  * <p>This class is threadsafe.
@@ -42,6 +45,7 @@ final class AppInstance implements AutoCloseable {
   private static final AtomicInteger NEXT = new AtomicInteger();
 
   private final HikariDataSource pool;
+  private final boolean ownsPool;
   private final RateLimitedDataSource sluice;
   private final DataSource database;
   private final ThreadPoolExecutor workers;
@@ -52,18 +56,28 @@ final class AppInstance implements AutoCloseable {
   /** With {@code --critical-writes}, reads can wait: they run SHEDDABLE. */
   private final Priority readPriority;
 
-  AppInstance(String dbUrl, DrillOptions options, boolean withSluice, BreakerFlag breaker,
+  /**
+   * One instance of the service in the run {@code kind}: without Sluice, with it, with it
+   * answering ({@code sluice.stale.max-age}) or with {@code sluice.concurrency=auto}.
+   */
+  AppInstance(String dbUrl, DrillOptions options, RunKind kind, BreakerFlag breaker,
       SimulatedCache cache, Recorder recorder) {
-    this(dbUrl, options, withSluice, false, breaker, cache, recorder);
+    this(Pools.open(dbUrl, options.threads), true, options, kind, breaker, cache, recorder);
   }
 
-  /** With {@code auto}, Sluice also caps concurrency: {@code sluice.concurrency=auto}. */
-  AppInstance(String dbUrl, DrillOptions options, boolean withSluice, boolean auto,
+  /**
+   * The same over {@code pool}, which this instance closes with itself only if it
+   * {@code ownsPool} (a drill's {@link Pools} outlive its runs).
+   */
+  AppInstance(HikariDataSource pool, boolean ownsPool, DrillOptions options, RunKind kind,
       BreakerFlag breaker, SimulatedCache cache, Recorder recorder) {
     int id = NEXT.incrementAndGet();
-    this.pool = pool(dbUrl, options.threads, id);
-    this.sluice = withSluice ? sluice(pool, options, auto, breaker) : null;
-    this.database = withSluice ? sluice : pool;
+    this.pool = pool;
+    this.ownsPool = ownsPool;
+    // Sluice closes what it wraps: a pool the instance does not own is wrapped in a view
+    this.sluice = kind.sluice()
+        ? sluice(ownsPool ? pool : new Borrowed(pool), options, kind, breaker) : null;
+    this.database = kind.sluice() ? sluice : pool;
     this.breaker = breaker;
     this.cache = cache;
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(options.timeoutMillis);
@@ -79,12 +93,17 @@ final class AppInstance implements AutoCloseable {
    * Sluice over the pool: with the in-process flag and a fixed instance count by default; with
    * {@code --redis}, the flag and the live instance count come from Redis, as in production. The
    * recovery settle is the drill's ({@code --settle}), short enough for the hold to end in the run.
+   * In the answering run, {@code sluice.stale.max-age} is {@code --stale-max-age}, the other
+   * {@code sluice.stale.*} keys at their defaults.
    */
-  private static RateLimitedDataSource sluice(DataSource pool, DrillOptions options, boolean auto,
-      BreakerFlag breaker) {
+  private static RateLimitedDataSource sluice(DataSource pool, DrillOptions options,
+      RunKind kind, BreakerFlag breaker) {
     Properties settings = new Properties();
     settings.setProperty("sluice.recovery.settle", options.settleMillis + "ms");
-    if (auto) {
+    if (kind.answers()) {
+      settings.setProperty("sluice.stale.max-age", options.staleMaxAgeMillis + "ms");
+    }
+    if (kind.auto()) {
       settings.setProperty("sluice.concurrency", "auto");
       // the pool never has more in flight; a higher max would never be half used, and the
       // controller cuts only a cap in use
@@ -121,6 +140,7 @@ final class AppInstance implements AutoCloseable {
       workers.execute(() -> read(offeredAt));
     } catch (RejectedExecutionException e) {
       recorder.timedOut(offeredAt);
+      recorder.fate(offeredAt, Recorder.Fate.TIMED_OUT);
     }
   }
 
@@ -166,37 +186,63 @@ final class AppInstance implements AutoCloseable {
     long now = System.nanoTime();
     if (now - offeredAt > timeoutNanos) {
       recorder.timedOut(now);
+      recorder.fate(offeredAt, Recorder.Fate.TIMED_OUT);
       return;
     }
     int key = cache.key(ThreadLocalRandom.current().nextDouble());
     if (!breaker.isOpen()) {
       if (cache.get(key, now)) {
         recorder.cache(now);
+        recorder.fate(offeredAt, Recorder.Fate.CACHE);
         return;
       }
       recorder.missed(now);
     }
     try {
-      readPriority.call(() -> {
-        readFromDatabase(key + 1);
-        return null;
-      });
-      cache.put(key, System.nanoTime()); // only what the database answered
+      StaleResultWarning answer = readPriority.call(() -> readFromDatabase(key + 1));
+      long done = System.nanoTime();
+      if (answer == null) {
+        recorder.served(done);
+        recorder.fate(offeredAt, Recorder.Fate.DATABASE);
+      } else {
+        recorder.answered(done, answer.ageMillis(), answer.joined());
+        recorder.fate(offeredAt, Recorder.Fate.SLUICE);
+      }
+      if (answer == null) {
+        // cache-aside: only what the database answered; an answer is at most max-age old, and
+        // stored it would live the cache's TTL on top (docs/answers.md)
+        cache.put(key, done);
+      }
     } catch (RateLimitExceededException e) {
       recorder.rejected(System.nanoTime()); // the caller gets a 503 at once
+      recorder.fate(offeredAt, Recorder.Fate.REFUSED);
     } catch (SQLTransientConnectionException e) {
       recorder.timedOut(System.nanoTime()); // HikariCP found no free connection in time
+      recorder.fate(offeredAt, Recorder.Fate.TIMED_OUT);
     } catch (Exception e) {
       recorder.failed(e);
     }
   }
 
-  private void readFromDatabase(int userId) throws SQLException {
+  /**
+   * Reads the user's row to the end, as a DAO or {@code JdbcTemplate} does (a result read only
+   * in part is never kept for answers).
+   *
+   * @return Sluice's warning if Sluice answered the read instead of refusing it, else null
+   */
+  private StaleResultWarning readFromDatabase(int userId) throws SQLException {
     try (Connection c = database.getConnection();
         PreparedStatement ps = c.prepareStatement(SimulatedDatabase.query())) {
       ps.setInt(1, userId);
       try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
+        String name = null;
+        while (rs.next()) {
+          name = rs.getString(1);
+        }
+        if (name == null) {
+          throw new SQLException("user " + userId + " not found");
+        }
+        return rs.getWarnings() instanceof StaleResultWarning w ? w : null;
       }
     }
   }
@@ -227,8 +273,8 @@ final class AppInstance implements AutoCloseable {
       Thread.currentThread().interrupt(); // close the pool all the same
     }
     if (sluice != null) {
-      closeSluice(); // closes the pool too
-    } else {
+      closeSluice(); // closes the pool too, if it is the instance's own
+    } else if (ownsPool) {
       pool.close();
     }
   }
@@ -244,16 +290,59 @@ final class AppInstance implements AutoCloseable {
     }
   }
 
-  private static HikariDataSource pool(String url, int size, int id) {
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(url);
-    config.setUsername("sa");
-    config.setPassword("");
-    config.setPoolName("drill-app" + id);
-    config.setMaximumPoolSize(size);
-    config.setMinimumIdle(size);
-    config.setConnectionTimeout(1000);
-    return new HikariDataSource(config);
+  /** A pool seen as a plain {@link DataSource}: closing what wraps it leaves it open. */
+  private static final class Borrowed implements DataSource {
+    private final DataSource pool;
+
+    Borrowed(DataSource pool) {
+      this.pool = pool;
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+      return pool.getConnection();
+    }
+
+    @Override
+    public Connection getConnection(String user, String password) throws SQLException {
+      return pool.getConnection(user, password);
+    }
+
+    @Override
+    public java.io.PrintWriter getLogWriter() throws SQLException {
+      return pool.getLogWriter();
+    }
+
+    @Override
+    public void setLogWriter(java.io.PrintWriter out) throws SQLException {
+      pool.setLogWriter(out);
+    }
+
+    @Override
+    public void setLoginTimeout(int seconds) throws SQLException {
+      pool.setLoginTimeout(seconds);
+    }
+
+    @Override
+    public int getLoginTimeout() throws SQLException {
+      return pool.getLoginTimeout();
+    }
+
+    @Override
+    public java.util.logging.Logger getParentLogger()
+        throws java.sql.SQLFeatureNotSupportedException {
+      return pool.getParentLogger();
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> iface) throws SQLException {
+      return iface.isInstance(this) ? iface.cast(this) : pool.unwrap(iface);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> iface) throws SQLException {
+      return iface.isInstance(this) || pool.isWrapperFor(iface);
+    }
   }
 
   private static ThreadFactory daemonThreads(String prefix) {

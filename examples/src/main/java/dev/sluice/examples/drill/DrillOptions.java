@@ -2,6 +2,7 @@ package dev.sluice.examples.drill;
 
 import dev.sluice.Scope;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,7 +20,8 @@ final class DrillOptions {
   static final String HELP = String.join("\n",
       "The outage drill: a service whose cache answers most reads loses its cache; the breaker",
       "opens and the fallback goes to the database; the cache comes back empty and refills from",
-      "the reads the database answers. Played twice, without and with Sluice.",
+      "the reads the database answers. Played three times: without Sluice, with Sluice refusing",
+      "what is over the budget, and with Sluice answering those reads from recent results.",
       "",
       "Usage: mvn -q -pl examples -am compile exec:java -Ddrill=\"--load 5000 --budget 200"
           + " --instances 2\"",
@@ -29,7 +31,7 @@ final class DrillOptions {
       "  --budget N          Sluice's budget: database queries/s, all instances (default 500)",
       "  --outage-start S    second at which the cache dies                  (default 3)",
       "  --outage-length S   seconds the cache stays down                    (default 4)",
-      "  --duration S        seconds each run lasts          (default outage end + 12)",
+      "  --duration S        seconds each run lasts          (default outage end + 10)",
       "  --instances N       application instances sharing the budget        (default 4)",
       "",
       "The cache (cache-aside: a miss reads the database and stores what it answered)",
@@ -54,6 +56,10 @@ final class DrillOptions {
       "                      sluice.concurrency=auto. It shows when the budget is more than the",
       "                      halved database serves (about 500 / --db-crowding-ms queries/s):",
       "                      try --capacity-drop 4 --db-crowding-ms 1.5   (default: none)",
+      "  --stale-max-age S   the answering run's sluice.stale.max-age, in seconds: a read Sluice",
+      "                      would refuse is answered from an identical read's result at most",
+      "                      this old; 0 plays no answering run (nor does --scope connection,",
+      "                      which has no statements to answer)                   (default 5)",
       "  --critical-writes N CRITICAL writes per second among the load (Priority.CRITICAL);",
       "                      the reads then run SHEDDABLE, so Sluice sheds them first:",
       "                      try --critical-writes 50  (default 0: no writes, every read NORMAL)",
@@ -87,6 +93,8 @@ final class DrillOptions {
   final Scope scope;
   final long settleMillis;
   final double criticalWrites;
+  /** The answering run's {@code sluice.stale.max-age} in milliseconds; 0: no such run. */
+  final long staleMaxAgeMillis;
   /** The second at which the database loses half its capacity, or -1: never. */
   final int capacityDrop;
   final String redis;
@@ -101,7 +109,7 @@ final class DrillOptions {
     outageLength = integer(given, "outage-length", "4", 1, 600,
         "a number of seconds from 1 to 600");
     // long enough for the cache to refill at the budget and for the hold to end after it
-    duration = integer(given, "duration", Integer.toString(outageStart + outageLength + 12), 1,
+    duration = integer(given, "duration", Integer.toString(outageStart + outageLength + 10), 1,
         1200, "a number of seconds from 1 to 1200");
     instances = integer(given, "instances", "4", 1, 64, "a whole number from 1 to 64");
     keys = integer(given, "keys", "10000", 1, 100_000, "a whole number from 1 to 100000");
@@ -116,6 +124,8 @@ final class DrillOptions {
         "milliseconds from 0 to 1000");
     scope = scope(given.getOrDefault("scope", "statement"));
     settleMillis = Math.round(1000 * number(given, "settle", "2", 0, 600,
+        "a number of seconds from 0 to 600"));
+    staleMaxAgeMillis = Math.round(1000 * number(given, "stale-max-age", "5", 0, 600,
         "a number of seconds from 0 to 600"));
     criticalWrites = number(given, "critical-writes", "0", 0, 10_000,
         "writes per second from 0 to 10000");
@@ -177,13 +187,24 @@ final class DrillOptions {
   }
 
   /**
-   * The runs to play, in order: without Sluice, with it, and with {@code --capacity-drop}
+   * The runs to play, in order: without Sluice, with it, with it answering (unless
+   * {@code --stale-max-age 0} or {@code --scope connection}), and with {@code --capacity-drop}
    * Sluice with {@code sluice.concurrency=auto}.
    */
   List<RunKind> runs() {
-    return capacityDrop >= 0
-        ? List.of(RunKind.WITHOUT_SLUICE, RunKind.WITH_SLUICE, RunKind.SLUICE_AUTO)
-        : List.of(RunKind.WITHOUT_SLUICE, RunKind.WITH_SLUICE);
+    List<RunKind> runs = new ArrayList<>(List.of(RunKind.WITHOUT_SLUICE, RunKind.WITH_SLUICE));
+    if (answers()) {
+      runs.add(RunKind.SLUICE_ANSWERS);
+    }
+    if (capacityDrop >= 0) {
+      runs.add(RunKind.SLUICE_AUTO);
+    }
+    return List.copyOf(runs);
+  }
+
+  /** Whether the answering run is played. */
+  boolean answers() {
+    return staleMaxAgeMillis > 0 && scope == Scope.STATEMENT;
   }
 
   /** Whether the outage is on at second {@code t} of the run. */
@@ -203,8 +224,8 @@ final class DrillOptions {
 
   static final String[] KNOWN = {"load", "budget", "outage-start", "outage-length",
       "duration", "instances", "keys", "skew", "ttl", "cache-return", "threads", "timeout-ms",
-      "db-cost-ms", "db-crowding-ms", "scope", "settle", "critical-writes", "capacity-drop",
-      "redis", "out", "help"};
+      "db-cost-ms", "db-crowding-ms", "scope", "settle", "stale-max-age", "critical-writes",
+      "capacity-drop", "redis", "out", "help"};
 
   private static void checkKnown(String name) {
     for (String known : KNOWN) {

@@ -9,8 +9,9 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
 
 /**
- * The outage drill: the article's scenario at laptop scale, played twice — without Sluice and
- * with it — on H2 in memory and an in-process breaker flag.
+ * The outage drill: the article's scenario at laptop scale, played three times — without Sluice,
+ * with it, and with it answering the reads it would refuse ({@code sluice.stale.max-age}) — on H2
+ * in memory and an in-process breaker flag.
  *
  * <p>A generator offers a steady load (20,000 reads/s) to a service of four instances that share a
  * cache-aside cache ({@link SimulatedCache}: 10,000 keys of skewed popularity, a 30 s TTL), warm
@@ -20,8 +21,9 @@ import java.util.function.LongConsumer;
  * <em>empty</em> and the breaker closes: now every miss reads the database, and the cache refills
  * only from what the database answers — the second wave. Without Sluice the database takes what
  * the instances' threads can push at it, twice; with Sluice it takes its budget, and the rest is
- * rejected at once. The drill prints a row per second, the headline figures of both waves, and
- * writes an SVG chart of the queries that reached the database.
+ * rejected at once, or, in the answering run, answered from the result of an identical read at
+ * most 5 s old. The drill prints a row per second, the headline figures of both waves — what
+ * reached the database and what share of the reads reached their users — and writes an SVG chart.
  *
  * <p>A run whose load generator did not offer what was promised ({@link OfferCheck}: a machine too
  * busy to drive the load) is invalid: the drill says why, prints no headline and exits with 3.
@@ -105,10 +107,11 @@ public final class OutageDrill {
     List<RunKind> kinds = options.runs();
     List<Summary> runs = new ArrayList<>();
     try (SimulatedDatabase db = SimulatedDatabase.start(options.keys, options.dbCostMillis,
-        options.dbCrowdingMillis)) {
+        options.dbCrowdingMillis);
+        Pools pools = new Pools(db.url(), options.instances, options.threads)) {
       for (RunKind kind : kinds) {
-        runs.add(play(options, new Run(options, db, kind, pause), runs.size() + 1, kinds.size(),
-            out));
+        runs.add(play(options, new Run(options, db, pools, kind, pause), runs.size() + 1,
+            kinds.size(), out));
       }
     }
     Path chart = options.out.toAbsolutePath();
@@ -127,7 +130,9 @@ public final class OutageDrill {
       PrintStream out) throws Exception {
     out.println();
     out.println("Run " + number + " of " + runs + ": " + run.kind().label()
-        + (run.kind().auto() ? " (sluice.concurrency=auto)" : ""));
+        + (run.kind().auto() ? " (sluice.concurrency=auto)" : "")
+        + (run.kind().answers() ? " (sluice.stale.max-age=" + number(options.staleMaxAgeMillis
+            / 1000.0) + "s)" : ""));
     out.println(Table.header(options));
     Summary summary = Summary.of(run.kind(), run.play(out), options);
     List<String> problems = OfferCheck.problems(summary.seconds(), options);
@@ -185,25 +190,36 @@ public final class OutageDrill {
             + " --redis (sluice.flag=redis, sluice.instances=redis).");
     out.printf(Locale.ROOT, "Each instance has %d worker threads and %d pooled connections; a read"
         + " that waits %d ms for a thread times out.%n", o.threads, o.threads, o.timeoutMillis);
+    if (o.answers()) {
+      out.printf(Locale.ROOT, "In the answering run, a read Sluice would refuse is answered"
+          + " instead from an identical read's result at most %s s old; the service sees the"
+          + " warning on it and does not cache it.%n", number(o.staleMaxAgeMillis / 1000.0));
+    }
   }
 
   private static void conclude(DrillOptions o, List<Summary> runs, Path chart, PrintStream out) {
     out.println();
     out.printf(Locale.ROOT, "While the cache was down (%d s to %d s; budget %,.0f queries/s):%n",
         o.outageStart, o.outageEnd(), o.budget);
-    out.printf(Locale.ROOT, "  %-15s %11s %11s %16s %16s %10s %10s%n", "", "DB peak/s",
-        "DB mean/s", "DB ms, worst s", "DB ms, slowest", "rejected", "timed out");
+    out.printf(Locale.ROOT, "  %-16s %10s %10s %15s %15s %10s %10s %9s %10s%n", "",
+        "DB peak/s", "DB mean/s", "DB ms, worst s", "DB ms, slowest", "rejected", "timed out",
+        "answered", "age p99");
     runs.forEach(s -> outage(out, s));
     out.println("  (DB ms, worst s: the mean latency of the worst second; DB ms, slowest: the"
-        + " slowest single query)");
+        + " slowest single query;");
+    out.println("   answered: the share of the reads offered that reached their users, from the"
+        + " database or Sluice; age p99: of Sluice's answers)");
     out.println();
     out.printf(Locale.ROOT, "After it came back%s, until warm again (hit ratio %s or more):%n",
         o.returnsEmpty ? " empty" : "", percent(Summary.warmHitRatio(o)));
-    out.printf(Locale.ROOT, "  %-15s %11s %11s %11s %16s %10s %10s%n", "", "warm after",
-        "DB peak/s", "DB mean/s", "DB ms, worst s", "rejected", "timed out");
+    out.printf(Locale.ROOT, "  %-16s %10s %10s %10s %15s %10s %10s %9s%n", "", "warm after",
+        "DB peak/s", "DB mean/s", "DB ms, worst s", "rejected", "timed out", "answered");
     runs.forEach(s -> recovery(out, s, o));
+    out.println("  (answered: the share of the reads offered that reached their users, from the"
+        + " cache, the database or Sluice)");
     List<Summary> withSluice = runs.stream().filter(s -> s.kind().sluice()).toList();
     withSluice.forEach(s -> held(out, s, o, withSluice.size() > 1));
+    runs.stream().filter(s -> s.kind().answers()).forEach(s -> answers(out, s, o));
     if (o.criticalWrites > 0) {
       out.println();
       out.printf(Locale.ROOT, "CRITICAL writes (%s/s) and the SHEDDABLE reads, whole run:%n",
@@ -269,16 +285,40 @@ public final class OutageDrill {
       served += second.writesServed();
       refused += second.writesRefused();
     }
-    out.printf(Locale.ROOT, "  %-15s writes: %,d offered, %,d served, %,d refused or timed out;"
+    out.printf(Locale.ROOT, "  %-16s writes: %,d offered, %,d served, %,d refused or timed out;"
         + " reads: %,d rejected fast, %,d timed out%n", s.label(), offered, served, refused,
         s.rejected(), s.timedOut());
   }
 
   private static void outage(PrintStream out, Summary s) {
     Summary.Window w = s.outage();
-    out.printf(Locale.ROOT, "  %-15s %,11d %,11.0f %16.1f %16.1f %,10d %,10d%n", s.label(),
-        w.peakDatabase(), w.meanDatabase(), w.worstMeanMillis(), w.slowestMillis(), w.rejected(),
-        w.timedOut());
+    out.printf(Locale.ROOT, "  %-16s %,10d %,10.0f %15.1f %15.1f %,10d %,10d %9s %10s%n",
+        s.label(), w.peakDatabase(), w.meanDatabase(), w.worstMeanMillis(), w.slowestMillis(),
+        w.rejected(), w.timedOut(), share(w), age(s));
+  }
+
+  /** The share of a window's reads answered to their users, as {@code 92.1%}. */
+  private static String share(Summary.Window w) {
+    return Double.isNaN(w.answeredShare()) ? "-" : percent(w.answeredShare());
+  }
+
+  private static String age(Summary s) {
+    return s.answerP99Millis() < 0 ? "-"
+        : String.format(Locale.ROOT, "%,d ms", s.answerP99Millis());
+  }
+
+  /** What Sluice answered instead of refusing, in the answering run. */
+  private static void answers(PrintStream out, Summary s, DrillOptions o) {
+    long answered = 0;
+    long joined = 0;
+    for (Recorder.Second second : s.seconds()) {
+      answered += second.answered();
+      joined += second.joined();
+    }
+    out.printf(Locale.ROOT, "  %s: %,d reads answered instead of refused (%,d of them by joining"
+        + " an identical read in flight), at most %s s old (sluice.stale.max-age), 99%% of them"
+        + " at most %s.%n", s.label(), answered, joined, number(o.staleMaxAgeMillis / 1000.0),
+        age(s));
   }
 
   private static void recovery(PrintStream out, Summary s, DrillOptions o) {
@@ -286,11 +326,12 @@ public final class OutageDrill {
     String warm = s.warmAfterSeconds() < 0
         ? "> " + (o.duration - o.outageEnd()) + " s" : s.warmAfterSeconds() + " s";
     if (w.seconds() == 0) {
-      out.printf(Locale.ROOT, "  %-15s %11s   (warm at once: no recovery)%n", s.label(), warm);
+      out.printf(Locale.ROOT, "  %-16s %10s   (warm at once: no recovery)%n", s.label(), warm);
       return;
     }
-    out.printf(Locale.ROOT, "  %-15s %11s %,11d %,11.0f %16.1f %,10d %,10d%n", s.label(), warm,
-        w.peakDatabase(), w.meanDatabase(), w.worstMeanMillis(), w.rejected(), w.timedOut());
+    out.printf(Locale.ROOT, "  %-16s %10s %,10d %,10.0f %15.1f %,10d %,10d %9s%n", s.label(),
+        warm, w.peakDatabase(), w.meanDatabase(), w.worstMeanMillis(), w.rejected(),
+        w.timedOut(), share(w));
   }
 
   private static void failures(PrintStream out, Summary s) {

@@ -2,15 +2,18 @@ package dev.sluice.examples.drill;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Counts what happens in each second of one run: reads offered, served from the cache, missed by
- * it, queries that reached the database, reads rejected fast by Sluice, reads that timed out
- * waiting for a thread, the database's latency, whether Sluice was limiting, and how far the load
- * generator fell behind its schedule. Each event is counted in the second it happens.
+ * it, queries that reached the database, reads the database answered, reads Sluice answered
+ * instead of refusing them (and how old those answers were), reads rejected fast by Sluice, reads
+ * that timed out waiting for a thread, the database's latency, whether Sluice was limiting, and
+ * how far the load generator fell behind its schedule. Each event is counted in the second it
+ * happens.
  *
  * <p>This class is threadsafe: every counter is a {@link LongAdder} or {@link LongAccumulator}.
  */
@@ -26,6 +29,13 @@ final class Recorder {
   private final LongAdder[] missed;
   private final LongAdder[] database;
   private final LongAdder[] rejected;
+  private final LongAdder[] served;
+  private final LongAdder[] answered;
+  private final LongAdder[] joined;
+  /** Per second offered and {@link Fate}: what became of the reads offered in it. */
+  private final LongAdder[][] fates;
+  /** Answers by age: slot {@code i} counts the answers {@code i} ms old (the last: older). */
+  private final AtomicLongArray answerAges = new AtomicLongArray(AGE_SLOTS);
   private final LongAdder[] timedOut;
   private final LongAdder[] dbNanos;
   private final LongAdder[] dbDone;
@@ -38,6 +48,7 @@ final class Recorder {
   private final LongAdder[] writesRefused;
   private final LongAdder failed = new LongAdder();
   private final AtomicReference<Exception> firstFailure = new AtomicReference<>();
+  private static final int AGE_SLOTS = 60_001;
 
   /** A recorder whose second 0 starts at {@code startNanos}. */
   Recorder(long startNanos, int seconds) {
@@ -53,6 +64,13 @@ final class Recorder {
     missed = adders(seconds);
     database = adders(seconds);
     rejected = adders(seconds);
+    served = adders(seconds);
+    answered = adders(seconds);
+    joined = adders(seconds);
+    fates = new LongAdder[Fate.values().length][];
+    for (Fate f : Fate.values()) {
+      fates[f.ordinal()] = adders(seconds);
+    }
     timedOut = adders(seconds);
     dbNanos = adders(seconds);
     dbDone = adders(seconds);
@@ -117,6 +135,69 @@ final class Recorder {
     dbMaxNanos[slot].accumulate(tookNanos);
   }
 
+  /** The database answered a read (it reached the user, unlike a query whose read failed). */
+  void served(long now) {
+    served[slot(now)].increment();
+  }
+
+  /**
+   * Sluice answered a read it would have refused, from a result {@code ageMillis} old; by
+   * joining an identical read in flight if {@code join}.
+   */
+  void answered(long now, long ageMillis, boolean join) {
+    int slot = slot(now);
+    answered[slot].increment();
+    if (join) {
+      joined[slot].increment();
+    }
+    answerAges.incrementAndGet((int) Math.max(0, Math.min(AGE_SLOTS - 1, ageMillis)));
+  }
+
+  /**
+   * The age under which {@code quantile} of Sluice's answers were, in milliseconds (the
+   * quantile's nearest rank), or -1 without answers.
+   */
+  long answerAgeMillis(double quantile) {
+    long total = 0;
+    for (int i = 0; i < AGE_SLOTS; i++) {
+      total += answerAges.get(i);
+    }
+    if (total == 0) {
+      return -1;
+    }
+    long rank = Math.max(1, (long) Math.ceil(quantile * total));
+    long seen = 0;
+    for (int i = 0; i < AGE_SLOTS; i++) {
+      seen += answerAges.get(i);
+      if (seen >= rank) {
+        return i;
+      }
+    }
+    return AGE_SLOTS - 1;
+  }
+
+  /** What became of a read: who answered it, or how it failed its user. */
+  enum Fate {
+    /** The cache answered it. */
+    CACHE,
+    /** The database answered it. */
+    DATABASE,
+    /** Sluice answered it instead of refusing it. */
+    SLUICE,
+    /** Sluice refused it (a 503 to its user). */
+    REFUSED,
+    /** It waited too long for a thread or a connection. */
+    TIMED_OUT
+  }
+
+  /**
+   * The read offered at {@code offeredAt} met its {@code fate}, whenever that was: counted in the
+   * second it was offered, so that a second's fates add up to its reads (less any that failed).
+   */
+  void fate(long offeredAt, Fate fate) {
+    fates[fate.ordinal()][slot(offeredAt)].increment();
+  }
+
   void rejected(long now) {
     rejected[slot(now)].increment();
   }
@@ -158,9 +239,17 @@ final class Recorder {
     long done = dbDone[t].sum();
     double meanMillis = done == 0 ? 0 : dbNanos[t].sum() / (double) done / 1e6;
     return new Second(t, offered[t].sum(), cache[t].sum(), missed[t].sum(), database[t].sum(),
-        rejected[t].sum(), timedOut[t].sum(), meanMillis, dbMaxNanos[t].get() / 1e6,
+        served[t].sum(), answered[t].sum(), joined[t].sum(),
+        new Fates(fate(Fate.CACHE, t), fate(Fate.DATABASE, t), fate(Fate.SLUICE, t),
+            fate(Fate.REFUSED, t), fate(Fate.TIMED_OUT, t)),
+        rejected[t].sum(), timedOut[t].sum(),
+        meanMillis, dbMaxNanos[t].get() / 1e6,
         limitingTicks[t].sum() > 0, recoveringTicks[t].sum() > 0, writes[t].sum(),
         writesServed[t].sum(), writesRefused[t].sum(), behindNanos[t].get() / 1e6);
+  }
+
+  private long fate(Fate fate, int t) {
+    return fates[fate.ordinal()][t].sum();
   }
 
   /** The figures of every second of the run. */
@@ -202,6 +291,11 @@ final class Recorder {
    * @param cache reads served from the cache
    * @param missed reads that found the cache up but not their key
    * @param database queries that reached the database
+   * @param served reads the database answered
+   * @param answered reads Sluice answered instead of refusing them ({@code sluice.stale.*})
+   * @param joined the part of {@code answered} that joined an identical read in flight
+   * @param fates what became of the reads offered in this second, then or later (the other
+   *     counts of a second are of what happened in it)
    * @param rejected reads Sluice rejected at once (a 503 to the caller)
    * @param timedOut reads that waited too long for a worker thread
    * @param dbMeanMillis the mean time a query spent in the database
@@ -215,8 +309,8 @@ final class Recorder {
    * @param behindMillis the furthest the generator was behind its schedule in the second: how
    *     late the latest read or write it offered was
    */
-  record Second(int t, long offered, long cache, long missed, long database, long rejected,
-      long timedOut, double dbMeanMillis, double dbMaxMillis, boolean limiting,
+  record Second(int t, long offered, long cache, long missed, long database, long served,
+      long answered, long joined, Fates fates, long rejected, long timedOut, double dbMeanMillis, double dbMaxMillis, boolean limiting,
       boolean recovering, long writes, long writesServed, long writesRefused,
       double behindMillis) {
 
@@ -224,6 +318,27 @@ final class Recorder {
     double hitRatio() {
       long lookups = cache + missed;
       return lookups == 0 ? Double.NaN : (double) cache / lookups;
+    }
+
+    /** The reads offered in this second that were answered to their users, then or later. */
+    long reachedUser() {
+      return fates.reachedUser();
+    }
+  }
+
+  /**
+   * What became of the reads offered in one second.
+   *
+   * @param cache answered by the cache
+   * @param database answered by the database
+   * @param sluice answered by Sluice instead of refused
+   * @param refused refused by Sluice
+   * @param timedOut timed out waiting for a thread or a connection
+   */
+  record Fates(long cache, long database, long sluice, long refused, long timedOut) {
+    /** Those answered to their users: by the cache, the database or Sluice. */
+    long reachedUser() {
+      return cache + database + sluice;
     }
   }
 }

@@ -30,6 +30,8 @@ final class Run {
 
   private final DrillOptions options;
   private final SimulatedDatabase db;
+  /** The drill's pools, or {@code null}: each instance opens its own. */
+  private final Pools pools;
   private final RunKind kind;
   private final boolean withSluice;
   private final double warmHitRatio;
@@ -45,8 +47,18 @@ final class Run {
    * nanoseconds) instead of parking for it.
    */
   Run(DrillOptions options, SimulatedDatabase db, RunKind kind, LongConsumer pause) {
+    this(options, db, null, kind, pause);
+  }
+
+  /**
+   * A run whose instances borrow the drill's {@code pools} (one per instance, left open), or
+   * open their own if it is {@code null}.
+   */
+  Run(DrillOptions options, SimulatedDatabase db, Pools pools, RunKind kind,
+      LongConsumer pause) {
     this.options = options;
     this.db = db;
+    this.pools = pools;
     this.kind = kind;
     this.withSluice = kind.sluice();
     this.warmHitRatio = Summary.warmHitRatio(options);
@@ -79,8 +91,9 @@ final class Run {
     List<AppInstance> instances = new ArrayList<>();
     try {
       for (int i = 0; i < options.instances; i++) {
-        instances.add(new AppInstance(db.url(), options, withSluice, kind.auto(), breaker, cache,
-            recorder));
+        instances.add(pools == null
+            ? new AppInstance(db.url(), options, kind, breaker, cache, recorder)
+            : new AppInstance(pools.get(i), false, options, kind, breaker, cache, recorder));
       }
       // the clock starts once every pool is full: on a busy machine filling 200 connections
       // takes seconds, and a run that starts before is a run whose first seconds offer nothing

@@ -21,17 +21,21 @@ import java.util.List;
  * @param timedOut reads that timed out over the whole run
  * @param failed reads that failed for a reason the drill does not expect (should be 0)
  * @param firstFailure the first such failure, or {@code null}
+ * @param answerP99Millis the age under which 99% of Sluice's answers were, in milliseconds, or
+ *     -1 if Sluice answered no read
  */
 record Summary(RunKind kind, List<Recorder.Second> seconds, Window outage, Window recovery,
-    int warmAfterSeconds, long rejected, long timedOut, long failed, Exception firstFailure) {
+    int warmAfterSeconds, long rejected, long timedOut, long failed, Exception firstFailure,
+    long answerP99Millis) {
 
   static Summary of(RunKind kind, Recorder recorder, DrillOptions options) {
-    return of(kind, recorder.seconds(), recorder.failed(), recorder.firstFailure(), options);
+    return of(kind, recorder.seconds(), recorder.failed(), recorder.firstFailure(),
+        recorder.answerAgeMillis(0.99), options);
   }
 
   /** The summary of a run's seconds, however they were recorded. */
   static Summary of(RunKind kind, List<Recorder.Second> seconds, long failed,
-      Exception firstFailure, DrillOptions options) {
+      Exception firstFailure, long answerP99Millis, DrillOptions options) {
     int warm = firstWarmSecond(seconds, options);
     int recoveryEnd = warm < 0 ? seconds.size() : warm;
     long rejected = 0;
@@ -43,7 +47,8 @@ record Summary(RunKind kind, List<Recorder.Second> seconds, Window outage, Windo
     return new Summary(kind, seconds,
         Window.of(seconds, options.outageStart, options.outageEnd()),
         Window.of(seconds, options.outageEnd(), recoveryEnd),
-        warm < 0 ? -1 : warm - options.outageEnd(), rejected, timedOut, failed, firstFailure);
+        warm < 0 ? -1 : warm - options.outageEnd(), rejected, timedOut, failed, firstFailure,
+        answerP99Millis);
   }
 
   /** What the table and the summary call the run ("with Sluice"). */
@@ -99,9 +104,19 @@ record Summary(RunKind kind, List<Recorder.Second> seconds, Window outage, Windo
    * @param slowestMillis the slowest single query in it
    * @param rejected reads rejected fast in it
    * @param timedOut reads that timed out in it
+   * @param offered reads offered in it
+   * @param reachedUser the reads offered in it that were answered to their users (by the
+   *     cache, the database or Sluice), then or later
+   * @param answered reads Sluice answered in it instead of refusing them
    */
   record Window(int seconds, long peakDatabase, double meanDatabase, double worstMeanMillis,
-      double meanMillis, double slowestMillis, long rejected, long timedOut) {
+      double meanMillis, double slowestMillis, long rejected, long timedOut, long offered,
+      long reachedUser, long answered) {
+
+    /** The share of the reads offered in it that were answered to their users, from 0 to 1. */
+    double answeredShare() {
+      return offered == 0 ? Double.NaN : (double) reachedUser / offered;
+    }
 
     static Window of(List<Recorder.Second> rows, int from, int to) {
       long peak = 0;
@@ -111,6 +126,9 @@ record Summary(RunKind kind, List<Recorder.Second> seconds, Window outage, Windo
       double slowest = 0;
       long rejected = 0;
       long timedOut = 0;
+      long offered = 0;
+      long reachedUser = 0;
+      long answered = 0;
       int end = Math.min(to, rows.size());
       for (int t = Math.max(0, from); t < end; t++) {
         Recorder.Second s = rows.get(t);
@@ -121,10 +139,14 @@ record Summary(RunKind kind, List<Recorder.Second> seconds, Window outage, Windo
         slowest = Math.max(slowest, s.dbMaxMillis());
         rejected += s.rejected();
         timedOut += s.timedOut();
+        offered += s.offered();
+        reachedUser += s.reachedUser();
+        answered += s.answered();
       }
       int n = Math.max(0, end - Math.max(0, from));
       return new Window(n, peak, n == 0 ? 0 : (double) sum / n, worstMean,
-          sum == 0 ? 0 : weightedMillis / sum, slowest, rejected, timedOut);
+          sum == 0 ? 0 : weightedMillis / sum, slowest, rejected, timedOut, offered, reachedUser,
+          answered);
     }
   }
 }

@@ -15,8 +15,10 @@ import java.util.function.ToDoubleFunction;
  * line and the peaks labelled), the database's latency, and with {@code --critical-writes} the
  * CRITICAL writes served per second. Between the first two panels, a row per run shows what
  * belongs to that run alone: the seconds its cache was back but still cold, and the seconds in
- * which Sluice held the cap after the flag closed. The outage is a shaded band over every panel;
- * {@code --capacity-drop} a dashed marker. Plain SVG 1.1, no script and no external font, so any
+ * which Sluice held the cap after the flag closed. Under them, a panel per run tells its users'
+ * story: what became of the reads offered each second, stacked (answered by the cache, the
+ * database or Sluice instead of refused; refused; timed out), on one axis for every run. The
+ * outage is a shaded band over every panel; {@code --capacity-drop} a dashed marker. Plain SVG 1.1, no script and no external font, so any
  * browser or image viewer shows it.
  *
  * <p>A panel is a {@link Panel}: what it measures per second and in which unit, as one or more
@@ -35,6 +37,18 @@ final class SvgChart {
   private static final String OUTAGE_FILL = "#fbe3e3";
   private static final String COLD_FILL = "#f9e2ad";
   private static final String COLD_TEXT = "#7a5000";
+  private static final int USERS_HEIGHT = 120;
+  /** What became of the reads offered, bottom to top of the users panels. */
+  private static final Line[] FATES = {
+      new Line("cache", s -> s.fates().cache()),
+      new Line("database", s -> s.fates().database()),
+      new Line("sluice", s -> s.fates().sluice()),
+      new Line("refused", s -> s.fates().refused()),
+      new Line("timedout", s -> s.fates().timedOut())};
+  private static final String[] FATE_FILLS = {"#d9d9d9", "#9ecae1", "#74c476", "#f4a3a3",
+      "#fdd0a2"};
+  private static final String[] FATE_NAMES = {"cache", "database", "Sluice's answers",
+      "refused", "timed out"};
 
   private SvgChart() {}
 
@@ -134,6 +148,12 @@ final class SvgChart {
           top = rows(top - PANEL_GAP + 52) + PANEL_GAP - 10;
         }
       }
+      Axis users = usersAxis();
+      top += 22; // the users legend's line
+      for (int i = 0; i < runs.size(); i++) {
+        usersPanel(runs.get(i), users, top, i == 0);
+        top += USERS_HEIGHT + PANEL_GAP;
+      }
       int bottom = top - PANEL_GAP + 40;
       text(svg, (LEFT + RIGHT) / 2.0, bottom, 13, "normal", "middle", "#555",
           "seconds since the start of the run");
@@ -219,6 +239,89 @@ final class SvgChart {
       if (main) {
         peaks(axis, top, bottom);
       }
+    }
+
+    /** One axis for every run's users panel: they compare at a glance. */
+    private Axis usersAxis() {
+      double top = options.load;
+      for (Summary run : runs) {
+        for (Recorder.Second s : run.seconds()) {
+          top = Math.max(top, s.offered());
+        }
+      }
+      return Axis.over(top * 1.12);
+    }
+
+    /**
+     * The user's story of one run: what became of the reads offered each second, stacked —
+     * answered by the cache, by the database, by Sluice instead of refused, then refused by
+     * Sluice and timed out — with the reads answered to their users as a line in the run's
+     * colour. The offered load is the dashed reference. Counted by the second a read was
+     * offered, so a stack adds up to the reads offered (the queries panel counts when they ran).
+     */
+    private void usersPanel(Summary run, Axis axis, int top, boolean first) {
+      int bottom = top + USERS_HEIGHT;
+      panelTop = top;
+      panelBottom = bottom;
+      String id = run.kind().id();
+      outage(top, bottom, false);
+      text(svg, LEFT, top - 12, 15, "bold", "start", run.kind().color(),
+          "Reads answered to users per second: " + run.label());
+      if (first) {
+        usersLegend(top - 34);
+      }
+      grid(axis, top, bottom, "reads/s");
+      List<Recorder.Second> rows = run.seconds();
+      double[] floor = new double[rows.size()];
+      for (int l = 0; l < FATES.length; l++) {
+        double[] ceiling = new double[rows.size()];
+        for (int i = 0; i < rows.size(); i++) {
+          ceiling[i] = floor[i] + FATES[l].value().applyAsDouble(rows.get(i));
+        }
+        layer("users-" + FATES[l].id() + "-" + id, FATE_FILLS[l], rows, floor, ceiling, axis,
+            top, bottom);
+        floor = ceiling;
+      }
+      reference(axis, top, bottom, options.load, "offered: " + count(options.load) + "/s",
+          "offered-" + id);
+      series("users-" + id, run.kind().color(), false, rows, axis, top, bottom,
+          Recorder.Second::reachedUser);
+    }
+
+    /** What the users panels' bands mean, on a line of its own above the first. */
+    private void usersLegend(int y) {
+      svg.append("<g id=\"users-legend\">");
+      text(svg, LEFT, y, 12, "normal", "start", "#555", "Each read offered, by what became of"
+          + " it:");
+      double x = LEFT + textWidth("Each read offered, by what became of it:", 12) * 0.85 + 12;
+      for (int i = 0; i < FATES.length; i++) {
+        svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"14\""
+            + " height=\"10\" fill=\"%s\"/>", x, y - 9, FATE_FILLS[i]));
+        text(svg, x + 18, y, 12, "normal", "start", "#444", FATE_NAMES[i]);
+        x += 18 + textWidth(FATE_NAMES[i], 12) * 0.85 + 14;
+      }
+      svg.append("</g>\n");
+    }
+
+    /** A filled band between two step lines, {@code floor} to {@code ceiling} in each second. */
+    private void layer(String id, String fill, List<Recorder.Second> rows, double[] floor,
+        double[] ceiling, Axis axis, int top, int bottom) {
+      StringBuilder points = new StringBuilder();
+      StringBuilder values = new StringBuilder();
+      for (int i = 0; i < rows.size(); i++) {
+        double yy = y(ceiling[i], axis, top, bottom);
+        points.append(String.format(Locale.ROOT, "%.1f,%.1f %.1f,%.1f ", x(rows.get(i).t()), yy,
+            x(rows.get(i).t() + 1), yy));
+        values.append(String.format(Locale.ROOT, "%.1f ", ceiling[i] - floor[i]));
+      }
+      for (int i = rows.size() - 1; i >= 0; i--) {
+        double yy = y(floor[i], axis, top, bottom);
+        points.append(String.format(Locale.ROOT, "%.1f,%.1f %.1f,%.1f ", x(rows.get(i).t() + 1),
+            yy, x(rows.get(i).t()), yy));
+      }
+      svg.append(String.format(Locale.ROOT, "<polygon id=\"%s\" data-values=\"%s\""
+          + " fill=\"%s\" stroke=\"none\" points=\"%s\"/>%n", id, values.toString().trim(),
+          fill, points.toString().trim()));
     }
 
     /** The outage: the same seconds in every run, so one band over each panel. */

@@ -2,14 +2,17 @@ package dev.sluice.examples.drill;
 
 import java.util.Locale;
 
-/** Formats the per-second table. Stateless and threadsafe. */
+/**
+ * Formats the per-second table: "database" counts the queries that reached it, "answered" the
+ * reads Sluice answered instead of refusing them. Stateless and threadsafe.
+ */
 final class Table {
   private Table() {}
 
   static String header() {
-    return String.format(Locale.ROOT, "%5s %-7s %9s %9s %6s %9s %9s %9s %8s %8s  %s", "s",
-        "cache", "offered", "cache", "hit %", "database", "rejected", "timed out", "DB ms",
-        "DB max", "Sluice");
+    return String.format(Locale.ROOT, "%5s %-7s %9s %9s %6s %9s %9s %9s %9s %8s %8s  %s", "s",
+        "cache", "offered", "cache", "hit %", "database", "answered", "rejected", "timed out",
+        "DB ms", "DB max", "Sluice");
   }
 
   /** The header, with the CRITICAL writes' columns when {@code --critical-writes} is set. */
@@ -40,10 +43,11 @@ final class Table {
   private static String readsRow(Recorder.Second s, DrillOptions options, double warmHitRatio,
       boolean withSluice) {
     double hit = s.hitRatio();
-    return String.format(Locale.ROOT, "%5d %-7s %,9d %,9d %6s %,9d %,9d %,9d %8.1f %8.1f  %s",
+    return String.format(Locale.ROOT,
+        "%5d %-7s %,9d %,9d %6s %,9d %,9d %,9d %,9d %8.1f %8.1f  %s",
         s.t(), cacheState(s, options, warmHitRatio), s.offered(), s.cache(),
         Double.isNaN(hit) ? "-" : String.format(Locale.ROOT, "%.1f", hit * 100), s.database(),
-        s.rejected(), s.timedOut(), s.dbMeanMillis(), s.dbMaxMillis(),
+        s.answered(), s.rejected(), s.timedOut(), s.dbMeanMillis(), s.dbMaxMillis(),
         withSluice ? sluiceState(s) : "");
   }
 

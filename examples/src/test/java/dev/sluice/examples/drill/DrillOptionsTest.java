@@ -27,7 +27,7 @@ class DrillOptionsTest {
     assertThat(o.budget).isEqualTo(500);
     assertThat(o.outageStart).isEqualTo(3);
     assertThat(o.outageLength).isEqualTo(4);
-    assertThat(o.duration).isEqualTo(19);
+    assertThat(o.duration).isEqualTo(17);
     assertThat(o.instances).isEqualTo(4);
     assertThat(o.keys).isEqualTo(10_000);
     assertThat(o.skew).isEqualTo(1.4);
@@ -52,7 +52,7 @@ class DrillOptionsTest {
 
   @Test
   void parse_outageLengthOnly_durationFollowsTheOutage() {
-    assertThat(parse("--outage-start", "2", "--outage-length", "3").duration).isEqualTo(17);
+    assertThat(parse("--outage-start", "2", "--outage-length", "3").duration).isEqualTo(15);
   }
 
   @Test
@@ -136,6 +136,23 @@ class DrillOptionsTest {
     assertThat(parse("--settle", "0.25").settleMillis).isEqualTo(250);
     assertThat(error("--settle", "-1"))
         .isEqualTo("--settle must be a number of seconds from 0 to 600, but was \"-1\"");
+  }
+
+  @Test
+  void parse_staleMaxAge_addsTheAnsweringRunUnlessZeroOrConnectionScope() {
+    assertThat(parse().staleMaxAgeMillis).isEqualTo(5000);
+    assertThat(parse().runs()).containsExactly(RunKind.WITHOUT_SLUICE, RunKind.WITH_SLUICE,
+        RunKind.SLUICE_ANSWERS);
+    assertThat(parse("--stale-max-age", "0.5").staleMaxAgeMillis).isEqualTo(500);
+    assertThat(parse("--stale-max-age", "0").runs()).containsExactly(RunKind.WITHOUT_SLUICE,
+        RunKind.WITH_SLUICE);
+    assertThat(parse("--scope", "connection").runs()).as("no statements to answer")
+        .doesNotContain(RunKind.SLUICE_ANSWERS);
+    assertThat(parse("--capacity-drop", "4").runs()).containsExactly(RunKind.WITHOUT_SLUICE,
+        RunKind.WITH_SLUICE, RunKind.SLUICE_ANSWERS, RunKind.SLUICE_AUTO);
+    assertThat(error("--stale-max-age", "-1")).isEqualTo("--stale-max-age must be a number of"
+        + " seconds from 0 to 600, but was \"-1\"");
+    assertThat(error("--stale-max-age", "5s")).startsWith("--stale-max-age must be");
   }
 
   @Test

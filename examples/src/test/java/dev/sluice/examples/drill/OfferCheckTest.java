@@ -16,8 +16,9 @@ class OfferCheckTest {
 
   /** A second that offered {@code reads} and {@code writes}, the generator {@code behind} late. */
   private static Recorder.Second second(int t, long reads, long writes, double behindMillis) {
-    return new Recorder.Second(t, reads, reads, 0, 0, 0, 0, 1, 1, false, false, writes, writes, 0,
-        behindMillis);
+    return new Recorder.Second(t, reads, reads, 0, 0, 0, 0, 0,
+        new Recorder.Fates(reads, 0, 0, 0, 0), 0, 0, 1, 1, false, false, writes,
+        writes, 0, behindMillis);
   }
 
   private static List<Recorder.Second> steady(int seconds, long reads, double behindMillis) {

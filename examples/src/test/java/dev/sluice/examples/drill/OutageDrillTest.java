@@ -90,8 +90,8 @@ class OutageDrillTest {
         .containsPattern("the load generator fell 1,[3-9]\\d\\d ms behind its schedule")
         .containsPattern("second [12] offered [\\d,]+ reads instead of 2,000")
         .contains("No headline, no chart.");
-    assertThat(printed).contains("Run 1 of 2: without Sluice")
-        .doesNotContain("Run 2 of 2", "While the cache was down", "Chart:", "Every run offered");
+    assertThat(printed).contains("Run 1 of 3: without Sluice")
+        .doesNotContain("Run 2 of 3", "While the cache was down", "Chart:", "Every run offered");
     assertThat(chart).doesNotExist();
     // the table still has one row per second, the stalled ones included
     for (int t = 0; t < 5; t++) {
@@ -111,9 +111,9 @@ class OutageDrillTest {
     Summary[] runs = drill(options, new PrintStream(printed, true, "UTF-8"));
 
     String text = printed.toString(StandardCharsets.UTF_8);
-    assertThat(text).contains("Run 1 of 2: without Sluice", "Run 2 of 2: with Sluice",
-        "While the cache was down", "After it came back empty, until warm again",
-        "Chart: " + chart.toAbsolutePath());
+    assertThat(text).contains("Run 1 of 3: without Sluice", "Run 2 of 3: with Sluice",
+        "Run 3 of 3: Sluice answering (sluice.stale.max-age=5s)", "While the cache was down",
+        "After it came back empty, until warm again", "Chart: " + chart.toAbsolutePath());
     assertThat(chart).exists();
     Document svg = parse(chart);
     assertThat(svg.getDocumentElement().getLocalName()).isEqualTo("svg");
@@ -155,12 +155,44 @@ class OutageDrillTest {
     }
     assertThat(with.recovery().rejected()).isPositive();
     assertThat(text).contains("holds");
+
+    // answering: the database as capped, and the reads it would refuse answered from results
+    // at most 5 s old (the model: about a third of them here, 50 queries/s per instance over
+    // 2,000 keys of skew 1.0; with Sluice refusing, a twentieth reach their users)
+    Summary answering = runs[2];
+    assertThat(answering.kind()).isEqualTo(RunKind.SLUICE_ANSWERS);
+    assertThat(answering.failed()).as(String.valueOf(answering.firstFailure())).isZero();
+    assertThat(answering.outage().peakDatabase()).isBetween(25L, 180L);
+    assertThat(answering.outage().answered()).isPositive();
+    assertThat(answering.outage().answeredShare()).as("answered share, against " + with.outage()
+        .answeredShare()).isGreaterThan(with.outage().answeredShare() + 0.15);
+    assertThat(answering.answerP99Millis()).isBetween(0L, 5_100L);
+    assertThat(with.answerP99Millis()).isEqualTo(-1);
+    assertThat(text).contains("Sluice answering: ", "reads answered instead of refused");
+    // every read offered met one fate, counted in the second it was offered (the last seconds
+    // may still have reads in the queues when the run ends)
+    for (Summary run : new Summary[] {with, answering}) {
+      for (Recorder.Second s : run.seconds().subList(0, 3)) {
+        Recorder.Fates f = s.fates();
+        assertThat(f.reachedUser() + f.refused() + f.timedOut()).as(run.label() + ", second "
+            + s.t()).isEqualTo(s.offered());
+      }
+    }
+    // a users panel per run, its bands by fate, its total the reads answered to users
+    assertThat(values(svg, "users-sluice-answers")).hasSize(5);
+    assertThat(values(svg, "users-with-sluice")).hasSize(5);
+    assertThat(bandValues(svg, "users-sluice-sluice-answers")[1]).isPositive();
+    assertThat(bandValues(svg, "users-sluice-with-sluice")[1]).isZero();
+    assertThat(bandValues(svg, "users-refused-with-sluice")[1]).isPositive();
+    assertThat(bandValues(svg, "users-timedout-without-sluice")).hasSize(5);
+    assertThat(byId(svg, "g", "users-legend")).isNotNull();
   }
 
   @Test
   void drill_criticalWrites_allServedWhileSheddableReadsTakeTheRefusals() throws Exception {
     Path chart = dir.resolve("writes.svg");
-    DrillOptions options = shortScenario("--critical-writes", "10", "--out", chart.toString());
+    DrillOptions options = shortScenario("--critical-writes", "10", "--stale-max-age", "0",
+        "--out", chart.toString());
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
 
     Summary with = drill(options, new PrintStream(printed, true, "UTF-8"))[1];
@@ -191,7 +223,8 @@ class OutageDrillTest {
     DrillOptions options = DrillOptions.parse(new String[] {"--load", "2000", "--budget", "200",
         "--outage-start", "1", "--outage-length", "4", "--capacity-drop", "3", "--duration", "5",
         "--instances", "2", "--threads", "10", "--keys", "2000", "--skew", "1.0",
-        "--db-crowding-ms", "4", "--out", dir.resolve("drop.svg").toString()}, dir);
+        "--db-crowding-ms", "4", "--stale-max-age", "0", "--out",
+        dir.resolve("drop.svg").toString()}, dir);
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
 
     Summary[] runs = drill(options, new PrintStream(printed, true, "UTF-8"));
@@ -248,7 +281,8 @@ class OutageDrillTest {
     try {
       DrillOptions options = DrillOptions.parse(new String[] {"--load", "2000", "--budget",
           "100", "--outage-start", "1", "--outage-length", "2", "--duration", "3",
-          "--instances", "2", "--threads", "10", "--redis", "redis://127.0.0.1:" + port,
+          "--instances", "2", "--threads", "10", "--stale-max-age", "0",
+          "--redis", "redis://127.0.0.1:" + port,
           "--out", dir.resolve("redis.svg").toString()}, dir);
 
       Summary with = drill(options, quiet())[1];
@@ -304,6 +338,13 @@ class OutageDrillTest {
     Element line = byId(svg, "polyline", id);
     assertThat(line).as("polyline " + id).isNotNull();
     return Arrays.stream(line.getAttribute("data-values").trim().split("\\s+"))
+        .mapToDouble(Double::parseDouble).toArray();
+  }
+
+  private static double[] bandValues(Document svg, String id) {
+    Element band = byId(svg, "polygon", id);
+    assertThat(band).as("polygon " + id).isNotNull();
+    return Arrays.stream(band.getAttribute("data-values").trim().split("\\s+"))
         .mapToDouble(Double::parseDouble).toArray();
   }
 

@@ -191,6 +191,11 @@ public final class SluiceEndpoint {
     shown.put("rejected", stats.rejected());
     shown.put("shadowRejected", stats.shadowRejected());
     shown.put("forced", stats.forced());
+    shown.put("answered", stats.answered());
+    shown.put("joined", stats.joined());
+    shown.put("answersKept", stats.answersKept());
+    shown.put("answersKeptBytes", stats.answersKeptBytes());
+    shown.put("answerAgeP99Millis", stats.answerAgeMillis(0.99));
     shown.put("flag", management.getFlag());
     shown.put("flagState", stats.flagState().name().toLowerCase(Locale.ROOT));
     shown.put("flagManual", management.isFlagManual());

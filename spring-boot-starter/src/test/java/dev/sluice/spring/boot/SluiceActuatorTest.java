@@ -224,6 +224,52 @@ class SluiceActuatorTest {
         .run(context -> assertThat(context).doesNotHaveBean("sluiceHealthIndicator"));
   }
 
+  @Test
+  void endpointAndMeters_showTheAnswers_howOldAndWhatIsKept() {
+    runner.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+            CompositeMeterRegistryAutoConfiguration.class,
+            SimpleMetricsExportAutoConfiguration.class))
+        .withPropertyValues("management.endpoints.web.exposure.include=sluice",
+            "sluice.stale.max-age=30s")
+        .run(context -> {
+          SluiceEndpoint endpoint = context.getBean(SluiceEndpoint.class);
+          DataSource dataSource = context.getBean(DataSource.class);
+          assertThat(endpoint.budget("users-db")).containsEntry("answered", 0L)
+              .containsEntry("answersKept", 0).containsEntry("answerAgeP99Millis", -1L);
+          endpoint.change("users-db", "open", 2.0, null, null); // a small bucket
+          // the bucket's permits go to the database; once one read is refused, the next admitted
+          // one is kept (2 permits/s) and the refused ones after it are answered from it
+          await().atMost(Duration.ofSeconds(20)).until(() -> {
+            query(dataSource);
+            return (Long) endpoint.budget("users-db").get("answered") >= 3;
+          });
+
+          Map<String, Object> shown = endpoint.budget("users-db");
+          assertThat((Long) shown.get("joined")).isZero();
+          assertThat((Integer) shown.get("answersKept")).isEqualTo(1);
+          assertThat((Long) shown.get("answersKeptBytes")).isPositive();
+          assertThat((Long) shown.get("answerAgeP99Millis")).isBetween(0L, 30_000L);
+          MeterRegistry registry = context.getBean(MeterRegistry.class);
+          assertThat(registry.get("sluice.answers").tag("name", "users-db").tag("how", "recent")
+              .functionCounter().count()).isEqualTo(((Long) shown.get("answered")).doubleValue());
+          assertThat(registry.get("sluice.answers.kept").tag("name", "users-db").gauge().value())
+              .isEqualTo(1);
+        });
+  }
+
+  /** A read answers may answer: {@code executeQuery}, read to its end. */
+  private static void query(DataSource dataSource) throws SQLException {
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement();
+        java.sql.ResultSet rs = statement.executeQuery("SELECT 1")) {
+      while (rs.next()) {
+        rs.getInt(1);
+      }
+    } catch (RateLimitExceededException refused) {
+      // refused, not answered: the next try
+    }
+  }
+
   private static void select(DataSource dataSource) throws SQLException {
     try (Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement()) {
