@@ -278,7 +278,8 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
     StringBuilder text = new StringBuilder();
     for (Priority p : Priority.values()) {
       text.append(p.ordinal() == 0 ? "" : ", ").append(p.tag()).append(' ')
-          .append(limiter.counts().admitted(p)).append('/').append(limiter.counts().rejected(p)).append('/')
+          .append(limiter.counts().admitted(p)).append('/')
+          .append(limiter.counts().rejected(p)).append('/')
           .append(limiter.counts().shadowRejected(p));
     }
     return text.toString();

@@ -84,7 +84,8 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
     try {
       raw = delegate.getConnection();
     } catch (SQLException e) {
-      limiter.places().afterCheckout(held, e); // the pool's timeout tells an adaptive cap of overload
+      // the pool's timeout tells an adaptive cap of overload
+      limiter.places().afterCheckout(held, e);
       throw e;
     } catch (RuntimeException | Error e) {
       limiter.places().afterCheckout(held, null);

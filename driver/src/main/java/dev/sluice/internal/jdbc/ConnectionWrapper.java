@@ -195,7 +195,8 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
    * Reports that one of this connection's statements is about to execute.
    *
    * @return {@link ConnectionState#HELD} when it took a place in flight,
-   *     {@link ConnectionState#SAMPLED} when its latency is learned from, to pass to {@link #afterStatement}; else {@code 0}
+   *     {@link ConnectionState#SAMPLED} when its latency is learned from, to pass to
+   *     {@link #afterStatement}; else {@code 0}
    * @throws SQLException a {@code RateLimitExceededException} when the limiter refuses it
    */
   final int beforeStatement() throws SQLException {
@@ -204,7 +205,8 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
 
   /**
    * Reports that one of this connection's statements is about to execute {@code sql}, given as
-   * text: the limiter ends the transaction when the text does ({@code COMMIT}, {@code ROLLBACK}...).
+   * text: the limiter ends the transaction when the text does ({@code COMMIT},
+   * {@code ROLLBACK}...).
    *
    * @return as {@link #beforeStatement()}
    * @throws SQLException a {@code RateLimitExceededException} when the limiter refuses it
@@ -384,7 +386,8 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
     ResultSet answer = null;
     try {
       boolean autoCommit = (state & ConnectionState.UNREAD) != 0 ? delegate.getAutoCommit()
-          : (state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION)) == ConnectionState.AUTO_COMMIT;
+          : (state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION))
+              == ConnectionState.AUTO_COMMIT;
       ReadKey key = autoCommit ? key(caller, sql, parameters, prepared) : null;
       answer = key == null ? null : a.answer(key, caller);
     } catch (SQLException | RuntimeException e) {
@@ -413,8 +416,8 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       a.notLimiting(); // limiting ended: no more recording, and the kept results go
       return result;
     }
-    if ((state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION | ConnectionState.UNREAD))
-        != ConnectionState.AUTO_COMMIT) {
+    if ((state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION
+        | ConnectionState.UNREAD)) != ConnectionState.AUTO_COMMIT) {
       return result;
     }
     ResultSetWrapper wrapper = (ResultSetWrapper) result;

@@ -208,7 +208,8 @@ public final class Limiter {
     if ((state & UNREAD) != 0) {
       // While limiting, whether this is a switch decides a door: ask. Otherwise take it for one:
       // nothing is charged now, and the transaction counts as begun, so it is never cut later.
-      state = limiting ? ConnectionState.read(state, connection) : (state & ~(UNREAD | RAN)) | AUTO_COMMIT;
+      state = limiting ? ConnectionState.read(state, connection)
+          : (state & ~(UNREAD | RAN)) | AUTO_COMMIT;
     }
     if ((state & AUTO_COMMIT) == 0) {
       return state;

@@ -91,8 +91,9 @@ public final class Places {
   }
 
   /**
-   * Called once a checkout that {@link Limiter#beforeCheckout} admitted ends: the connection closed, or
-   * the delegate failed to hand one out ({@code failure}, which may be the pool's timeout).
+   * Called once a checkout that {@link Limiter#beforeCheckout} admitted ends: the connection
+   * closed, or the delegate failed to hand one out ({@code failure}, which may be the pool's
+   * timeout).
    *
    * @param held what {@link Limiter#beforeCheckout} returned
    * @param failure the delegate's failure, or {@code null}

@@ -179,7 +179,8 @@ public final class DemandShare implements Registry.Demand {
       limiter.share().setShare(count, Math.min(next, held) / budget);
     } else {
       raiseTo = next;
-      limiter.share().setShare(count, held / budget); // the count may have changed; the share not yet
+      // the count may have changed; the share not yet
+      limiter.share().setShare(count, held / budget);
     }
   }
 
