@@ -388,8 +388,10 @@ public final class GenerateWrappers {
   /**
    * The gated {@code execute*} family: each runs only if the limiter admits it. Inherited by the
    * interfaces below (a {@code PreparedStatement}'s {@code execute(String)} is gated as a
-   * {@code Statement}'s). The two {@code executeQuery} are not listed: {@code ConnectionWrapper}
-   * writes them by hand (a method is hand-written or listed here, never both: the build fails).
+   * {@code Statement}'s). The two {@code executeQuery} and {@code PreparedStatement.execute()}
+   * are not listed: {@code ConnectionWrapper} writes them by hand, since they may answer a read
+   * instead of refusing it (a method is hand-written or listed here, never both: the build
+   * fails).
    */
   static final List<Gate> GATED = List.of(
       new Gate("java.sql.Statement", "executeUpdate", Sql.ARGUMENT),
@@ -398,7 +400,6 @@ public final class GenerateWrappers {
       new Gate("java.sql.Statement", "executeBatch", Sql.NONE),
       new Gate("java.sql.Statement", "executeLargeBatch", Sql.NONE),
       new Gate("java.sql.PreparedStatement", "executeUpdate", Sql.PREPARED),
-      new Gate("java.sql.PreparedStatement", "execute", Sql.PREPARED),
       new Gate("java.sql.PreparedStatement", "executeLargeUpdate", Sql.PREPARED));
 
   /**

@@ -198,6 +198,41 @@ class AnswersPostgresTest {
     assertThat(stats.rejected()).as("every refusal, the answered one included").isEqualTo(3);
   }
 
+  /** As jOOQ and MyBatis read: {@code execute()}, then {@code getResultSet()}. */
+  private static Read byIdThroughExecute(javax.sql.DataSource ds, int id, List<Integer> counts)
+      throws SQLException {
+    try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(BY_ID)) {
+      ps.setInt(1, id);
+      assertThat(ps.execute()).as("a result").isTrue();
+      Read read = read(ps.getResultSet());
+      counts.add(ps.getUpdateCount());
+      assertThat(ps.getMoreResults()).as("no other result").isFalse();
+      counts.add(ps.getUpdateCount());
+      return read;
+    }
+  }
+
+  @Test
+  void aPreparedExecute_isRecordedWhenItsResultIsRead_andAnsweredWhenRefused() throws Exception {
+    RateLimitedDataSource ds = answering(pool);
+    startLimiting(ds);
+    List<Integer> counts = new ArrayList<>();
+    assertThat(byIdThroughExecute(ds, 1, counts).names()).containsExactly("1:one"); // admitted
+    assertThat(entries(ds)).as("kept through getResultSet()").isEqualTo(1);
+    rename(1, "uno");
+    ticker.advance(Duration.ofSeconds(1));
+
+    Read answered = byIdThroughExecute(ds, 1, counts);
+
+    assertThat(answered.names()).as("the kept result, not the database's").containsExactly("1:one");
+    assertThat(answered.stale().ageMillis()).isEqualTo(1000);
+    assertThat(counts).as("getUpdateCount: -1 for a result, live and answered alike")
+        .containsExactly(-1, -1, -1, -1);
+    assertThat(ds.stats().answered()).isEqualTo(1);
+    assertThatThrownBy(() -> byIdThroughExecute(ds, 2, new ArrayList<>()))
+        .as("another parameter is another read").isInstanceOf(RateLimitExceededException.class);
+  }
+
   @Test
   void theRejectionSummary_saysHowManyReadsWereAnsweredInstead() throws Exception {
     RateLimitedDataSource ds = answering(pool, "sluice.summary-interval", "1s");

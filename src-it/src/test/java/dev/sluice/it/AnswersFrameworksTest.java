@@ -34,7 +34,6 @@ import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -42,23 +41,16 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Answers instead of refusals ({@code sluice.stale.max-age}) through the frameworks, over
- * PostgreSQL, in decorator mode: Hibernate ({@code find} and a JPQL query) and Spring's
- * {@code JdbcTemplate} read through an answered result exactly what the live database returns
- * (entities equal field by field); a read inside a transaction is never answered, nor is a
- * locking read. jOOQ's {@code fetch} and MyBatis read with {@code execute()}, which answers do
- * not cover yet: their tests wait, disabled ({@link #EXECUTE}). The budget is 2 permits/s with a burst of 1, on the real
- * clock: each framework read is tried until one is answered ({@code stats().answered()} grew by
- * it), the refused tries in between being what turns recording on.
+ * PostgreSQL, in decorator mode: Hibernate ({@code find} and a JPQL query), Spring's
+ * {@code JdbcTemplate}, jOOQ's {@code fetch} and MyBatis (which read through
+ * {@code PreparedStatement.execute()} and {@code getResultSet()}) read through an answered result
+ * exactly what the live database returns (entities equal field by field); a read inside a
+ * transaction is never answered, nor is a locking read. The budget is 2 permits/s with a burst of
+ * 1, on the real clock: each framework read is tried until one is answered
+ * ({@code stats().answered()} grew by it), the refused tries in between being what turns
+ * recording on.
  */
 class AnswersFrameworksTest {
-  /**
-   * jOOQ's {@code fetch} and MyBatis' select run {@code PreparedStatement.execute()} and then
-   * {@code getResultSet()}, which answers do not cover (only {@code executeQuery()} is eligible):
-   * tried for 30 s each, every read was refused, none answered (2026-12-01).
-   */
-  static final String EXECUTE = "jOOQ and MyBatis read with execute() + getResultSet(); answers"
-      + " cover executeQuery() only, so these reads are refused, never answered";
-
   private static HikariDataSource pool;
   private static RateLimitedDataSource sluice;
   private static final BreakerFlag.Manual FLAG = BreakerFlag.manual();
@@ -135,9 +127,8 @@ class AnswersFrameworksTest {
     assertSame(queried.get(0), live);
   }
 
-  /** The acceptance test for jOOQ, once answers cover {@code execute()}. */
+  /** jOOQ reads with {@code execute()} and {@code getResultSet()}. */
   @Test
-  @Disabled(EXECUTE)
   void jooqFetch_answeredRecordsEqualTheLiveOnes() throws Exception {
     DSLContext ctx = DSL.using(sluice, SQLDialect.POSTGRES);
     DSLContext direct = DSL.using(pool, SQLDialect.POSTGRES);
@@ -171,9 +162,8 @@ class AnswersFrameworksTest {
     assertSame(viaMapper, liveAccount(3));
   }
 
-  /** The acceptance test for MyBatis, once answers cover {@code execute()}. */
+  /** MyBatis reads with {@code execute()} and {@code getResultSet()}. */
   @Test
-  @Disabled(EXECUTE)
   void myBatisSelect_answeredObjectEqualsTheLiveOne() throws Exception {
     Configuration configuration = new Configuration(
         new Environment("it", new JdbcTransactionFactory(), sluice));

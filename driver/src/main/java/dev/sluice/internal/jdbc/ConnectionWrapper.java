@@ -41,10 +41,11 @@ import java.sql.Wrapper;
  * method, write it here.
  *
  * <p>The one exception is the gated {@code execute*} family, whose methods all have the same
- * body: report to the connection, call the driver, report back exactly once on every way out.
- * Only the two {@code executeQuery} are written here; the others, {@code executeUpdate},
- * {@code execute}, {@code executeLargeUpdate} (each overload of {@code Statement}, and the
- * no-argument one of {@code PreparedStatement}), {@code executeBatch} and
+ * body: report to the connection, call the driver, report back exactly once on every way out. Only
+ * the three that may answer a read are written here, the two {@code executeQuery} and
+ * {@code PreparedStatement.execute()}; the others, {@code executeUpdate}, {@code execute} (each
+ * overload of {@code Statement}), {@code executeLargeUpdate} (each overload of {@code Statement},
+ * and the no-argument one of {@code PreparedStatement}), {@code executeBatch} and
  * {@code executeLargeBatch}, are listed in {@code GATED} in
  * {@code driver/src/build/java/GenerateWrappers.java} and written into each generated statement
  * class from its one template, {@code GATED_BODY}. So this file and that list are together the
@@ -85,9 +86,10 @@ import java.sql.Wrapper;
  *
  * <h2>Answers instead of refusals</h2>
  *
- * <p>With {@code sluice.stale.max-age} on ({@link Answers}), the two {@code executeQuery}
- * methods written here, {@code Statement.executeQuery(String)} and
- * {@code PreparedStatement.executeQuery()}, do two more things. A read the limiter refuses (its
+ * <p>With {@code sluice.stale.max-age} on ({@link Answers}), the methods written here
+ * that run a read, {@code Statement.executeQuery(String)}, {@code PreparedStatement.executeQuery()}
+ * and {@code PreparedStatement.execute()} (with its {@code getResultSet()}, which jOOQ and MyBatis
+ * read through), do two more things. A read the limiter refuses (its
  * {@link RateLimitExceededException}, by the rate or the concurrency cap) is answered instead
  * when it is eligible and an answer exists ({@link #answerOrThrow}); otherwise the very same
  * exception goes on. An admitted eligible read, while limiting, is recorded as its caller reads
@@ -552,8 +554,11 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
     final ConnectionWrapper connection;
     /** The driver's statement. */
     final Statement delegate;
-    /** The result set last handed out, so asking twice for the same one gives the same wrapper. */
-    private ResultSetWrapper resultSet;
+    /**
+     * The result set last handed out, so asking twice for the same one gives the same wrapper: a
+     * wrapper of the driver's, or the answer of a read answered instead of refused.
+     */
+    private ResultSet resultSet;
 
     StatementWrapper(ConnectionWrapper connection, Statement delegate) {
       this.connection = connection;
@@ -569,8 +574,21 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
      * the generated {@code getResultSet} and {@code getGeneratedKeys} call it too.
      */
     final ResultSet wrap(ResultSet raw) {
-      resultSet = ResultSetWrapper.reuse(resultSet, connection, this, raw);
+      ResultSetWrapper last = resultSet instanceof ResultSetWrapper w ? w : null;
+      resultSet = ResultSetWrapper.reuse(last, connection, this, raw);
       return resultSet;
+    }
+
+    /** A read of this statement was answered instead of refused: its result, for getResultSet. */
+    final ResultSet answered(ResultSet answer) {
+      resultSet = answer;
+      return answer;
+    }
+
+    /** The answer of this statement's last execution, or {@code null} when the driver ran it. */
+    final ResultSet lastAnswer() {
+      ResultSet last = resultSet;
+      return last == null || last instanceof ResultSetWrapper ? null : last;
     }
 
     @Override
@@ -592,7 +610,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       try {
         held = connection.beforeStatement(sql);
       } catch (RateLimitExceededException refused) {
-        return connection.answerOrThrow(refused, this, sql, null, false);
+        return answered(connection.answerOrThrow(refused, this, sql, null, false));
       }
       try {
         return connection.recorded(this, wrap(delegate.executeQuery(sql)), sql, null, false);
@@ -651,7 +669,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       try {
         held = connection.beforeStatement();
       } catch (RateLimitExceededException refused) {
-        return connection.answerOrThrow(refused, this, sql, parameters, true);
+        return answered(connection.answerOrThrow(refused, this, sql, parameters, true));
       }
       try {
         return connection.recorded(this, wrap(prepared().executeQuery()), sql, parameters, true);
@@ -661,6 +679,64 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       } finally {
         connection.afterStatement(held, sql, null);
       }
+    }
+
+    /**
+     * Gated as every execution; with answers on, a refused eligible read may be answered instead
+     * (its result is then {@link #getResultSet()}'s), as {@code executeQuery()} is: jOOQ and
+     * MyBatis read through {@code execute()}. An admitted one is recorded when its result is
+     * asked for. Of a prepared statement's own executions only these two can run its read again,
+     * so each of them sets what {@code getResultSet()} returns.
+     */
+    @Override
+    public final boolean execute() throws SQLException {
+      int held;
+      try {
+        held = connection.beforeStatement();
+      } catch (RateLimitExceededException refused) {
+        answered(connection.answerOrThrow(refused, this, sql, parameters, true));
+        return true;
+      }
+      if (lastAnswer() != null) {
+        answered(null); // the driver runs this one: its result is the driver's again
+      }
+      try {
+        return prepared().execute();
+      } catch (SQLException e) {
+        held = connection.afterStatement(held, sql, e);
+        throw e;
+      } finally {
+        connection.afterStatement(held, sql, null);
+      }
+    }
+
+    /**
+     * The answer of an answered {@code execute()} or {@code executeQuery()}; else the driver's
+     * result, recorded while limiting if the read is eligible (as {@code executeQuery()}'s is).
+     */
+    @Override
+    public final ResultSet getResultSet() throws SQLException {
+      ResultSet answer = lastAnswer();
+      return answer != null ? answer
+          : connection.recorded(this, wrap(prepared().getResultSet()), sql, parameters, true);
+    }
+
+    /** After an answer there is no other result: the answer is closed, as JDBC closes it. */
+    @Override
+    public final boolean getMoreResults() throws SQLException {
+      ResultSet answer = lastAnswer();
+      if (answer == null) {
+        return prepared().getMoreResults();
+      }
+      answered(null);
+      answer.close();
+      return false;
+    }
+
+    /** An answer is a result, never an update count. */
+    @Override
+    public final int getUpdateCount() throws SQLException {
+      return lastAnswer() != null ? -1 : prepared().getUpdateCount();
     }
   }
 
