@@ -96,12 +96,9 @@ public final class Limiter {
   // --- the door rules ---
 
   /**
-   * Called before {@code getConnection()} reaches the delegate: a door in {@code connection}
-   * scope, at the code's priority (there is no connection yet), holding its place until close.
-   *
-   * @return {@code HELD} when the checkout took a place in flight, to give back by
-   *     {@link Places#afterCheckout} when the connection closes or the checkout fails; else 0
-   * @throws SQLException a {@code RateLimitExceededException} when a checkout is refused
+   * Before {@code getConnection()} reaches the delegate: a door in {@code connection} scope, at the
+   * code's priority. Returns {@code HELD} when it took a place, to give back by
+   * {@link Places#afterCheckout}; else 0. Throws a {@code RateLimitExceededException} to refuse.
    */
   public int beforeCheckout() throws SQLException {
     if (scope == Scope.CONNECTION && hold.isLimiting()) {
@@ -111,15 +108,10 @@ public final class Limiter {
   }
 
   /**
-   * Called before a statement executes, with the connection's state. Reads the flag once; an
-   * unread auto-commit is asked of the driver only while limiting.
-   *
-   * @param state the connection's state
-   * @param connection the driver's connection, asked for its auto-commit if the state lacks it
-   * @return the state after the statement is admitted, with {@code HELD} added when it took a
-   *     place in flight and {@code SAMPLED} when its latency is to be measured
-   * @throws SQLException a {@code RateLimitExceededException} when the statement is refused, or
-   *     the driver's, when its auto-commit cannot be read
+   * Before a statement executes: reads the flag once, asks the driver ({@code connection}) for an
+   * unread auto-commit only while limiting, and returns the state after the statement is admitted,
+   * with {@code HELD} when it took a place and {@code SAMPLED} when it is timed. Throws a
+   * {@code RateLimitExceededException} to refuse it (or the driver's exception).
    */
   public int beforeStatement(int state, Connection connection) throws SQLException {
     if (scope != Scope.STATEMENT) {
@@ -164,19 +156,11 @@ public final class Limiter {
   }
 
   /**
-   * Called before a statement sent as text executes ({@code Statement.execute(String)} and its
-   * family). Text that ends a transaction ({@code COMMIT}, {@code ROLLBACK}, {@code END},
-   * {@code ABORT}: see {@link TransactionText}) ends the one the state holds and passes, never
-   * refused nor charged, as {@code commit()} does. It is looked at only in statement scope, on a
-   * connection not known to auto-commit, the flag-closed path included: a transaction ended
-   * unseen there would be taken for open ({@code RAN}) once limiting starts, and go on without a
-   * door. Any other text is {@link #beforeStatement(int, Connection)}.
-   *
-   * @param state the connection's state
-   * @param connection the driver's connection, asked for its auto-commit if the state lacks it
-   * @param sql the statement's text
-   * @return as {@link #beforeStatement(int, Connection)}
-   * @throws SQLException as {@link #beforeStatement(int, Connection)}
+   * As {@link #beforeStatement(int, Connection)}, for text ({@code Statement.execute(String)}...).
+   * Text that ends a transaction ({@link TransactionText}) ends it and passes, never refused nor
+   * charged, as {@code commit()} does; it is looked at in statement scope on a connection not
+   * known to auto-commit, the flag-closed path included (a transaction ended unseen there would
+   * be taken for open once limiting starts, and go on without a door).
    */
   public int beforeStatement(int state, Connection connection, String sql) throws SQLException {
     if (scope == Scope.STATEMENT && (state & AUTO_COMMIT) == 0 && TransactionText.ends(sql)) {
@@ -187,17 +171,10 @@ public final class Limiter {
   }
 
   /**
-   * Called before {@code setAutoCommit(autoCommit)} reaches the delegate. The switch to manual
-   * commit is a transaction's door, except in driver mode under a pool that keeps its connections
-   * in manual commit ({@code sluice.pool-auto-commit=false}): there the pool makes the switch
-   * itself, and those calls must never be refused; the transaction's first statement is the door.
-   *
-   * @param state the connection's state
-   * @param autoCommit the value being set
-   * @param connection the driver's connection, asked for its auto-commit if the state lacks it
-   * @return the state once the call succeeds
-   * @throws SQLException a {@code RateLimitExceededException} when a transaction is refused, or
-   *     the driver's, when its auto-commit cannot be read
+   * Before {@code setAutoCommit(autoCommit)} reaches the delegate; returns the state once it
+   * succeeds. The switch to manual commit is a transaction's door, except in driver mode under a
+   * pool that keeps its connections in manual commit ({@code sluice.pool-auto-commit=false}): the
+   * pool switches itself, which must never be refused, so the first statement is the door.
    */
   public int beforeAutoCommit(int state, boolean autoCommit, Connection connection)
       throws SQLException {
@@ -274,11 +251,7 @@ public final class Limiter {
     throw limit.refuse(priority, refuser);
   }
 
-  /**
-   * A transaction's door, while limiting: admitted as a call at the door's priority, it keeps
-   * the place it took ({@code TX_PLACE}) until it ends, and remembers its priority, at which its
-   * statements are charged.
-   */
+  /** A transaction's door: it keeps its place ({@code TX_PLACE}) to its end, and its priority. */
   private int transactionDoor(int state) throws RateLimitExceededException {
     Priority priority = doorPriority(state);
     int admitted = admit(state, priority);
@@ -287,9 +260,8 @@ public final class Limiter {
   }
 
   /**
-   * A transaction that began while not limiting runs a statement while limiting: it is counted
-   * from now on (one place, whatever the cap: it cannot be refused, its work is under way) and
-   * charged at the priority in force now.
+   * A transaction begun while not limiting runs a statement while limiting: counted from now on
+   * (a place whatever the cap: its work is under way) and charged at the priority in force now.
    */
   private int adopt(int state) {
     if (concurrency != null) {
@@ -353,10 +325,7 @@ public final class Limiter {
     return places;
   }
 
-  /**
-   * Limiting stopped (the flag closed with no recovery, the recovery settled or was ended, or the
-   * budget closed): what transactions owed is forgotten, and the kept answers are dropped.
-   */
+  /** Limiting stopped: what transactions owed is forgotten, the kept answers dropped. */
   private void limitingStopped() {
     rate.forgetDebts();
     Answers kept = answers;
@@ -370,11 +339,7 @@ public final class Limiter {
     return answers;
   }
 
-  /**
-   * Sets the answers, once, before the limiter is handed out (published with it).
-   *
-   * @param answers the budget's answers, or {@code null} when they are off
-   */
+  /** Sets the budget's answers ({@code null}: off), once, before the limiter is handed out. */
   public void answerWith(Answers answers) {
     this.answers = answers;
     counts.noteWith(answers == null ? null : answers::summaryNote);
