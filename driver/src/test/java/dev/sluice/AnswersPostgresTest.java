@@ -231,6 +231,15 @@ class AnswersPostgresTest {
     assertThat(ds.stats().answered()).isEqualTo(1);
     assertThatThrownBy(() -> byIdThroughExecute(ds, 2, new ArrayList<>()))
         .as("another parameter is another read").isInstanceOf(RateLimitExceededException.class);
+    try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(BY_ID)) {
+      ps.setInt(1, 1);
+      assertThat(ps.execute()).isTrue(); // answered again
+      ResultSet answer = ps.getResultSet();
+      assertThat(ps.getLargeUpdateCount()).isEqualTo(-1);
+      assertThat(ps.getMoreResults(Statement.KEEP_CURRENT_RESULT)).isFalse();
+      assertThat(answer.isClosed()).as("kept open, as asked").isFalse();
+      assertThat(ps.getResultSet()).as("no more results").isNull();
+    }
   }
 
   @Test

@@ -733,10 +733,30 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
       return false;
     }
 
+    /** As {@link #getMoreResults()}; {@code KEEP_CURRENT_RESULT} leaves the answer open. */
+    @Override
+    public final boolean getMoreResults(int current) throws SQLException {
+      ResultSet answer = lastAnswer();
+      if (answer == null) {
+        return prepared().getMoreResults(current);
+      }
+      answered(null);
+      if (current != Statement.KEEP_CURRENT_RESULT) {
+        answer.close();
+      }
+      return false;
+    }
+
     /** An answer is a result, never an update count. */
     @Override
     public final int getUpdateCount() throws SQLException {
       return lastAnswer() != null ? -1 : prepared().getUpdateCount();
+    }
+
+    /** An answer is a result, never an update count. */
+    @Override
+    public final long getLargeUpdateCount() throws SQLException {
+      return lastAnswer() != null ? -1 : prepared().getLargeUpdateCount();
     }
   }
 
