@@ -48,13 +48,13 @@ import javax.tools.ToolProvider;
  *
  * <pre>java GenerateWrappers.java ConnectionWrapper.java target/generated-sources/jdbc-wrappers</pre>
  *
- * <p>{@code ConnectionWrapper.java} holds, as abstract classes, the methods Sluice intercepts. For
- * each of them ({@link #LEAVES}) this writes a final class that extends it and implements every
- * other method of its JDBC interface, default methods included, as a plain call to the driver's
- * object: {@code return delegate.m(a0, a1);}. A method returning one of {@link #WRAPPED} returns
- * {@code wrap(delegate.m(...))} instead, a {@code wrap} overload the hand-written class declares
- * (if it declares none for that type, the generated class does not compile: wrapping is never
- * forgotten silently).
+ * <p>{@code ConnectionWrapper.java} and the files beside it hold, as abstract classes, the
+ * methods Sluice intercepts. For each of them ({@link #LEAVES}) this writes a final class that
+ * extends it and implements every other method of its JDBC interface, default methods included,
+ * as a plain call to the driver's object: {@code return delegate.m(a0, a1);}. A method returning
+ * one of {@link #WRAPPED} returns {@code wrap(delegate.m(...))} instead, a {@code wrap} overload
+ * the hand-written class declares (if it declares none for that type, the generated class does
+ * not compile: wrapping is never forgotten silently).
  *
  * <p>A method returning one of {@link #PREPARED_FROM_TEXT} passes its SQL too:
  * {@code wrap(a0, delegate.prepareStatement(a0, a1))}. Every class gets the same
@@ -112,16 +112,21 @@ public final class GenerateWrappers {
       "unwrap(Class)", "unwrap(this, delegate, a0)",
       "isWrapperFor(Class)", "isWrapperFor(this, delegate, a0)");
 
+  /** {@code ConnectionWrapper.java}: the package, and the statics every wrapper calls. */
   private final CompilationUnitTree unit;
   private final Map<String, ClassTree> classes = new LinkedHashMap<>();
+  /** The file each hand-written class is in. */
+  private final Map<String, CompilationUnitTree> homes = new LinkedHashMap<>();
   private final Elements elements;
   private final Types types;
 
-  private GenerateWrappers(CompilationUnitTree unit, Elements elements, Types types) {
-    this.unit = unit;
+  private GenerateWrappers(List<CompilationUnitTree> units, Elements elements, Types types) {
+    this.unit = units.get(0);
     this.elements = elements;
     this.types = types;
-    collect(unit.getTypeDecls());
+    for (CompilationUnitTree each : units) {
+      collect(each, each.getTypeDecls());
+    }
   }
 
   public static void main(String[] args) throws IOException {
@@ -131,14 +136,23 @@ public final class GenerateWrappers {
     }
     Path source = Path.of(args[0]);
     Path output = Path.of(args[1]);
+    // the hand-written wrappers: ConnectionWrapper.java first, then its siblings
+    List<Path> sources = new ArrayList<>(List.of(source));
+    try (Stream<Path> siblings = Files.list(source.toAbsolutePath().getParent())) {
+      siblings.filter(p -> p.toString().endsWith(".java") && !p.getFileName().equals(
+          source.getFileName())).sorted().forEach(sources::add);
+    }
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     DiagnosticCollector<JavaFileObject> ignored = new DiagnosticCollector<>();
     StandardJavaFileManager files =
         javac.getStandardFileManager(ignored, null, StandardCharsets.UTF_8);
     JavacTask task = (JavacTask) javac.getTask(null, files, ignored,
-        List.of("--release", "17", "-proc:none"), null, files.getJavaFileObjects(source));
-    CompilationUnitTree unit = task.parse().iterator().next();
-    GenerateWrappers generator = new GenerateWrappers(unit, task.getElements(), task.getTypes());
+        List.of("--release", "17", "-proc:none"), null,
+        files.getJavaFileObjects(sources.toArray(new Path[0])));
+    List<CompilationUnitTree> units = new ArrayList<>();
+    task.parse().forEach(units::add);
+    CompilationUnitTree unit = units.get(0);
+    GenerateWrappers generator = new GenerateWrappers(units, task.getElements(), task.getTypes());
     Path dir = output.resolve(unit.getPackageName().toString().replace('.', '/'));
     Files.createDirectories(dir);
     Set<Path> written = new HashSet<>();
@@ -181,14 +195,21 @@ public final class GenerateWrappers {
     return false;
   }
 
-  private void collect(List<? extends Tree> trees) {
+  private void collect(CompilationUnitTree home, List<? extends Tree> trees) {
     for (Tree tree : trees) {
       if (tree instanceof ClassTree) {
         ClassTree type = (ClassTree) tree;
         classes.put(type.getSimpleName().toString(), type);
-        collect(type.getMembers());
+        homes.put(type.getSimpleName().toString(), home);
+        collect(home, type.getMembers());
       }
     }
+  }
+
+  /** The first class a file declares: the one its name says. */
+  private static String topLevel(CompilationUnitTree file) {
+    return file.getTypeDecls().stream().filter(t -> t instanceof ClassTree)
+        .map(t -> ((ClassTree) t).getSimpleName().toString()).findFirst().orElseThrow();
   }
 
   /** The source of {@code leaf}. */
@@ -196,22 +217,24 @@ public final class GenerateWrappers {
     ClassTree base = classes.get(leaf.base());
     if (base == null) {
       throw fail(leaf.base() + " must be a class of " + unit.getSourceFile().getName()
-          + ", but was not found");
+          + " or a file beside it, but was not found");
     }
+    CompilationUnitTree home = homes.get(leaf.base());
     Map<String, MethodTree> handWritten = handWritten(base);
     TypeElement iface = elements.getTypeElement(leaf.iface());
     StringBuilder out = new StringBuilder();
     out.append("// Generated by driver/src/build/java/GenerateWrappers.java from ")
-        .append(Path.of(unit.getSourceFile().getName()).getFileName()).append(": do not edit.\n")
+        .append(Path.of(home.getSourceFile().getName()).getFileName()).append(": do not edit.\n")
         .append("package ").append(unit.getPackageName()).append(";\n\n");
-    for (ImportTree anImport : unit.getImports()) {
+    for (ImportTree anImport : home.getImports()) {
       if (!anImport.isStatic()) {
         out.append("import ").append(anImport.getQualifiedIdentifier()).append(";\n");
       }
     }
-    String outer = unit.getTypeDecls().stream().filter(t -> t instanceof ClassTree)
-        .map(t -> ((ClassTree) t).getSimpleName().toString()).findFirst().orElseThrow();
-    String superclass = leaf.base().equals(outer) ? outer : outer + "." + leaf.base();
+    String outer = topLevel(unit); // the statics every wrapper calls
+    String homeClass = topLevel(home);
+    String superclass = leaf.base().equals(homeClass) ? homeClass
+        : homeClass + "." + leaf.base();
     out.append("\n/**\n * The {@link ").append(iface.getSimpleName()).append("} Sluice hands out: ")
         .append("what {@link ").append(superclass).append("}\n")
         .append(" * intercepts, and every other method passed on to the driver's object.\n */\n")

@@ -2,9 +2,6 @@ package dev.sluice.internal.jdbc;
 
 import dev.sluice.RateLimitExceededException;
 import dev.sluice.internal.answer.Answers;
-import dev.sluice.internal.answer.Parameters;
-import dev.sluice.internal.answer.ReadKey;
-import dev.sluice.internal.answer.Recording;
 import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import java.sql.CallableStatement;
@@ -17,15 +14,19 @@ import java.sql.Statement;
 import java.sql.Wrapper;
 
 /**
- * The connection Sluice hands out, and in this one file everything its JDBC objects do beyond
- * passing a call on: the connection's transaction state, the statements' gated {@code execute*}
- * family, and the wrapping that keeps every object reached through the JDBC API a wrapper.
+ * The connection Sluice hands out. With the other wrappers of this package
+ * ({@link StatementWrapper}, {@link PreparedStatementWrapper}, {@link CallableStatementWrapper},
+ * {@link ResultSetWrapper}, {@link DatabaseMetaDataWrapper}, one file each) it holds everything
+ * Sluice's JDBC objects do beyond passing a call on: the connection's state, the statements'
+ * gated {@code execute*} family, and the wrapping that keeps every object reached through the
+ * JDBC API a wrapper.
  *
  * <h2>Written here, generated at build time</h2>
  *
- * <p>Each wrapper is an abstract class here, holding only the methods Sluice intercepts; the
- * final class actually handed out ({@code GeneratedConnection}, {@code GeneratedStatement}...)
- * is written at build time by {@code driver/src/build/java/GenerateWrappers.java} into
+ * <p>Each wrapper is an abstract class in this package, holding only the methods Sluice
+ * intercepts; the final class actually handed out ({@code GeneratedConnection},
+ * {@code GeneratedStatement}...) is written at build time by
+ * {@code driver/src/build/java/GenerateWrappers.java} into
  * {@code target/generated-sources/jdbc-wrappers}. It implements every other method of the JDBC
  * 4.3 interface, default methods included (so {@code beginRequest}, {@code enquoteIdentifier}
  * and friends reach the driver's own implementation), as a plain call to the driver's object:
@@ -51,11 +52,12 @@ import java.sql.Wrapper;
  * class from its one template, {@code GATED_BODY}. So this file and that list are together the
  * whole of what is intercepted; to gate one more execute method, add it to the list.
  *
- * <p>So the path of one {@code executeQuery} stays in this file between the data source and the
+ * <p>So the path of one {@code executeQuery} stays in these files between the data source and the
  * limiter: {@code RateLimitedDataSource.getConnection()} calls {@link #wrap}, the generated
  * {@code prepareStatement(sql)} calls {@code wrap(sql, ...)} here, and {@code executeQuery()},
- * final here, asks the {@link Limiter}, which takes from the bucket. The generated classes add
- * only their constructors, the methods that pass a call on and the gated family above.
+ * final in the statement's wrapper, asks the {@link Limiter}, which takes from the bucket. The
+ * generated classes add only their constructors, the methods that pass a call on and the gated
+ * family above.
  *
  * <h2>The connection</h2>
  *
@@ -86,18 +88,8 @@ import java.sql.Wrapper;
  *
  * <h2>Answers instead of refusals</h2>
  *
- * <p>With {@code sluice.stale.max-age} on ({@link Answers}), the methods written here
- * that run a read, {@code Statement.executeQuery(String)}, {@code PreparedStatement.executeQuery()}
- * and {@code PreparedStatement.execute()} (with its {@code getResultSet()}, which jOOQ and MyBatis
- * read through), do two more things. A read the limiter refuses (its
- * {@link RateLimitExceededException}, by the rate or the concurrency cap) is answered instead
- * when it is eligible and an answer exists ({@link #answerOrThrow}); otherwise the very same
- * exception goes on. An admitted eligible read, while limiting, is recorded as its caller reads
- * it: the {@link ResultSetWrapper} reports each {@code next()} and {@code close()} to its
- * {@link Recording}. A prepared statement records its parameters in a {@link Parameters}
- * (the generated setters, see {@code GenerateWrappers}) only when it was prepared after a
- * refusal: with the flag closed the statements, setters and result sets read one plain field
- * each, allocate nothing and read nothing volatile for answers.
+ * <p>With {@code sluice.stale.max-age} on, the executions that run a read ask {@link Answering}:
+ * a refused eligible read may be answered instead, an admitted one is recorded while limiting.
  *
  * <h2>Identity</h2>
  *
@@ -147,7 +139,22 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
   }
 
   /** See {@link #identity}. */
-  private record Identity(String user, String catalog, String schema) {}
+  record Identity(String user, String catalog, String schema) {}
+
+  /** The limiter that admits this connection's calls. */
+  final Limiter limiter() {
+    return limiter;
+  }
+
+  /** The user, catalog and schema given through Sluice; {@code null}: the defaults. */
+  final Identity identity() {
+    return identity;
+  }
+
+  /** Whether the connection was closed through Sluice. */
+  final boolean closed() {
+    return identity == CLOSED;
+  }
 
   /**
    * Wraps a connection just handed out by the driver or the pool, so that its statements are
@@ -245,7 +252,7 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
     return 0;
   }
 
-  /** The transaction state, for tests. */
+  /** The state, laid out by {@link ConnectionState}. */
   final int state() {
     return state;
   }
@@ -353,113 +360,6 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
         : new Identity(was.user(), was.catalog(), schema);
   }
 
-  // --- answers instead of refusals: only the two executeQuery methods call these
-
-  /**
-   * A new prepared statement's parameter record: only while answers are active (a read was
-   * refused since a read last found the budget not limiting), else {@code null} and nothing is
-   * allocated.
-   */
-  final Parameters parameters() {
-    Answers a = limiter.answers();
-    return a != null && a.active() ? new Parameters() : null;
-  }
-
-  /**
-   * A read the limiter refused: answered instead if it is eligible and {@link Answers#answer}
-   * has an answer (which may wait up to {@code sluice.stale.wait}, holding nothing); else the
-   * same refusal is thrown on. Nothing is held here: a refused call took no permit and no place.
-   *
-   * @param refused the limiter's refusal
-   * @param caller the statement wrapper whose {@code executeQuery} was refused
-   * @param sql the statement's text
-   * @param parameters the prepared statement's parameters, or {@code null}
-   * @param prepared whether it is {@code PreparedStatement.executeQuery()}
-   * @return the answered result
-   * @throws RateLimitExceededException {@code refused}, when not answered
-   */
-  final ResultSet answerOrThrow(RateLimitExceededException refused, StatementWrapper caller,
-      String sql, Parameters parameters, boolean prepared) throws RateLimitExceededException {
-    Answers a = limiter.answers();
-    if (a == null) {
-      throw refused;
-    }
-    a.refused();
-    ResultSet answer = null;
-    try {
-      boolean autoCommit = (state & ConnectionState.UNREAD) != 0 ? delegate.getAutoCommit()
-          : (state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION))
-              == ConnectionState.AUTO_COMMIT;
-      ReadKey key = autoCommit ? key(caller, sql, parameters, prepared) : null;
-      answer = key == null ? null : a.answer(key, caller);
-    } catch (SQLException | RuntimeException e) {
-      refused.addSuppressed(e); // not answerable: refused as without answers
-    }
-    if (answer == null) {
-      throw refused;
-    }
-    return answer;
-  }
-
-  /**
-   * An admitted read's result: recorded while limiting, if eligible. With answers off, or not
-   * active, one plain read.
-   *
-   * @param result the wrapped result of {@code executeQuery}
-   * @return {@code result}
-   */
-  final ResultSet recorded(StatementWrapper caller, ResultSet result, String sql,
-      Parameters parameters, boolean prepared) {
-    Answers a = limiter.answers();
-    if (a == null || !a.active() || !(result instanceof ResultSetWrapper)) {
-      return result;
-    }
-    if (!limiter.isLimiting()) {
-      a.notLimiting(); // limiting ended: no more recording, and the kept results go
-      return result;
-    }
-    if ((state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION
-        | ConnectionState.UNREAD)) != ConnectionState.AUTO_COMMIT) {
-      return result;
-    }
-    ResultSetWrapper wrapper = (ResultSetWrapper) result;
-    try {
-      ReadKey key = key(caller, sql, parameters, prepared);
-      if (key != null && wrapper.recording == null) {
-        wrapper.recording = a.record(key, wrapper.delegate);
-      }
-    } catch (SQLException | RuntimeException e) {
-      // not recorded; the caller's result is untouched
-    }
-    return result;
-  }
-
-  /**
-   * The key of an eligible read, else {@code null}: not a callable statement, nor a plain
-   * statement's text on a prepared one; a prepared statement whose every parameter was
-   * recorded; a forward-only, read-only result with no {@code maxFieldSize} (it would truncate
-   * values); read text that takes no lock ({@link ReadKey#of}). The caller checked auto-commit.
-   */
-  private ReadKey key(StatementWrapper caller, String sql, Parameters parameters,
-      boolean prepared) throws SQLException {
-    if (caller instanceof CallableStatement
-        || (prepared ? parameters == null : caller instanceof PreparedStatement)) {
-      return null;
-    }
-    Statement s = caller.delegate;
-    if (s.getResultSetType() != ResultSet.TYPE_FORWARD_ONLY
-        || s.getResultSetConcurrency() != ResultSet.CONCUR_READ_ONLY
-        || s.getMaxFieldSize() != 0) {
-      return null;
-    }
-    Identity id = identity;
-    if (id == CLOSED) {
-      return null; // the driver would refuse it: never answered
-    }
-    return id == null ? ReadKey.of(sql, parameters, s.getMaxRows(), null, null, null)
-        : ReadKey.of(sql, parameters, s.getMaxRows(), id.user(), id.catalog(), id.schema());
-  }
-
   @Override
   public final void setReadOnly(boolean readOnly) throws SQLException {
     delegate.setReadOnly(readOnly);
@@ -534,381 +434,5 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
   /** Names the wrapper by its class here (the generated class's superclass) and the delegate. */
   static String describe(Wrapper wrapper, Object delegate) {
     return "Sluice " + wrapper.getClass().getSuperclass().getSimpleName() + " over " + delegate;
-  }
-
-  /**
-   * A statement handed out by a {@link ConnectionWrapper}. Each execution ({@code execute*},
-   * {@code executeLarge*}, batches) first reports to the connection, whose limiter admits, charges
-   * or refuses it; a refused call never reaches the driver and leaves the statement usable. It
-   * reports back when the call returns or throws, exactly once on every way out.
-   * {@code getConnection()} returns the connection wrapper, and the result sets returned are
-   * wrapped so that their {@code getStatement()} returns this wrapper.
-   *
-   * <p>The prepared and callable wrappers extend it. Only {@code executeQuery} is written here;
-   * the rest of the gated family is generated (see the class comment), the same body in each of
-   * the three statement classes. No closed flag of its own ({@code close} is delegated): JDBC
-   * makes closing a closed statement a no-op, and one field less keeps the wrapper small.
-   */
-  abstract static sealed class StatementWrapper implements Statement
-      permits GeneratedStatement, PreparedStatementWrapper {
-    final ConnectionWrapper connection;
-    /** The driver's statement. */
-    final Statement delegate;
-    /**
-     * The result set last handed out, so asking twice for the same one gives the same wrapper: a
-     * wrapper of the driver's, or the answer of a read answered instead of refused.
-     */
-    private ResultSet resultSet;
-
-    StatementWrapper(ConnectionWrapper connection, Statement delegate) {
-      this.connection = connection;
-      this.delegate = delegate;
-    }
-
-    static StatementWrapper of(ConnectionWrapper connection, Statement raw) {
-      return raw == null ? null : new GeneratedStatement(connection, raw);
-    }
-
-    /**
-     * Wraps a result set of this statement, reusing the wrapper when the driver repeats itself;
-     * the generated {@code getResultSet} and {@code getGeneratedKeys} call it too.
-     */
-    final ResultSet wrap(ResultSet raw) {
-      ResultSetWrapper last = resultSet instanceof ResultSetWrapper w ? w : null;
-      resultSet = ResultSetWrapper.reuse(last, connection, this, raw);
-      return resultSet;
-    }
-
-    /** A read of this statement was answered instead of refused: its result, for getResultSet. */
-    final ResultSet answered(ResultSet answer) {
-      resultSet = answer;
-      return answer;
-    }
-
-    /** The answer of this statement's last execution, or {@code null} when the driver ran it. */
-    final ResultSet lastAnswer() {
-      ResultSet last = resultSet;
-      return last == null || last instanceof ResultSetWrapper ? null : last;
-    }
-
-    @Override
-    public final Connection getConnection() throws SQLException {
-      return connection;
-    }
-
-    // --- the gated calls: report before, and after on every way out. The rest of the family
-    // (executeUpdate, execute, executeLargeUpdate, the batches) is generated from GATED and
-    // GATED_BODY in driver/src/build/java/GenerateWrappers.java, to the same shape as this one.
-
-    /**
-     * Gated as every execution; with answers on, a refused eligible read may be answered
-     * instead, and an admitted one recorded while limiting (see {@link ConnectionWrapper}).
-     */
-    @Override
-    public final ResultSet executeQuery(String sql) throws SQLException {
-      int held;
-      try {
-        held = connection.beforeStatement(sql);
-      } catch (RateLimitExceededException refused) {
-        return answered(connection.answerOrThrow(refused, this, sql, null, false));
-      }
-      try {
-        return connection.recorded(this, wrap(delegate.executeQuery(sql)), sql, null, false);
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, sql, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, sql, null);
-      }
-    }
-  }
-
-  /**
-   * A prepared statement handed out by a {@link ConnectionWrapper}: a {@link StatementWrapper}
-   * whose own executions (without SQL text) are gated the same way and report the SQL it was
-   * prepared with.
-   */
-  abstract static sealed class PreparedStatementWrapper extends StatementWrapper
-      implements PreparedStatement permits GeneratedPreparedStatement, CallableStatementWrapper {
-    /** The SQL text it was prepared with, the shape of its latency samples; {@code null}: unknown. */
-    final String sql;
-    /**
-     * The parameters set, for a read's identity: recorded by the generated setters only when
-     * answers were active as it was prepared ({@link ConnectionWrapper#parameters()}); else
-     * {@code null}, and a setter costs one null check. Never for a callable statement.
-     */
-    final Parameters parameters;
-
-    PreparedStatementWrapper(ConnectionWrapper connection, String sql, PreparedStatement delegate) {
-      super(connection, delegate);
-      this.sql = sql;
-      this.parameters = this instanceof CallableStatement ? null : connection.parameters();
-    }
-
-    static PreparedStatementWrapper of(ConnectionWrapper connection, PreparedStatement raw) {
-      return of(connection, null, raw);
-    }
-
-    static PreparedStatementWrapper of(ConnectionWrapper connection, String sql,
-        PreparedStatement raw) {
-      return raw == null ? null : new GeneratedPreparedStatement(connection, sql, raw);
-    }
-
-    /** The driver's statement, as the type this wrapper was made for. */
-    final PreparedStatement prepared() {
-      return (PreparedStatement) delegate;
-    }
-
-    /**
-     * Gated as every execution; with answers on, a refused eligible read may be answered
-     * instead, and an admitted one recorded while limiting (see {@link ConnectionWrapper}).
-     */
-    @Override
-    public final ResultSet executeQuery() throws SQLException {
-      int held;
-      try {
-        held = connection.beforeStatement();
-      } catch (RateLimitExceededException refused) {
-        return answered(connection.answerOrThrow(refused, this, sql, parameters, true));
-      }
-      try {
-        return connection.recorded(this, wrap(prepared().executeQuery()), sql, parameters, true);
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, sql, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, sql, null);
-      }
-    }
-
-    /**
-     * Gated as every execution; with answers on, a refused eligible read may be answered instead
-     * (its result is then {@link #getResultSet()}'s), as {@code executeQuery()} is: jOOQ and
-     * MyBatis read through {@code execute()}. An admitted one is recorded when its result is
-     * asked for. Of a prepared statement's own executions only these two can run its read again,
-     * so each of them sets what {@code getResultSet()} returns.
-     */
-    @Override
-    public final boolean execute() throws SQLException {
-      int held;
-      try {
-        held = connection.beforeStatement();
-      } catch (RateLimitExceededException refused) {
-        answered(connection.answerOrThrow(refused, this, sql, parameters, true));
-        return true;
-      }
-      if (lastAnswer() != null) {
-        answered(null); // the driver runs this one: its result is the driver's again
-      }
-      try {
-        return prepared().execute();
-      } catch (SQLException e) {
-        held = connection.afterStatement(held, sql, e);
-        throw e;
-      } finally {
-        connection.afterStatement(held, sql, null);
-      }
-    }
-
-    /**
-     * The answer of an answered {@code execute()} or {@code executeQuery()}; else the driver's
-     * result, recorded while limiting if the read is eligible (as {@code executeQuery()}'s is).
-     */
-    @Override
-    public final ResultSet getResultSet() throws SQLException {
-      ResultSet answer = lastAnswer();
-      return answer != null ? answer
-          : connection.recorded(this, wrap(prepared().getResultSet()), sql, parameters, true);
-    }
-
-    /** After an answer there is no other result: the answer is closed, as JDBC closes it. */
-    @Override
-    public final boolean getMoreResults() throws SQLException {
-      ResultSet answer = lastAnswer();
-      if (answer == null) {
-        return prepared().getMoreResults();
-      }
-      answered(null);
-      answer.close();
-      return false;
-    }
-
-    /** As {@link #getMoreResults()}; {@code KEEP_CURRENT_RESULT} leaves the answer open. */
-    @Override
-    public final boolean getMoreResults(int current) throws SQLException {
-      ResultSet answer = lastAnswer();
-      if (answer == null) {
-        return prepared().getMoreResults(current);
-      }
-      answered(null);
-      if (current != Statement.KEEP_CURRENT_RESULT) {
-        answer.close();
-      }
-      return false;
-    }
-
-    /** An answer is a result, never an update count. */
-    @Override
-    public final int getUpdateCount() throws SQLException {
-      return lastAnswer() != null ? -1 : prepared().getUpdateCount();
-    }
-
-    /** An answer is a result, never an update count. */
-    @Override
-    public final long getLargeUpdateCount() throws SQLException {
-      return lastAnswer() != null ? -1 : prepared().getLargeUpdateCount();
-    }
-  }
-
-  /**
-   * A callable statement handed out by a {@link ConnectionWrapper}: a
-   * {@link PreparedStatementWrapper}; nothing of {@code CallableStatement} itself is gated.
-   */
-  abstract static sealed class CallableStatementWrapper extends PreparedStatementWrapper
-      implements CallableStatement permits GeneratedCallableStatement {
-    CallableStatementWrapper(ConnectionWrapper connection, String sql,
-        CallableStatement delegate) {
-      super(connection, sql, delegate);
-    }
-
-    static CallableStatementWrapper of(ConnectionWrapper connection, CallableStatement raw) {
-      return of(connection, null, raw);
-    }
-
-    static CallableStatementWrapper of(ConnectionWrapper connection, String sql,
-        CallableStatement raw) {
-      return raw == null ? null : new GeneratedCallableStatement(connection, sql, raw);
-    }
-
-    /** The driver's statement, as the type this wrapper was made for. */
-    final CallableStatement callable() {
-      return (CallableStatement) delegate;
-    }
-  }
-
-  /**
-   * A result set handed out by a statement or metadata wrapper: {@code getStatement()} returns
-   * the statement wrapper it came from. The result sets of {@link DatabaseMetaData} have no
-   * statement wrapper of their own: the driver's statement, if it reports one, is wrapped on
-   * first request. LOBs, arrays and structs are returned as the driver made them, since drivers
-   * cast what is handed back to them. No closed flag of its own: JDBC makes closing a closed
-   * result set a no-op, and one field less keeps the wrapper small.
-   */
-  abstract static sealed class ResultSetWrapper implements ResultSet
-      permits GeneratedResultSet {
-    /** The driver's result set. */
-    final ResultSet delegate;
-    /**
-     * The statement wrapper this result set came from; for a metadata result, until asked, the
-     * {@link ConnectionWrapper} that wraps the driver's statement then. One field for both, so
-     * that {@link #recording} makes the wrapper no larger.
-     */
-    private Object owner;
-    /**
-     * While limiting, with answers on: keeps this result as its caller reads it
-     * ({@link ConnectionWrapper#recorded}); {@code null} otherwise, and {@code next()} and
-     * {@code close()} cost one null check.
-     */
-    Recording recording;
-
-    ResultSetWrapper(ConnectionWrapper connection, Statement statement, ResultSet delegate) {
-      this.owner = statement != null ? statement : connection;
-      this.delegate = delegate;
-    }
-
-    /**
-     * Wraps {@code raw}, a result set of {@code statement} (a wrapper, or {@code null} for
-     * metadata).
-     */
-    static ResultSetWrapper of(ConnectionWrapper connection, Statement statement, ResultSet raw) {
-      return raw == null ? null : new GeneratedResultSet(connection, statement, raw);
-    }
-
-    /**
-     * As {@link #of}, but returns {@code last} again when it wraps the same result set: a
-     * statement asked twice for its current result set hands out one wrapper.
-     */
-    static ResultSetWrapper reuse(ResultSetWrapper last, ConnectionWrapper connection,
-        Statement statement, ResultSet raw) {
-      return last != null && last.delegate == raw ? last : of(connection, statement, raw);
-    }
-
-    /** Passed on; a recording keeps the row left first, and the whole result at its end. */
-    @Override
-    public final boolean next() throws SQLException {
-      Recording r = recording;
-      return r == null ? delegate.next() : recordedNext(r);
-    }
-
-    private boolean recordedNext(Recording r) throws SQLException {
-      r.leaving(delegate);
-      boolean more;
-      try {
-        more = delegate.next();
-      } catch (SQLException | RuntimeException e) {
-        recording = null;
-        r.abandoned();
-        throw e;
-      }
-      if (!more) {
-        recording = null;
-        r.ended();
-      }
-      return more;
-    }
-
-    /** Passed on; a recording of a result closed before its end keeps nothing. */
-    @Override
-    public final void close() throws SQLException {
-      Recording r = recording;
-      if (r != null) {
-        recording = null;
-        r.abandoned();
-      }
-      delegate.close();
-    }
-
-    @Override
-    public final Statement getStatement() throws SQLException {
-      Object o = owner;
-      if (o instanceof ConnectionWrapper) {
-        Statement wrapped = ((ConnectionWrapper) o).statement(delegate.getStatement());
-        if (wrapped != null) {
-          owner = wrapped;
-        }
-        return wrapped;
-      }
-      return (Statement) o;
-    }
-
-  }
-
-  /**
-   * The metadata of a {@link ConnectionWrapper} ({@code getURL()} is delegated unchanged, so
-   * tools that detect the database from it keep working): {@code getConnection()} returns the
-   * connection wrapper and every result set returned is wrapped. Metadata queries are not gated.
-   * It holds no state of its own beyond its two references.
-   */
-  abstract static sealed class DatabaseMetaDataWrapper implements DatabaseMetaData
-      permits GeneratedDatabaseMetaData {
-    private final ConnectionWrapper connection;
-    /** The driver's metadata. */
-    final DatabaseMetaData delegate;
-
-    DatabaseMetaDataWrapper(ConnectionWrapper connection, DatabaseMetaData delegate) {
-      this.connection = connection;
-      this.delegate = delegate;
-    }
-
-    /** Wraps a result set of a metadata query; the generated {@code getTables}... call it. */
-    final ResultSet wrap(ResultSet raw) {
-      return ResultSetWrapper.of(connection, null, raw);
-    }
-
-    @Override
-    public final Connection getConnection() throws SQLException {
-      return connection;
-    }
-
   }
 }

@@ -23,12 +23,19 @@ class GenerateWrappersTest {
 
   @Test
   void gatedMethodAlsoWrittenByHand_failsTheBuild(@TempDir Path dir) throws Exception {
-    String source = Files.readString(WRAPPERS);
-    String anchor = "    // --- the gated calls: report before";
+    try (var wrappers = Files.list(WRAPPERS.getParent())) { // the hand-written files, all of them
+      for (Path file : wrappers.toList()) {
+        Files.copy(file, dir.resolve(file.getFileName().toString()));
+      }
+    }
+    Path statement = dir.resolve("StatementWrapper.java");
+    String source = Files.readString(statement);
+    String anchor = "  // --- the gated calls: report before";
     assertThat(source).contains(anchor);
-    Path altered = Files.writeString(dir.resolve("ConnectionWrapper.java"), source.replace(anchor,
-        "    @Override\n    public final int executeUpdate(String sql) throws SQLException {\n"
-            + "      return delegate.executeUpdate(sql);\n    }\n\n" + anchor));
+    Files.writeString(statement, source.replace(anchor,
+        "  @Override\n  public final int executeUpdate(String sql) throws SQLException {\n"
+            + "    return delegate.executeUpdate(sql);\n  }\n\n" + anchor));
+    Path altered = dir.resolve("ConnectionWrapper.java");
 
     Result run = generate(GENERATOR, altered, dir.resolve("out"));
 

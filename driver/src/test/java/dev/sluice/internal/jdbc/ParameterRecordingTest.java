@@ -65,7 +65,7 @@ class ParameterRecordingTest {
   }
 
   private static Parameters parameters(PreparedStatement ps) {
-    return ((ConnectionWrapper.PreparedStatementWrapper) ps).parameters;
+    return ((PreparedStatementWrapper) ps).parameters;
   }
 
   /** The key of {@code SQL} with what {@code setter} set; {@code null}: not answerable. */

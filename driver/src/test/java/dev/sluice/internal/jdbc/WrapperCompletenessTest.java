@@ -3,11 +3,6 @@ package dev.sluice.internal.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.WrapperFixture;
-import dev.sluice.internal.jdbc.ConnectionWrapper.CallableStatementWrapper;
-import dev.sluice.internal.jdbc.ConnectionWrapper.DatabaseMetaDataWrapper;
-import dev.sluice.internal.jdbc.ConnectionWrapper.PreparedStatementWrapper;
-import dev.sluice.internal.jdbc.ConnectionWrapper.ResultSetWrapper;
-import dev.sluice.internal.jdbc.ConnectionWrapper.StatementWrapper;
 import dev.sluice.internal.jdbc.StubJdbc.Recorder;
 import java.io.IOException;
 import java.lang.reflect.Method;

@@ -4,11 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.sluice.WrapperFixture;
-import dev.sluice.internal.jdbc.ConnectionWrapper.CallableStatementWrapper;
-import dev.sluice.internal.jdbc.ConnectionWrapper.DatabaseMetaDataWrapper;
-import dev.sluice.internal.jdbc.ConnectionWrapper.PreparedStatementWrapper;
-import dev.sluice.internal.jdbc.ConnectionWrapper.ResultSetWrapper;
-import dev.sluice.internal.jdbc.ConnectionWrapper.StatementWrapper;
 import dev.sluice.internal.jdbc.StubJdbc.Recorder;
 import java.sql.CallableStatement;
 import java.sql.Connection;

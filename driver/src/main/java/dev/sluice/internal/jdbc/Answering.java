@@ -1,0 +1,145 @@
+package dev.sluice.internal.jdbc;
+
+import dev.sluice.RateLimitExceededException;
+import dev.sluice.internal.answer.Answers;
+import dev.sluice.internal.answer.Parameters;
+import dev.sluice.internal.answer.ReadKey;
+import dev.sluice.internal.answer.Recording;
+import dev.sluice.internal.limit.ConnectionState;
+import dev.sluice.internal.limit.Limiter;
+import java.sql.CallableStatement;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The connection's side of answers instead of refusals ({@code sluice.stale.max-age}).
+ *
+ * <p>With {@code sluice.stale.max-age} on ({@link Answers}), the methods written here
+ * that run a read, {@code Statement.executeQuery(String)}, {@code PreparedStatement.executeQuery()}
+ * and {@code PreparedStatement.execute()} (with its {@code getResultSet()}, which jOOQ and MyBatis
+ * read through), do two more things. A read the limiter refuses (its
+ * {@link RateLimitExceededException}, by the rate or the concurrency cap) is answered instead
+ * when it is eligible and an answer exists ({@link #answerOrThrow}); otherwise the very same
+ * exception goes on. An admitted eligible read, while limiting, is recorded as its caller reads
+ * it: the {@link ResultSetWrapper} reports each {@code next()} and {@code close()} to its
+ * {@link Recording}. A prepared statement records its parameters in a {@link Parameters}
+ * (the generated setters, see {@code GenerateWrappers}) only when it was prepared after a
+ * refusal: with the flag closed the statements, setters and result sets read one plain field
+ * each, allocate nothing and read nothing volatile for answers.
+ *
+ * <p>Stateless: what it reads is the connection's and the statement's.
+ */
+final class Answering {
+  private Answering() {}
+
+  /**
+   * A new prepared statement's parameter record: only while answers are active (a read was
+   * refused since a read last found the budget not limiting), else {@code null} and nothing is
+   * allocated.
+   */
+  static Parameters parameters(ConnectionWrapper connection) {
+    Answers a = connection.limiter().answers();
+    return a != null && a.active() ? new Parameters() : null;
+  }
+
+  /**
+   * A read the limiter refused: answered instead if it is eligible and {@link Answers#answer}
+   * has an answer (which may wait up to {@code sluice.stale.wait}, holding nothing); else the
+   * same refusal is thrown on. Nothing is held here: a refused call took no permit and no place.
+   *
+   * @param refused the limiter's refusal
+   * @param caller the statement wrapper whose {@code executeQuery} was refused
+   * @param sql the statement's text
+   * @param parameters the prepared statement's parameters, or {@code null}
+   * @param prepared whether it is {@code PreparedStatement.executeQuery()}
+   * @return the answered result
+   * @throws RateLimitExceededException {@code refused}, when not answered
+   */
+  static ResultSet answerOrThrow(ConnectionWrapper connection, RateLimitExceededException refused,
+      StatementWrapper caller, String sql, Parameters parameters, boolean prepared)
+      throws RateLimitExceededException {
+    Answers a = connection.limiter().answers();
+    if (a == null) {
+      throw refused;
+    }
+    a.refused();
+    ResultSet answer = null;
+    try {
+      int state = connection.state();
+      boolean autoCommit = (state & ConnectionState.UNREAD) != 0
+          ? connection.delegate.getAutoCommit()
+          : (state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION))
+              == ConnectionState.AUTO_COMMIT;
+      ReadKey key = autoCommit ? key(connection, caller, sql, parameters, prepared) : null;
+      answer = key == null ? null : a.answer(key, caller);
+    } catch (SQLException | RuntimeException e) {
+      refused.addSuppressed(e); // not answerable: refused as without answers
+    }
+    if (answer == null) {
+      throw refused;
+    }
+    return answer;
+  }
+
+  /**
+   * An admitted read's result: recorded while limiting, if eligible. With answers off, or not
+   * active, one plain read.
+   *
+   * @param result the wrapped result of {@code executeQuery}
+   * @return {@code result}
+   */
+  static ResultSet recorded(ConnectionWrapper connection, StatementWrapper caller, ResultSet result,
+      String sql, Parameters parameters, boolean prepared) {
+    Limiter limiter = connection.limiter();
+    Answers a = limiter.answers();
+    if (a == null || !a.active() || !(result instanceof ResultSetWrapper)) {
+      return result;
+    }
+    if (!limiter.isLimiting()) {
+      a.notLimiting(); // limiting ended: no more recording, and the kept results go
+      return result;
+    }
+    if ((connection.state() & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION
+        | ConnectionState.UNREAD)) != ConnectionState.AUTO_COMMIT) {
+      return result;
+    }
+    ResultSetWrapper wrapper = (ResultSetWrapper) result;
+    try {
+      ReadKey key = key(connection, caller, sql, parameters, prepared);
+      if (key != null && wrapper.recording == null) {
+        wrapper.recording = a.record(key, wrapper.delegate);
+      }
+    } catch (SQLException | RuntimeException e) {
+      // not recorded; the caller's result is untouched
+    }
+    return result;
+  }
+
+  /**
+   * The key of an eligible read, else {@code null}: not a callable statement, nor a plain
+   * statement's text on a prepared one; a prepared statement whose every parameter was
+   * recorded; a forward-only, read-only result with no {@code maxFieldSize} (it would truncate
+   * values); read text that takes no lock ({@link ReadKey#of}). The caller checked auto-commit.
+   */
+  private static ReadKey key(ConnectionWrapper connection, StatementWrapper caller, String sql,
+      Parameters parameters, boolean prepared) throws SQLException {
+    if (caller instanceof CallableStatement
+        || (prepared ? parameters == null : caller instanceof PreparedStatement)) {
+      return null;
+    }
+    Statement s = caller.delegate;
+    if (s.getResultSetType() != ResultSet.TYPE_FORWARD_ONLY
+        || s.getResultSetConcurrency() != ResultSet.CONCUR_READ_ONLY
+        || s.getMaxFieldSize() != 0) {
+      return null;
+    }
+    if (connection.closed()) {
+      return null; // the driver would refuse it: never answered
+    }
+    ConnectionWrapper.Identity id = connection.identity();
+    return id == null ? ReadKey.of(sql, parameters, s.getMaxRows(), null, null, null)
+        : ReadKey.of(sql, parameters, s.getMaxRows(), id.user(), id.catalog(), id.schema());
+  }
+}

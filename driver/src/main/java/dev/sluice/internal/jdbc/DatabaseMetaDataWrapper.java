@@ -1,0 +1,35 @@
+package dev.sluice.internal.jdbc;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * The metadata of a {@link ConnectionWrapper} ({@code getURL()} is delegated unchanged, so
+ * tools that detect the database from it keep working): {@code getConnection()} returns the
+ * connection wrapper and every result set returned is wrapped. Metadata queries are not gated.
+ * It holds no state of its own beyond its two references.
+ */
+abstract sealed class DatabaseMetaDataWrapper implements DatabaseMetaData
+    permits GeneratedDatabaseMetaData {
+  private final ConnectionWrapper connection;
+  /** The driver's metadata. */
+  final DatabaseMetaData delegate;
+
+  DatabaseMetaDataWrapper(ConnectionWrapper connection, DatabaseMetaData delegate) {
+    this.connection = connection;
+    this.delegate = delegate;
+  }
+
+  /** Wraps a result set of a metadata query; the generated {@code getTables}... call it. */
+  final ResultSet wrap(ResultSet raw) {
+    return ResultSetWrapper.of(connection, null, raw);
+  }
+
+  @Override
+  public final Connection getConnection() throws SQLException {
+    return connection;
+  }
+
+}

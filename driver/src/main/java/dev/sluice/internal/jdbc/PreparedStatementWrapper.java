@@ -1,0 +1,148 @@
+package dev.sluice.internal.jdbc;
+
+import dev.sluice.RateLimitExceededException;
+import dev.sluice.internal.answer.Parameters;
+import java.sql.CallableStatement;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * A prepared statement handed out by a {@link ConnectionWrapper}: a {@link StatementWrapper}
+ * whose own executions (without SQL text) are gated the same way and report the SQL it was
+ * prepared with.
+ */
+abstract sealed class PreparedStatementWrapper extends StatementWrapper
+    implements PreparedStatement permits GeneratedPreparedStatement, CallableStatementWrapper {
+  /** The SQL text it was prepared with, the shape of its latency samples; {@code null}: unknown. */
+  final String sql;
+  /**
+   * The parameters set, for a read's identity: recorded by the generated setters only when
+   * answers were active as it was prepared ({@link ConnectionWrapper#parameters()}); else
+   * {@code null}, and a setter costs one null check. Never for a callable statement.
+   */
+  final Parameters parameters;
+
+  PreparedStatementWrapper(ConnectionWrapper connection, String sql, PreparedStatement delegate) {
+    super(connection, delegate);
+    this.sql = sql;
+    this.parameters = this instanceof CallableStatement ? null : Answering.parameters(connection);
+  }
+
+  static PreparedStatementWrapper of(ConnectionWrapper connection, PreparedStatement raw) {
+    return of(connection, null, raw);
+  }
+
+  static PreparedStatementWrapper of(ConnectionWrapper connection, String sql,
+      PreparedStatement raw) {
+    return raw == null ? null : new GeneratedPreparedStatement(connection, sql, raw);
+  }
+
+  /** The driver's statement, as the type this wrapper was made for. */
+  final PreparedStatement prepared() {
+    return (PreparedStatement) delegate;
+  }
+
+  /**
+   * Gated as every execution; with answers on, a refused eligible read may be answered
+   * instead, and an admitted one recorded while limiting (see {@link ConnectionWrapper}).
+   */
+  @Override
+  public final ResultSet executeQuery() throws SQLException {
+    int held;
+    try {
+      held = connection.beforeStatement();
+    } catch (RateLimitExceededException refused) {
+      return answered(Answering.answerOrThrow(connection, refused, this, sql, parameters, true));
+    }
+    try {
+      return Answering.recorded(connection, this, wrap(prepared().executeQuery()), sql,
+          parameters, true);
+    } catch (SQLException e) {
+      held = connection.afterStatement(held, sql, e);
+      throw e;
+    } finally {
+      connection.afterStatement(held, sql, null);
+    }
+  }
+
+  /**
+   * Gated as every execution; with answers on, a refused eligible read may be answered instead
+   * (its result is then {@link #getResultSet()}'s), as {@code executeQuery()} is: jOOQ and
+   * MyBatis read through {@code execute()}. An admitted one is recorded when its result is
+   * asked for. Of a prepared statement's own executions only these two can run its read again,
+   * so each of them sets what {@code getResultSet()} returns.
+   */
+  @Override
+  public final boolean execute() throws SQLException {
+    int held;
+    try {
+      held = connection.beforeStatement();
+    } catch (RateLimitExceededException refused) {
+      answered(Answering.answerOrThrow(connection, refused, this, sql, parameters, true));
+      return true;
+    }
+    if (lastAnswer() != null) {
+      answered(null); // the driver runs this one: its result is the driver's again
+    }
+    try {
+      return prepared().execute();
+    } catch (SQLException e) {
+      held = connection.afterStatement(held, sql, e);
+      throw e;
+    } finally {
+      connection.afterStatement(held, sql, null);
+    }
+  }
+
+  /**
+   * The answer of an answered {@code execute()} or {@code executeQuery()}; else the driver's
+   * result, recorded while limiting if the read is eligible (as {@code executeQuery()}'s is).
+   */
+  @Override
+  public final ResultSet getResultSet() throws SQLException {
+    ResultSet answer = lastAnswer();
+    return answer != null ? answer
+        : Answering.recorded(connection, this, wrap(prepared().getResultSet()), sql, parameters,
+            true);
+  }
+
+  /** After an answer there is no other result: the answer is closed, as JDBC closes it. */
+  @Override
+  public final boolean getMoreResults() throws SQLException {
+    ResultSet answer = lastAnswer();
+    if (answer == null) {
+      return prepared().getMoreResults();
+    }
+    answered(null);
+    answer.close();
+    return false;
+  }
+
+  /** As {@link #getMoreResults()}; {@code KEEP_CURRENT_RESULT} leaves the answer open. */
+  @Override
+  public final boolean getMoreResults(int current) throws SQLException {
+    ResultSet answer = lastAnswer();
+    if (answer == null) {
+      return prepared().getMoreResults(current);
+    }
+    answered(null);
+    if (current != Statement.KEEP_CURRENT_RESULT) {
+      answer.close();
+    }
+    return false;
+  }
+
+  /** An answer is a result, never an update count. */
+  @Override
+  public final int getUpdateCount() throws SQLException {
+    return lastAnswer() != null ? -1 : prepared().getUpdateCount();
+  }
+
+  /** An answer is a result, never an update count. */
+  @Override
+  public final long getLargeUpdateCount() throws SQLException {
+    return lastAnswer() != null ? -1 : prepared().getLargeUpdateCount();
+  }
+}
