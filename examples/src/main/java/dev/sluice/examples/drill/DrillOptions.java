@@ -47,7 +47,7 @@ final class DrillOptions {
       "  --db-cost-ms X      what one query costs the database alone         (default 1)",
       "  --db-crowding-ms X  what each other query running at once adds      (default 0.2)",
       "  --scope S           what costs a permit: statement or connection    (default statement)",
-      "  --settle S          Sluice's sluice.recovery.settle, in seconds: the cap holds after the",
+      "  --settle S          Sluice's sluice.recovery.settle, in seconds: limiting holds after the",
       "                      cache is back until demand has stayed low this long; 0 lets go at",
       "                      once, the moment the flag closes                (default 2)",
       "  --capacity-drop S   second, during the outage, at which the database loses half its",

@@ -231,10 +231,10 @@ public final class OutageDrill {
     out.println("Chart: " + chart);
   }
 
-  /** How long Sluice held the cap after the flag closed, in a run with Sluice. */
+  /** How long Sluice kept limiting after the flag closed, in a run with Sluice. */
   private static void held(PrintStream out, Summary s, DrillOptions o, boolean name) {
     long held = s.seconds().stream().filter(Recorder.Second::recovering).count();
-    out.printf(Locale.ROOT, "  %sSluice held the cap for %d second%s after the flag closed"
+    out.printf(Locale.ROOT, "  %sSluice kept limiting for %d second%s after the flag closed"
         + " (sluice.recovery.settle=%s s).%n", name ? s.label() + ": " : "", held,
         held == 1 ? "" : "s", number(o.settleMillis / 1000.0));
   }

@@ -301,7 +301,7 @@ final class Recorder {
    * @param dbMeanMillis the mean time a query spent in the database
    * @param dbMaxMillis the longest time a query spent in the database
    * @param limiting whether Sluice was limiting at some moment of the second
-   * @param recovering whether Sluice was holding the cap after the flag closed (recovery)
+   * @param recovering whether Sluice was still limiting after the flag closed (recovery)
    * @param writes CRITICAL writes offered ({@code --critical-writes}; they are not in
    *     {@code offered})
    * @param writesServed CRITICAL writes the database answered

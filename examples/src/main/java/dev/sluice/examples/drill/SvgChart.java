@@ -15,7 +15,7 @@ import java.util.function.ToDoubleFunction;
  * line and the peaks labelled), the database's latency, and with {@code --critical-writes} the
  * CRITICAL writes served per second. Between the first two panels, a row per run shows what
  * belongs to that run alone: the seconds its cache was back but still cold, and the seconds in
- * which Sluice held the cap after the flag closed. Under them, a panel per run tells its users'
+ * which Sluice kept limiting after the flag closed. Under them, a panel per run tells its users'
  * story: what became of the reads offered each second, stacked (answered by the cache, the
  * database or Sluice instead of refused; refused; timed out), on one axis for every run. The
  * outage is a shaded band over every panel; {@code --capacity-drop} a dashed marker. Plain SVG 1.1, no script and no external font, so any
@@ -356,13 +356,13 @@ final class SvgChart {
 
     /**
      * Under the main panel, a row per run: its own cache's cold seconds after the return, and,
-     * with Sluice, the seconds it held the cap. Returns the y under the last row.
+     * with Sluice, the seconds it kept limiting. Returns the y under the last row.
      */
     private int rows(int top) {
       svg.append("<g id=\"run-rows\">");
       text(svg, LEFT, top - 7, 12, "normal", "start", "#555",
-          "After the outage, in each run: how long its cache was cold, and how long Sluice held"
-          + " the cap");
+          "After the outage, in each run: how long its cache was cold, and how long Sluice kept"
+          + " limiting");
       int y = top;
       for (Summary run : runs) {
         int lanes = lanes(run);
@@ -379,7 +379,7 @@ final class SvgChart {
         int[] hold = hold(run);
         if (hold != null) {
           span("sluice-hold-" + run.kind().id(), hold[0], hold[1], y + lane * LANE,
-              run.kind().color(), "white", "Sluice holds the cap " + (hold[1] - hold[0]) + " s"
+              run.kind().color(), "white", "Sluice keeps limiting " + (hold[1] - hold[0]) + " s"
                   + (hold[1] >= seconds ? ", still at the end of the run" : ""));
         }
         y += lanes * LANE + 6;
@@ -404,7 +404,7 @@ final class SvgChart {
       svg.append("</g>\n");
     }
 
-    /** The seconds {@code [first, last + 1)} in which Sluice held the cap, or null. */
+    /** The seconds {@code [first, last + 1)} in which Sluice kept limiting, or null. */
     private static int[] hold(Summary run) {
       int first = -1;
       int last = -1;

@@ -123,7 +123,7 @@ class OutageDrillTest {
     assertThat(byId(svg, "g", "budget-line")).isNotNull();
     assertThat(byId(svg, "g", "outage-window")).isNotNull();
     assertThat(byId(svg, "g", "second-wave")).isNotNull();
-    // the cold seconds are each run's own; only the run with Sluice holds the cap
+    // the cold seconds are each run's own; only the runs with Sluice keep limiting
     assertThat(byId(svg, "g", "recovery-window-without-sluice")).isNotNull();
     assertThat(byId(svg, "g", "recovery-window-with-sluice")).isNotNull();
     assertThat(byId(svg, "g", "sluice-hold-with-sluice")).isNotNull();
