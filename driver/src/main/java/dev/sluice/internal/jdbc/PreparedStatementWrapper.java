@@ -54,11 +54,10 @@ abstract sealed class PreparedStatementWrapper extends StatementWrapper
     try {
       held = connection.beforeStatement();
     } catch (RateLimitExceededException refused) {
-      return answered(Answering.answerOrThrow(connection, refused, this, sql, parameters, true));
+      return answerOrThrow(refused);
     }
     try {
-      return Answering.recorded(connection, this, wrap(prepared().executeQuery()), sql,
-          parameters, true);
+      return recorded(wrap(prepared().executeQuery()));
     } catch (SQLException e) {
       held = connection.afterStatement(held, sql, e);
       throw e;
@@ -80,7 +79,7 @@ abstract sealed class PreparedStatementWrapper extends StatementWrapper
     try {
       held = connection.beforeStatement();
     } catch (RateLimitExceededException refused) {
-      answered(Answering.answerOrThrow(connection, refused, this, sql, parameters, true));
+      answerOrThrow(refused);
       return true;
     }
     if (lastAnswer() != null) {
@@ -103,9 +102,22 @@ abstract sealed class PreparedStatementWrapper extends StatementWrapper
   @Override
   public final ResultSet getResultSet() throws SQLException {
     ResultSet answer = lastAnswer();
-    return answer != null ? answer
-        : Answering.recorded(connection, this, wrap(prepared().getResultSet()), sql, parameters,
-            true);
+    return answer != null ? answer : recorded(wrap(prepared().getResultSet()));
+  }
+
+  /** A refused read of this statement: answered (and kept for getResultSet), or refused. */
+  private ResultSet answerOrThrow(RateLimitExceededException refused)
+      throws RateLimitExceededException {
+    return answered(Answering.answerOrThrow(connection, refused, this, sql, parameters, true));
+  }
+
+  /**
+   * An admitted read's result, recorded if eligible. Without parameters recorded (answers were
+   * not active when it was prepared, the flag-closed case) it cannot be: one field read.
+   */
+  private ResultSet recorded(ResultSet result) {
+    return parameters == null ? result
+        : Answering.recorded(connection, this, result, sql, parameters, true);
   }
 
   /** After an answer there is no other result: the answer is closed, as JDBC closes it. */
