@@ -1,7 +1,6 @@
 package dev.sluice.internal.limit;
 
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -34,13 +33,9 @@ import java.util.concurrent.atomic.LongAdder;
  * code that noisy hosts bring its limit down to the minimum. Three choices follow:
  *
  * <ol>
- *   <li><b>The baseline is a typical uncrowded latency, not a minimum.</b> Each shape keeps one,
- *       moved by every batch of {@value #BATCH} of its samples towards the batch's mean: a quarter
- *       of the way when the mean is lower, an eighth when higher. That settles where a third of
- *       the weighted deviations lie below it (an expectile), so a lucky second lowers it a little
- *       and a slow one raises it less, and a host that became noisier for good is followed within
- *       a few dozen batches. A mean over a batch is robust to the single fast outlier that makes
- *       a plain minimum too low.
+ *   <li><b>The baseline is a typical uncrowded latency, not a minimum</b>: an expectile of
+ *       batch means per shape, which a lucky second lowers a little and a slow one raises less
+ *       ({@link ShapeBaselines}).
  *   <li><b>The decision is proportional, not a pair of thresholds.</b> Thresholds turn noise into
  *       a ratchet (a noisy second cuts; only a quiet one, which noise makes rare, grows). Here the
  *       cap moves each window halfway ({@value #SMOOTHING}) towards {@code cap x }{@value
@@ -62,14 +57,11 @@ import java.util.concurrent.atomic.LongAdder;
  * </ol>
  *
  * <p><b>The baseline, learned without probing.</b> Nothing is ever pinned to measure a no-load
- * latency. While the cap holds callers back, every batch ran at the crowding the cap allows, and
- * letting the baseline follow it would let the cap creep up (measured on the simulated harness:
- * from 1.2&times; to 1.8&times; the database's capacity in a minute of overload); so while the gate
- * was full in the last window, batches do not move the baseline, except at the minimum cap (the
- * crowding seen there is the database's own). Light load, and every moment the gate has room, are
- * uncrowded, and that is where it is learned. A baseline is only as good as the first uncrowded
- * batches: a controller whose first samples come from a flood takes the flooded latency for
- * normal, and only overload errors then cut. Feed it samples before limiting starts.
+ * latency: light load, and every moment the gate has room, are uncrowded, and that is where the
+ * baselines are learned; while the gate was full in the last window they stand still, except at
+ * the minimum cap ({@link ShapeBaselines} says why). Feed the controller samples before limiting
+ * starts: one whose first samples come from a flood takes the flooded latency for normal, and only
+ * overload errors then cut.
  *
  * <p><b>Slower, or crowded?</b> A database that became slower at every concurrency (every
  * statement twice as costly, a neighbour taking the CPUs, a new plan: Netflix concurrency-limits
@@ -107,10 +99,6 @@ import java.util.concurrent.atomic.LongAdder;
  * gate has room again &mdash; without this, the 30&nbsp;% cut of the errors was followed at once
  * by growth back to where they began (on the harness, a cap swinging between 22 and 32 with
  * statement timeouts for five seconds).
- *
- * <p>The shapes share a fixed table of {@value #SLOTS} slots indexed by the hash; two shapes that
- * collide share a baseline, which makes the heavier one look crowded &mdash; a bias towards
- * caution, bounded by the clipping below.
  *
  * <p><b>The decision.</b> Samples are pooled into windows of at least
  * {@value #WINDOW_MILLIS}&nbsp;ms and {@value #MIN_WINDOW_SAMPLES} samples. A window's crowding is
@@ -155,10 +143,10 @@ import java.util.concurrent.atomic.LongAdder;
  * a cut below what the application needs to make progress, and bounds the damage of a baseline
  * learned from a flood.
  *
- * <p><b>Cost.</b> {@link #onSample} is O(1) and allocates nothing: a clock read, two
- * {@link AtomicLongArray} reads and one add for the shape, three {@link LongAdder} adds for the
+ * <p><b>Cost.</b> {@link #onSample} is O(1) and allocates nothing: a clock read, one
+ * {@code getAndAdd} and one read of {@link ShapeBaselines} for the shape, three {@link LongAdder} adds for the
  * window; one call in a window makes the decision, a few dozen arithmetic operations (and, on the
- * rare rescale, one pass over the {@value #SLOTS} baselines). No lock is
+ * rare rescale, one pass over the {@value ShapeBaselines#SLOTS} baselines). No lock is
  * taken; the statistics tolerate the races they have (a sample landing in the next window, a batch
  * lost to a concurrent one).
  *
@@ -166,8 +154,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class AdaptiveConcurrency {
 
-  static final int SLOTS = 256;
-  static final int BATCH = 32;
+  static final int BATCH = ShapeBaselines.BATCH;
   static final int WINDOW_MILLIS = 100;
   static final int MIN_WINDOW_SAMPLES = 16;
   static final double CLIP = 4.0;
@@ -192,21 +179,13 @@ public final class AdaptiveConcurrency {
   static final int MAX_STRIDE = ConnectionState.SAMPLE_EVERY; // the connection's count wraps there
 
   private static final long WINDOW_NANOS = WINDOW_MILLIS * 1_000_000L;
-  private static final int COUNT_BITS = 12;
-  private static final long COUNT_MASK = (1L << COUNT_BITS) - 1;
-  private static final int FALL = 4;
-  private static final int RISE = 8;
-  private static final long MAX_LATENCY_NANOS = 1L << 36; // 68 s: BATCH of them fit in 52 bits
 
   private final ConcurrencyGate gate;
   private final int min;
   private final int max;
   private final Ticker ticker;
 
-  /** Per slot: the running batch, its latency sum shifted left by COUNT_BITS, plus its count. */
-  private final AtomicLongArray batches = new AtomicLongArray(SLOTS);
-  /** Per slot: the baseline, nanoseconds (0 = none yet). */
-  private final AtomicLongArray baselines = new AtomicLongArray(SLOTS);
+  private final ShapeBaselines baselines = new ShapeBaselines();
 
   private final AtomicLong windowStartNanos;
   private final LongAdder windowLatencyNanos = new LongAdder();
@@ -227,8 +206,6 @@ public final class AdaptiveConcurrency {
   /** See {@link #sampleStride()}; written only by the decision. */
   private volatile int stride = 1;
   private volatile double estimate;
-  /** Whether a batch may move a baseline: the gate had room last window, or the cap is at min. */
-  private volatile boolean mayLearn = true;
 
   /**
    * Creates a controller that sets {@code gate}'s cap, starting from the gate's current cap clamped
@@ -290,10 +267,10 @@ public final class AdaptiveConcurrency {
    * @param now the ticker's reading at its end
    */
   public void onSample(int shape, long latencyNanos, boolean overload, long now) {
-    int slot = slotOf(shape);
-    long latency = Math.max(0, Math.min(latencyNanos, MAX_LATENCY_NANOS));
+    int slot = ShapeBaselines.slotOf(shape);
+    long latency = Math.max(0, Math.min(latencyNanos, ShapeBaselines.MAX_LATENCY_NANOS));
     if (!overload) {
-      learn(slot, latency);
+      baselines.add(slot, latency);
     }
     if (now - latency >= lastCutNanos) {
       count(slot, latency, overload);
@@ -341,55 +318,14 @@ public final class AdaptiveConcurrency {
    * @return the baseline in nanoseconds, 0 while none is known
    */
   long baselineNanos(int shape) {
-    return baselineOf(slotOf(shape));
+    return baselines.of(ShapeBaselines.slotOf(shape));
   }
-
-  private static int slotOf(int shape) {
-    return (shape ^ (shape >>> 16)) & (SLOTS - 1);
-  }
-
-  // --- the per-shape baseline ---
-
-  private void learn(int slot, long latency) {
-    long before = batches.getAndAdd(slot, (latency << COUNT_BITS) + 1);
-    if ((before & COUNT_MASK) + 1 != BATCH) {
-      return;
-    }
-    // This call completed the batch: take it whole (with any sample that raced in) and restart.
-    long batch = batches.getAndSet(slot, 0);
-    long count = batch & COUNT_MASK;
-    if (count > 0) {
-      record(slot, Math.max(1, (batch >>> COUNT_BITS) / count));
-    }
-  }
-
-  /**
-   * Moves the slot's baseline towards a batch mean: a quarter of the way down, an eighth of the
-   * way up (the first batch sets it). One CAS attempt: a batch that loses a race to another is
-   * dropped, which at one batch in {@value #BATCH} samples costs nothing that matters.
-   */
-  private void record(int slot, long mean) {
-    long baseline = baselines.get(slot);
-    if (baseline != 0 && !mayLearn) {
-      return; // the cap is what holds the callers back: this batch ran crowded by us
-    }
-    long next = baseline == 0 ? mean
-        : mean < baseline ? baseline - (baseline - mean) / FALL
-        : baseline + (mean - baseline) / RISE;
-    baselines.compareAndSet(slot, baseline, Math.max(1, next));
-  }
-
-  private long baselineOf(int slot) {
-    return baselines.get(slot);
-  }
-
-  // --- the window and the decision ---
 
   private void count(int slot, long latency, boolean overload) {
     if (overload) {
       windowOverloads.increment();
     } else {
-      long baseline = baselineOf(slot);
+      long baseline = baselines.of(slot);
       if (baseline > 0) {
         windowLatencyNanos.add((long) Math.min(latency, CLIP * baseline));
         windowBaselineNanos.add(baseline);
@@ -431,17 +367,17 @@ public final class AdaptiveConcurrency {
     if (next < cap * DEEP_CUT || overloaded && next < cap) {
       lastCutNanos = now;
     }
-    mayLearn = !saturated || next <= min;
+    baselines.learning(!saturated || next <= min);
     double factor = slowerForGood(saturated, cap, crowding);
     if (!saturated) {
       lastRescale = 1; // the episode is over: the gate had room, the baselines learn as usual
       refuted = false;
     } else if (overloaded && inUse && lastRescale > 1) {
-      rescaleBaselines(1 / lastRescale); // overload errors refute it: the crowding was ours
+      baselines.rescale(1 / lastRescale); // overload errors refute it: the crowding was ours
       lastRescale = 1;
       refuted = true;
     } else if (factor > 1 && !refuted) {
-      rescaleBaselines(factor);
+      baselines.rescale(factor);
       lastRescale = factor;
       relearned.incrementAndGet();
     }
@@ -491,16 +427,6 @@ public final class AdaptiveConcurrency {
     referenceCap = 0;
     previousCrowding = Double.NaN;
     return now;
-  }
-
-  /** Multiplies every known baseline by {@code factor}; a rare event, so a pass over the table. */
-  private void rescaleBaselines(double factor) {
-    for (int slot = 0; slot < SLOTS; slot++) {
-      long baseline = baselines.get(slot);
-      if (baseline != 0) {
-        baselines.compareAndSet(slot, baseline, Math.max(1, (long) (baseline * factor)));
-      }
-    }
   }
 
   /** The rules of the block comment, in its order. */
