@@ -61,6 +61,9 @@ import java.util.function.ToDoubleFunction;
  *       <td>reads refused by the limit and answered instead ({@code sluice.stale.max-age}):
  *       {@code recent} from a result kept earlier, {@code joined} by joining an identical read in
  *       flight; a part of {@code sluice.calls.rejected}</td></tr>
+ *   <tr><td>{@code sluice.priority.answers}</td><td>counter, tags {@code priority}, {@code how}
+ *       </td><td>{@code sluice.answers} by priority: a part of
+ *       {@code sluice.priority.calls.rejected}</td></tr>
  *   <tr><td>{@code sluice.answers.kept}, {@code sluice.answers.kept.bytes}</td><td>gauges</td>
  *       <td>the results kept to answer from now, and their estimated bytes</td></tr>
  *   <tr><td>{@code sluice.answers.age}</td><td>gauge, tag {@code quantile} ({@code 0.5},
@@ -163,6 +166,12 @@ public final class SluiceMetrics implements MeterBinder {
       counter(registry, "sluice.priority.calls.shadow.rejected", priority,
           s -> s.shadowRejected(p),
           "Calls shadow mode let pass that enforce mode would have refused, by priority");
+      counter(registry, "sluice.priority.answers", priority.and("how", "recent"),
+          s -> s.answered(p) - s.joined(p),
+          "Reads refused by the limit and answered from a result kept recently, by priority");
+      counter(registry, "sluice.priority.answers", priority.and("how", "joined"),
+          s -> s.joined(p),
+          "Reads refused by the limit and answered by joining a read in flight, by priority");
     }
     gauge(registry, "sluice.shadow", Tags.empty(), s -> s.shadow() ? 1 : 0, null,
         "1 in shadow mode (nothing refused, would-be refusals counted), 0 in enforce mode");

@@ -39,6 +39,8 @@ public final class Stats {
   private final int concurrencyLimit;
   private final long answered;
   private final long joined;
+  private final long[] answeredBy;
+  private final long[] joinedBy;
   private final int answersKept;
   private final long answersKeptBytes;
   /** Read for the ages' quantiles when asked ({@link #answerAgeMillis}); null: answers off. */
@@ -55,6 +57,14 @@ public final class Stats {
   Stats(Limiter limiter, int liveInstances, Answers answers) {
     this.answered = answers == null ? 0 : answers.answered();
     this.joined = answers == null ? 0 : answers.joined();
+    this.answeredBy = new long[Priority.values().length];
+    this.joinedBy = new long[answeredBy.length];
+    if (answers != null) {
+      for (Priority p : Priority.values()) {
+        answeredBy[p.ordinal()] = answers.answered(p);
+        joinedBy[p.ordinal()] = answers.joined(p);
+      }
+    }
     this.answersKept = answers == null ? 0 : answers.entries();
     this.answersKeptBytes = answers == null ? 0 : answers.bytes();
     this.answers = answers;
@@ -205,6 +215,26 @@ public final class Stats {
    */
   public long rejected(Priority priority) {
     return rejectedBy[priority.ordinal()];
+  }
+
+  /**
+   * Returns how many reads of {@code priority} the limit refused that were answered instead.
+   *
+   * @param priority a priority (a read-only connection's reads count as {@code SHEDDABLE})
+   * @return that part of {@link #answered()}, and of {@link #rejected(Priority)}
+   */
+  public long answered(Priority priority) {
+    return answeredBy[priority.ordinal()];
+  }
+
+  /**
+   * Returns the part of {@link #answered(Priority)} that joined an identical read in flight.
+   *
+   * @param priority a priority
+   * @return that part of {@link #joined()}
+   */
+  public long joined(Priority priority) {
+    return joinedBy[priority.ordinal()];
   }
 
   /**

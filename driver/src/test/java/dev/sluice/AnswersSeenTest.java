@@ -169,6 +169,33 @@ class AnswersSeenTest {
   }
 
   @Test
+  void answersAreCountedByThePriorityTheLimitRefusedTheReadAt() throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    SluiceMetrics.of(ds).bindTo(registry);
+    keepReadOne();
+    ticker.advance(Duration.ofMillis(100));
+    assertThat(byId(ds, 1)).isEqualTo("1:one (100 ms old)");
+    assertThat(Priority.SHEDDABLE.call(() -> byId(ds, 1))).isEqualTo("1:one (100 ms old)");
+    assertThat(Priority.SHEDDABLE.call(() -> byId(ds, 1))).isEqualTo("1:one (100 ms old)");
+
+    Stats stats = ds.stats();
+    assertThat(stats.answered(Priority.NORMAL)).isEqualTo(1);
+    assertThat(stats.answered(Priority.SHEDDABLE)).isEqualTo(2);
+    assertThat(stats.answered(Priority.CRITICAL)).isZero();
+    assertThat(stats.joined(Priority.SHEDDABLE)).isZero();
+    assertThat(stats.answered()).isEqualTo(3);
+    assertThat(registry.get("sluice.priority.answers").tag("name", name)
+        .tag("priority", "sheddable").tag("how", "recent").functionCounter().count())
+        .isEqualTo(2);
+    assertThat(registry.get("sluice.priority.answers").tag("name", name)
+        .tag("priority", "normal").tag("how", "recent").functionCounter().count())
+        .isEqualTo(1);
+    assertThat(registry.get("sluice.priority.answers").tag("name", name)
+        .tag("priority", "normal").tag("how", "joined").functionCounter().count())
+        .isZero();
+  }
+
+  @Test
   void answersOff_theAnswerFiguresAreZeroAndTheAgeMinusOne() throws Exception {
     RateLimitedDataSource off = RateLimitedDataSource.builder(h2).name(name + "-off")
         .budget(0.01).burst(1).breakerFlag(flag).ticker(ticker).build();

@@ -1,5 +1,6 @@
 package dev.sluice.internal.answer;
 
+import dev.sluice.Priority;
 import java.lang.reflect.Proxy;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -83,7 +84,7 @@ public class AnswerBenchmark {
   /** Answers the read from the kept result and reads its 10 rows. */
   @Benchmark
   public int answer() throws SQLException {
-    return read(answers.answer(key, null));
+    return read(answers.answer(key, null, Priority.NORMAL));
   }
 
   /** Reads 10 rows of an answered result made beforehand: the baseline of the reading. */

@@ -1,5 +1,6 @@
 package dev.sluice.internal.answer;
 
+import dev.sluice.Priority;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -48,8 +49,9 @@ public final class Answers {
   private final StaleWarnings warnings;
   private final Store store;
   private final Flights flights;
-  private final LongAdder answered = new LongAdder();
-  private final LongAdder joined = new LongAdder();
+  /** Per priority (by ordinal): reads answered instead of refused, and the part that joined. */
+  private final LongAdder[] answered = adders();
+  private final LongAdder[] joined = adders();
   private final AgeHistogram ages = new AgeHistogram();
   private volatile Dialect dialect;
   /**
@@ -150,9 +152,10 @@ public final class Answers {
    *
    * @param key the read's key ({@link ReadKey#of}); {@code null}: not answerable
    * @param caller the caller's statement, the answer's {@code getStatement()}
+   * @param priority the priority the limit refused it at, which the answer is counted under
    * @return the answered result, or {@code null}: refuse the read as without answers
    */
-  public ResultSet answer(ReadKey key, Statement caller) {
+  public ResultSet answer(ReadKey key, Statement caller, Priority priority) {
     if (key == null) {
       return null;
     }
@@ -165,14 +168,14 @@ public final class Answers {
         return null;
       }
     }
-    return answered(kept, caller, join);
+    return answered(kept, caller, join, priority.ordinal());
   }
 
-  private ResultSet answered(Kept kept, Statement caller, boolean join) {
+  private ResultSet answered(Kept kept, Statement caller, boolean join, int priority) {
     long ageMillis = Math.max(0, (nanoTime.getAsLong() - kept.keptAtNanos()) / 1_000_000);
-    answered.increment();
+    answered[priority].increment();
     if (join) {
-      joined.increment();
+      joined[priority].increment();
     }
     ages.record(ageMillis);
     return new AnsweredResultSet(kept, kept.dialect(), caller,
@@ -227,12 +230,38 @@ public final class Answers {
 
   /** Reads answered instead of refused, since this budget was built. */
   public long answered() {
-    return answered.sum();
+    return sum(answered);
   }
 
   /** The part of {@link #answered()} that joined a read in flight. */
   public long joined() {
-    return joined.sum();
+    return sum(joined);
+  }
+
+  /** The reads of {@code priority} answered instead of refused, since this budget was built. */
+  public long answered(Priority priority) {
+    return answered[priority.ordinal()].sum();
+  }
+
+  /** The part of {@link #answered(Priority)} that joined a read in flight. */
+  public long joined(Priority priority) {
+    return joined[priority.ordinal()].sum();
+  }
+
+  private static LongAdder[] adders() {
+    LongAdder[] adders = new LongAdder[Priority.values().length];
+    for (int i = 0; i < adders.length; i++) {
+      adders[i] = new LongAdder();
+    }
+    return adders;
+  }
+
+  private static long sum(LongAdder[] adders) {
+    long sum = 0;
+    for (LongAdder adder : adders) {
+      sum += adder.sum();
+    }
+    return sum;
   }
 
   /**

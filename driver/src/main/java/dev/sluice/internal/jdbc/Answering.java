@@ -73,7 +73,8 @@ final class Answering {
           : (state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION))
               == ConnectionState.AUTO_COMMIT;
       ReadKey key = autoCommit ? key(connection, caller, sql, parameters, prepared) : null;
-      answer = key == null ? null : a.answer(key, caller);
+      answer = key == null ? null
+          : a.answer(key, caller, connection.limiter().doorPriority(state));
     } catch (SQLException | RuntimeException e) {
       refused.addSuppressed(e); // not answerable: refused as without answers
     }

@@ -199,8 +199,14 @@ public final class Limiter {
   }
 
 
-  /** The priority the code set, else the connection's ({@code SHEDDABLE} when read-only). */
-  private Priority doorPriority(int state) {
+  /**
+   * The priority a call on a connection in {@code state} is decided at: the code's
+   * ({@link Priority} blocks), else the connection's ({@code SHEDDABLE} when read-only).
+   *
+   * @param state the connection's state
+   * @return the priority of its door
+   */
+  public Priority doorPriority(int state) {
     Priority priority = api.codePriority();
     if (priority == null) {
       priority = (state & READ_ONLY) != 0 ? Priority.SHEDDABLE : Priority.NORMAL;

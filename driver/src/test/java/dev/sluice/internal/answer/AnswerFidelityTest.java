@@ -2,6 +2,7 @@ package dev.sluice.internal.answer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.Priority;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -114,7 +115,7 @@ class AnswerFidelityTest {
       Answers answers = answers(4);
       ReadKey key = ReadKey.of(sql, null, 0, "postgres", null, null);
       readAll(c, answers, key);
-      assertThat(answers.answer(key, null)).as("5 rows, max-rows 4").isNull();
+      assertThat(answers.answer(key, null, Priority.NORMAL)).as("5 rows, max-rows 4").isNull();
       Answers roomy = answers(10);
       try (PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
         Recording recording = roomy.record(key, rs);
@@ -122,9 +123,9 @@ class AnswerFidelityTest {
         rs.next();
         recording.abandoned();
       }
-      assertThat(roomy.answer(key, null)).as("closed after one row").isNull();
+      assertThat(roomy.answer(key, null, Priority.NORMAL)).as("closed after one row").isNull();
       readAll(c, roomy, key);
-      try (ResultSet answer = roomy.answer(key, null)) {
+      try (ResultSet answer = roomy.answer(key, null, Priority.NORMAL)) {
         assertThat(answer).isNotNull();
         int rows = 0;
         while (answer.next()) {
@@ -137,7 +138,7 @@ class AnswerFidelityTest {
       assertThat(roomy.entries()).isEqualTo(1);
       assertThat(roomy.bytes()).isPositive();
       roomy.clear();
-      assertThat(roomy.answer(key, null)).as("emptied").isNull();
+      assertThat(roomy.answer(key, null, Priority.NORMAL)).as("emptied").isNull();
     }
   }
 
@@ -154,7 +155,7 @@ class AnswerFidelityTest {
         Recording recording = answers.record(key, rs);
         java.util.concurrent.CompletableFuture<String> joiner =
             java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-              try (ResultSet answer = answers.answer(key, null)) {
+              try (ResultSet answer = answers.answer(key, null, Priority.NORMAL)) {
                 answer.next();
                 return answer.getString(1) + " " + answer.getWarnings().getMessage();
               } catch (SQLException e) {
@@ -288,7 +289,7 @@ class AnswerFidelityTest {
       if (recording != null) {
         recording.ended();
       }
-      try (ResultSet answer = answers.answer(key, ps)) {
+      try (ResultSet answer = answers.answer(key, ps, Priority.NORMAL)) {
         if (answer == null) {
           return new Comparison(false, live, answered);
         }
