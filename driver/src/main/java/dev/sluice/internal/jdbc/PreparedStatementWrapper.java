@@ -13,30 +13,21 @@ import java.sql.Statement;
  * whose own executions (without SQL text) are gated the same way and report the SQL it was
  * prepared with.
  */
-abstract sealed class PreparedStatementWrapper extends StatementWrapper
-    implements PreparedStatement permits GeneratedPreparedStatement, CallableStatementWrapper {
+abstract class PreparedStatementWrapper extends StatementWrapper implements PreparedStatement {
   /** The SQL text it was prepared with, the shape of its latency samples; {@code null}: unknown. */
   final String sql;
   /**
    * The parameters set, for a read's identity: recorded by the generated setters only when
-   * answers were active as it was prepared ({@link ConnectionWrapper#parameters()}); else
+   * answers were active as it was prepared ({@link Answering#parameters}); else
    * {@code null}, and a setter costs one null check. Never for a callable statement.
    */
   final Parameters parameters;
 
-  PreparedStatementWrapper(ConnectionWrapper connection, String sql, PreparedStatement delegate) {
+  PreparedStatementWrapper(ReportingConnection connection, String sql,
+      PreparedStatement delegate) {
     super(connection, delegate);
     this.sql = sql;
     this.parameters = this instanceof CallableStatement ? null : Answering.parameters(connection);
-  }
-
-  static PreparedStatementWrapper of(ConnectionWrapper connection, PreparedStatement raw) {
-    return of(connection, null, raw);
-  }
-
-  static PreparedStatementWrapper of(ConnectionWrapper connection, String sql,
-      PreparedStatement raw) {
-    return raw == null ? null : new GeneratedPreparedStatement(connection, sql, raw);
   }
 
   /** The driver's statement, as the type this wrapper was made for. */
