@@ -124,24 +124,32 @@ abstract class ConnectionWrapper extends ReportingConnection {
     }
   }
 
-  /** Ends the transaction, even when it throws (see {@code Places.afterEnd}). */
+  /** Ends the transaction, even when it throws (see {@link #end}). */
   @Override
   public final void commit() throws SQLException {
-    try {
-      delegate.commit();
-    } finally {
-      state = limiter.places().afterEnd(state);
-    }
+    end(true);
   }
 
   /**
-   * Ends the transaction, even when it throws; a rollback to a savepoint does not, and is not
-   * reported.
+   * Ends the transaction, even when it throws (see {@link #end}); a rollback to a savepoint does
+   * not, and is not reported.
    */
   @Override
   public final void rollback() throws SQLException {
+    end(false);
+  }
+
+  /**
+   * Commits or rolls back, and ends the transaction whether the driver's call returns or throws:
+   * a failed one ends it too (see {@code Places.afterEnd}).
+   */
+  private void end(boolean commit) throws SQLException {
     try {
-      delegate.rollback();
+      if (commit) {
+        delegate.commit();
+      } else {
+        delegate.rollback();
+      }
     } finally {
       state = limiter.places().afterEnd(state);
     }

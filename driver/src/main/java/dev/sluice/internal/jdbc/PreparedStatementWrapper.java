@@ -14,6 +14,12 @@ import java.sql.Statement;
  * prepared with.
  */
 abstract class PreparedStatementWrapper extends StatementWrapper implements PreparedStatement {
+  /**
+   * What {@link #admitOrAnswer()} returns for a read answered instead of refused: never a place
+   * the limiter hands out ({@code ConnectionState.held} is a mask of two bits).
+   */
+  private static final int ANSWERED = -1;
+
   /** The SQL text it was prepared with, the shape of its latency samples; {@code null}: unknown. */
   final String sql;
   /**
@@ -37,15 +43,13 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
 
   /**
    * Gated as every execution; with answers on, a refused eligible read may be answered
-   * instead, and an admitted one recorded while limiting (see {@link ConnectionWrapper}).
+   * instead, and an admitted one recorded while limiting (see {@link Answering}).
    */
   @Override
   public final ResultSet executeQuery() throws SQLException {
-    int held;
-    try {
-      held = connection.beforeStatement();
-    } catch (RateLimitExceededException refused) {
-      return answerOrThrow(refused);
+    int held = admitOrAnswer();
+    if (held == ANSWERED) {
+      return lastAnswer();
     }
     try {
       return recorded(wrap(prepared().executeQuery()));
@@ -66,11 +70,8 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
    */
   @Override
   public final boolean execute() throws SQLException {
-    int held;
-    try {
-      held = connection.beforeStatement();
-    } catch (RateLimitExceededException refused) {
-      answerOrThrow(refused);
+    int held = admitOrAnswer();
+    if (held == ANSWERED) {
       return true;
     }
     if (lastAnswer() != null) {
@@ -87,6 +88,21 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
   }
 
   /**
+   * Reports one of this statement's own reads to the connection: what
+   * {@link ReportingConnection#beforeStatement()} returned when the limiter admits it; if it
+   * refuses, {@link #ANSWERED} when the read is answered instead (the answer is then
+   * {@link #lastAnswer()}), else the refusal is thrown.
+   */
+  private int admitOrAnswer() throws SQLException {
+    try {
+      return connection.beforeStatement();
+    } catch (RateLimitExceededException refused) {
+      answered(Answering.answerOrThrow(connection, refused, this, sql, parameters, true));
+      return ANSWERED;
+    }
+  }
+
+  /**
    * The answer of an answered {@code execute()} or {@code executeQuery()}; else the driver's
    * result, recorded while limiting if the read is eligible (as {@code executeQuery()}'s is).
    */
@@ -94,12 +110,6 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
   public final ResultSet getResultSet() throws SQLException {
     ResultSet answer = lastAnswer();
     return answer != null ? answer : recorded(wrap(prepared().getResultSet()));
-  }
-
-  /** A refused read of this statement: answered (and kept for getResultSet), or refused. */
-  private ResultSet answerOrThrow(RateLimitExceededException refused)
-      throws RateLimitExceededException {
-    return answered(Answering.answerOrThrow(connection, refused, this, sql, parameters, true));
   }
 
   /**
