@@ -58,8 +58,8 @@ import javax.tools.ToolProvider;
  *
  * <p>A method returning one of {@link #PREPARED_FROM_TEXT} passes its SQL too:
  * {@code wrap(a0, delegate.prepareStatement(a0, a1))}. Every class gets the same
- * {@code unwrap}, {@code isWrapperFor} and {@code toString}, calls to the statics of the
- * hand-written file ({@link #ALIKE}).
+ * {@code unwrap}, {@code isWrapperFor} and {@code toString}, calls to the statics of
+ * {@code Wrappers.java} ({@link #ALIKE}).
  *
  * <p>One family is generated differently: the gated {@code execute*} methods listed in
  * {@link #GATED} are written from one template, {@link #gated}, which reports the statement to
@@ -103,8 +103,8 @@ public final class GenerateWrappers {
       "java.sql.CallableStatement");
 
   /**
-   * What every wrapper answers alike, as a call to a static of the hand-written file's outer
-   * class ({@code unwrap} to the wrapper first, then to the driver's object); each class also gets
+   * What every wrapper answers alike, as a call to a static of {@link #ALIKE_HOME}
+   * ({@code unwrap} to the wrapper first, then to the driver's object); each class also gets
    * a {@code toString} of {@code describe(this, delegate)}. {@code delegate} is a field of every
    * hand-written class.
    */
@@ -112,7 +112,13 @@ public final class GenerateWrappers {
       "unwrap(Class)", "unwrap(this, delegate, a0)",
       "isWrapperFor(Class)", "isWrapperFor(this, delegate, a0)");
 
-  /** {@code ConnectionWrapper.java}: the package, and the statics every wrapper calls. */
+  /**
+   * The hand-written class whose statics {@link #ALIKE} calls: one that knows no wrapper, so
+   * that calling it from every generated class closes no circle of classes.
+   */
+  static final String ALIKE_HOME = "Wrappers";
+
+  /** {@code ConnectionWrapper.java}: the package. */
   private final CompilationUnitTree unit;
   private final Map<String, ClassTree> classes = new LinkedHashMap<>();
   /** The file each hand-written class is in. */
@@ -238,7 +244,11 @@ public final class GenerateWrappers {
         out.append("import ").append(anImport.getQualifiedIdentifier()).append(";\n");
       }
     }
-    String outer = topLevel(unit); // the statics every wrapper calls
+    if (!classes.containsKey(ALIKE_HOME)) {
+      throw fail(ALIKE_HOME + " must be a class of a file beside "
+          + unit.getSourceFile().getName() + ", but was not found");
+    }
+    String outer = ALIKE_HOME; // the statics every wrapper calls
     String homeClass = topLevel(home);
     String superclass = leaf.base().equals(homeClass) ? homeClass
         : homeClass + "." + leaf.base();
@@ -419,9 +429,9 @@ public final class GenerateWrappers {
    * The gated {@code execute*} family: each runs only if the limiter admits it. Inherited by the
    * interfaces below (a {@code PreparedStatement}'s {@code execute(String)} is gated as a
    * {@code Statement}'s). The two {@code executeQuery} and {@code PreparedStatement.execute()}
-   * are not listed: {@code ConnectionWrapper} writes them by hand, since they may answer a read
-   * instead of refusing it (a method is hand-written or listed here, never both: the build
-   * fails).
+   * are not listed: {@code StatementWrapper} and {@code PreparedStatementWrapper} write them by
+   * hand, since they may answer a read instead of refusing it (a method is hand-written or listed
+   * here, never both: the build fails).
    */
   static final List<Gate> GATED = List.of(
       new Gate("java.sql.Statement", "executeUpdate", Sql.ARGUMENT),

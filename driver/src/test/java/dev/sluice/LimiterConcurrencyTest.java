@@ -7,7 +7,7 @@ import dev.sluice.internal.config.ConcurrencyCap;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Mode;
 import dev.sluice.internal.config.Settings;
-import dev.sluice.internal.jdbc.ConnectionWrapper;
+import dev.sluice.internal.jdbc.Connections;
 import dev.sluice.internal.limit.Bucket;
 import dev.sluice.internal.limit.Concurrency;
 import dev.sluice.internal.limit.ConnectionState;
@@ -250,7 +250,7 @@ class LimiterConcurrencyTest {
     flag.trip();
     List<String> ends = List.of("commit", "rollback", "autocommit", "close", "abort", "text");
     for (String end : ends) {
-      Connection connection = ConnectionWrapper.wrap(driverConnection(() -> null), limiter);
+      Connection connection = Connections.wrap(driverConnection(() -> null), limiter);
       connection.setAutoCommit(false);
       Statement statement = connection.createStatement();
       statement.execute("update t set x = 1");
@@ -282,7 +282,7 @@ class LimiterConcurrencyTest {
             default: return null;
           }
         });
-    Connection connection = ConnectionWrapper.wrap(driver, limiter);
+    Connection connection = Connections.wrap(driver, limiter);
 
     assertThatThrownBy(() -> connection.setAutoCommit(false)).isSameAs(broken);
 
@@ -303,8 +303,8 @@ class LimiterConcurrencyTest {
   void connectionScope_checkoutsHoldAPlaceUntilClosedOnce() throws SQLException {
     Limiter limiter = limiter(Scope.CONNECTION, 2, 100, 1);
     flag.trip();
-    Connection first = ConnectionWrapper.wrap(DRIVER, limiter, limiter.beforeCheckout());
-    ConnectionWrapper.wrap(DRIVER, limiter, limiter.beforeCheckout());
+    Connection first = Connections.wrap(DRIVER, limiter, limiter.beforeCheckout());
+    Connections.wrap(DRIVER, limiter, limiter.beforeCheckout());
     assertThatThrownBy(limiter::beforeCheckout)
         .isInstanceOfSatisfying(RateLimitExceededException.class,
             e -> assertThat(e.limit()).isEqualTo(Limit.CONCURRENCY));
@@ -322,7 +322,7 @@ class LimiterConcurrencyTest {
     int held = limiter.beforeCheckout();
     limiter.places().afterCheckout(held, new SQLTransientException("pool timeout"));
     assertThat(limiter.concurrency().inFlight()).isZero();
-    assertThat(ConnectionWrapper.wrap(null, limiter, limiter.beforeCheckout())).isNull();
+    assertThat(Connections.wrap(null, limiter, limiter.beforeCheckout())).isNull();
     assertThat(limiter.concurrency().inFlight()).isZero();
   }
 
@@ -475,7 +475,7 @@ class LimiterConcurrencyTest {
   void auto_flagClosed_throughTheWrappers_theStoredStateNeverHoldsTheSampleBit()
       throws SQLException {
     Limiter limiter = auto(1, 10);
-    Connection connection = ConnectionWrapper.wrap(driverConnection(() -> {
+    Connection connection = Connections.wrap(driverConnection(() -> {
       ticker.advanceNanos(1_000_000L);
       return null;
     }), limiter);
@@ -513,7 +513,7 @@ class LimiterConcurrencyTest {
         new SQLException("too many connections", "53300"), new IllegalStateException("bug"),
         new OutOfMemoryError("fake"), new SQLException("statement closed"));
     for (Throwable failure : failures) {
-      Connection connection = ConnectionWrapper.wrap(driverConnection(() -> {
+      Connection connection = Connections.wrap(driverConnection(() -> {
         throw failure;
       }), limiter);
       PreparedStatement statement = connection.prepareStatement("select 1");
@@ -530,7 +530,7 @@ class LimiterConcurrencyTest {
     Limiter limiter = limiter(Scope.STATEMENT, 1, 100, 1);
     flag.trip();
     AtomicInteger executed = new AtomicInteger();
-    Connection connection = ConnectionWrapper.wrap(driverConnection(() -> {
+    Connection connection = Connections.wrap(driverConnection(() -> {
       executed.incrementAndGet();
       return null;
     }), limiter);
@@ -562,7 +562,7 @@ class LimiterConcurrencyTest {
     List<Throwable> unexpected = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int seed = t;
-      Connection connection = ConnectionWrapper.wrap(driverConnection(() -> {
+      Connection connection = Connections.wrap(driverConnection(() -> {
         most.accumulateAndGet(running.incrementAndGet(), Math::max);
         ran.increment();
         Thread.onSpinWait();

@@ -29,7 +29,9 @@ import java.sql.Statement;
  * refusal: with the flag closed the statements, setters and result sets read one plain field
  * each, allocate nothing and read nothing volatile for answers.
  *
- * <p>Stateless: what it reads is the connection's and the statement's.
+ * <p>Stateless: what it reads is the connection's and the statement's. It knows the statement
+ * as a {@link Statement} and the connection as a {@link ReportingConnection}, the types below
+ * the wrappers that call it.
  */
 final class Answering {
   private Answering() {}
@@ -39,8 +41,8 @@ final class Answering {
    * refused since a read last found the budget not limiting), else {@code null} and nothing is
    * allocated.
    */
-  static Parameters parameters(ConnectionWrapper connection) {
-    Answers a = connection.limiter().answers();
+  static Parameters parameters(ReportingConnection connection) {
+    Answers a = connection.limiter.answers();
     return a != null && a.active() ? new Parameters() : null;
   }
 
@@ -57,10 +59,11 @@ final class Answering {
    * @return the answered result
    * @throws RateLimitExceededException {@code refused}, when not answered
    */
-  static ResultSet answerOrThrow(ConnectionWrapper connection, RateLimitExceededException refused,
-      StatementWrapper caller, String sql, Parameters parameters, boolean prepared)
+  static ResultSet answerOrThrow(ReportingConnection connection,
+      RateLimitExceededException refused, Statement caller, String sql, Parameters parameters,
+      boolean prepared)
       throws RateLimitExceededException {
-    Answers a = connection.limiter().answers();
+    Answers a = connection.limiter.answers();
     if (a == null) {
       throw refused;
     }
@@ -74,7 +77,7 @@ final class Answering {
               == ConnectionState.AUTO_COMMIT;
       ReadKey key = autoCommit ? key(connection, caller, sql, parameters, prepared) : null;
       answer = key == null ? null
-          : a.answer(key, caller, connection.limiter().doorPriority(state));
+          : a.answer(key, caller, connection.limiter.doorPriority(state));
     } catch (SQLException | RuntimeException e) {
       refused.addSuppressed(e); // not answerable: refused as without answers
     }
@@ -91,9 +94,9 @@ final class Answering {
    * @param result the wrapped result of {@code executeQuery}
    * @return {@code result}
    */
-  static ResultSet recorded(ConnectionWrapper connection, StatementWrapper caller, ResultSet result,
+  static ResultSet recorded(ReportingConnection connection, Statement caller, ResultSet result,
       String sql, Parameters parameters, boolean prepared) {
-    Limiter limiter = connection.limiter();
+    Limiter limiter = connection.limiter;
     Answers a = limiter.answers();
     if (a == null || !a.active() || !(result instanceof ResultSetWrapper)) {
       return result;
@@ -124,23 +127,23 @@ final class Answering {
    * recorded; a forward-only, read-only result with no {@code maxFieldSize} (it would truncate
    * values); read text that takes no lock ({@link ReadKey#of}). The caller checked auto-commit.
    */
-  private static ReadKey key(ConnectionWrapper connection, StatementWrapper caller, String sql,
+  private static ReadKey key(ReportingConnection connection, Statement caller, String sql,
       Parameters parameters, boolean prepared) throws SQLException {
     if (caller instanceof CallableStatement
         || (prepared ? parameters == null : caller instanceof PreparedStatement)) {
       return null;
     }
-    Statement s = caller.delegate;
-    if (s.getResultSetType() != ResultSet.TYPE_FORWARD_ONLY
-        || s.getResultSetConcurrency() != ResultSet.CONCUR_READ_ONLY
-        || s.getMaxFieldSize() != 0) {
+    // asked of the wrapper, which passes each of these on to the driver's statement
+    if (caller.getResultSetType() != ResultSet.TYPE_FORWARD_ONLY
+        || caller.getResultSetConcurrency() != ResultSet.CONCUR_READ_ONLY
+        || caller.getMaxFieldSize() != 0) {
       return null;
     }
     if (connection.closed()) {
       return null; // the driver would refuse it: never answered
     }
-    ConnectionWrapper.Identity id = connection.identity();
-    return id == null ? ReadKey.of(sql, parameters, s.getMaxRows(), null, null, null)
-        : ReadKey.of(sql, parameters, s.getMaxRows(), id.user(), id.catalog(), id.schema());
+    ReportingConnection.Identity id = connection.identity();
+    return id == null ? ReadKey.of(sql, parameters, caller.getMaxRows(), null, null, null)
+        : ReadKey.of(sql, parameters, caller.getMaxRows(), id.user(), id.catalog(), id.schema());
   }
 }

@@ -1,25 +1,21 @@
 package dev.sluice.internal.jdbc;
 
-import dev.sluice.RateLimitExceededException;
-import dev.sluice.internal.answer.Answers;
 import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Wrapper;
 
 /**
  * The connection Sluice hands out. With the other wrappers of this package
  * ({@link StatementWrapper}, {@link PreparedStatementWrapper}, {@link CallableStatementWrapper},
  * {@link ResultSetWrapper}, {@link DatabaseMetaDataWrapper}, one file each) it holds everything
- * Sluice's JDBC objects do beyond passing a call on: the connection's state, the statements'
- * gated {@code execute*} family, and the wrapping that keeps every object reached through the
- * JDBC API a wrapper.
+ * Sluice's JDBC objects do beyond passing a call on: the connection's state (in
+ * {@link ReportingConnection}, which it extends), the statements' gated {@code execute*} family,
+ * and the wrapping that keeps every object reached through the JDBC API a wrapper.
  *
  * <h2>Written here, generated at build time</h2>
  *
@@ -33,58 +29,53 @@ import java.sql.Wrapper;
  * no reflection, no proxy, the same bytecode as a hand-written delegation. Two rules bend that:
  * a method that returns a {@code ResultSet}, {@code Statement}, {@code Connection} or
  * {@code DatabaseMetaData} returns {@code wrap(delegate.m(...))}, a {@code wrap} overload
- * declared here (a kind with no such overload must write the method here, or the build fails),
- * and {@code wrap(sql, delegate.prepareStatement(sql, ...))} for a statement prepared from text;
- * and every class's {@code unwrap}, {@code isWrapperFor} and {@code toString} call the statics
- * {@link #unwrap(Wrapper, Wrapper, Class)}, {@link #isWrapperFor(Wrapper, Wrapper, Class)} and
- * {@link #describe} here. The methods here are {@code final}, so that a generated method can
- * never replace one, and the generator refuses a file where one is not. To intercept one more
- * method, write it here.
+ * declared by the hand-written class (a kind with no such overload must write the method there,
+ * or the build fails), and {@code wrap(sql, delegate.prepareStatement(sql, ...))} for a statement
+ * prepared from text; and every class's {@code unwrap}, {@code isWrapperFor} and
+ * {@code toString} call the statics of {@link Wrappers}. The intercepted methods are
+ * {@code final}, so that a generated method can never replace one, and the generator refuses a
+ * file where one is not. To intercept one more method, write it in its wrapper's file.
  *
  * <p>The one exception is the gated {@code execute*} family, whose methods all have the same
  * body: report to the connection, call the driver, report back exactly once on every way out. Only
- * the three that may answer a read are written here, the two {@code executeQuery} and
+ * the three that may answer a read are written by hand, the two {@code executeQuery} and
  * {@code PreparedStatement.execute()}; the others, {@code executeUpdate}, {@code execute} (each
  * overload of {@code Statement}), {@code executeLargeUpdate} (each overload of {@code Statement},
  * and the no-argument one of {@code PreparedStatement}), {@code executeBatch} and
  * {@code executeLargeBatch}, are listed in {@code GATED} in
  * {@code driver/src/build/java/GenerateWrappers.java} and written into each generated statement
- * class from its one template, {@code GATED_BODY}. So this file and that list are together the
+ * class from its one template, {@code GATED_BODY}. So these files and that list are together the
  * whole of what is intercepted; to gate one more execute method, add it to the list.
  *
  * <p>So the path of one {@code executeQuery} stays in these files between the data source and the
- * limiter: {@code RateLimitedDataSource.getConnection()} calls {@link #wrap}, the generated
- * {@code prepareStatement(sql)} calls {@code wrap(sql, ...)} here, and {@code executeQuery()},
- * final in the statement's wrapper, asks the {@link Limiter}, which takes from the bucket. The
- * generated classes add only their constructors, the methods that pass a call on and the gated
- * family above.
+ * limiter: {@code RateLimitedDataSource.getConnection()} calls {@link Connections#wrap}, the
+ * generated {@code prepareStatement(sql)} calls {@code wrap(sql, ...)} here, and
+ * {@code executeQuery()}, final in the statement's wrapper, reports to the connection, whose
+ * {@link Limiter} takes from the bucket. The generated classes add only their constructors, the
+ * methods that pass a call on and the gated family above.
+ *
+ * <h2>No circle of classes</h2>
+ *
+ * <p>Every dependency between the classes of this package runs one way. A wrapper is made only by
+ * the class above it: {@link Connections} makes the connection; this class its statements and
+ * its metadata; a statement and the metadata their result sets. What is made refers back only
+ * through a type below its maker: a statement, a result set and the metadata know their
+ * connection as a {@link ReportingConnection}, a result set its statement as a
+ * {@link java.sql.Statement}. The hand-written classes are not {@code sealed} (the
+ * {@code permits} clause would name the generated class, which names them back); nothing
+ * outside this package can extend them, their constructors being package-private.
  *
  * <h2>The connection</h2>
  *
- * <p>{@code unwrap} is the one door out: it returns the wrapper for the interfaces it implements
- * ({@code unwrap(Connection.class)} stays limited) and the driver's object for anything else
- * ({@code unwrap(PGConnection.class)} works for COPY; work done on it is not limited).
- *
- * <p>The {@link Limiter} decides admission. The connection only reports what happens and keeps its
- * state, an {@code int} laid out by {@link ConnectionState} (the driver's auto-commit is read
- * only when the limiter first needs it): statements report each execution through
- * {@link #beforeStatement()} (or {@link #beforeStatement(String)} when the SQL comes as text, which
- * may end the transaction), {@link #setAutoCommit} reports before it reaches the driver (and
- * keeps the new state only if the driver accepted the change; a failed switch to auto-commit
- * still ends the transaction), {@link #commit()} and {@link #rollback()} report after they
- * return or throw: a failed one ends the transaction too. Nothing else is gated: preparing,
- * setters, {@code setReadOnly}, {@code isValid}, metadata, {@code close}.
- *
- * <p>With a concurrency cap, the limiter's answer to a statement may carry
- * {@link ConnectionState#HELD} (a place in flight) or {@link ConnectionState#SAMPLED} (its latency
- * is learned from): the connection keeps
- * them out of the state and hands them to the statement as an {@code int}, which reports them back
- * through {@link #afterStatement} when its {@code execute*} returns or throws. Without a cap,
- * and while not limiting, that {@code int} is {@code 0} and the report is one compare. A place
- * that outlives a statement is kept in the state instead ({@link ConnectionState#TX_PLACE}: an
- * open transaction's, given back when it ends; {@link ConnectionState#CHECKOUT_PLACE}: a
- * checkout's in {@code connection} scope) and given back on the first {@link #close()} or
- * {@link #abort}.
+ * <p>Its state and the statements' reports are {@link ReportingConnection}'s. Here:
+ * {@link #setAutoCommit} reports before it reaches the driver (and keeps the new state only if
+ * the driver accepted the change; a failed switch to auto-commit still ends the transaction),
+ * {@link #commit()} and {@link #rollback()} report after they return or throw: a failed one ends
+ * the transaction too. Nothing else is gated: preparing, setters, {@code setReadOnly},
+ * {@code isValid}, metadata, {@code close}. A place that outlives a statement is kept in the
+ * state ({@link ConnectionState#TX_PLACE}: an open transaction's, given back when it ends;
+ * {@link ConnectionState#CHECKOUT_PLACE}: a checkout's in {@code connection} scope) and given
+ * back on the first {@link #close()} or {@link #abort}.
  *
  * <h2>Answers instead of refusals</h2>
  *
@@ -107,154 +98,12 @@ import java.sql.Wrapper;
  * the objects they return (one per statement, one per result set, one metadata wrapper per
  * connection).
  */
-public abstract sealed class ConnectionWrapper implements Connection permits GeneratedConnection {
-  /** The driver's connection. */
-  final Connection delegate;
-  private final Limiter limiter;
-  /** Its state, laid out by {@link ConnectionState}; confined to the thread using it. */
-  private int state;
+abstract class ConnectionWrapper extends ReportingConnection {
   /** The metadata last handed out, so asking twice gives the same wrapper. */
   private DatabaseMetaDataWrapper metaData;
-  /**
-   * When the statement now running was admitted, if it holds a place in flight. One field, not
-   * one per statement: a connection runs one statement at a time.
-   */
-  private long startNanos;
-  /**
-   * The user the connection was asked for with, and the catalog and schema last set through this
-   * wrapper: part of a read's identity for answers. {@code null} while all are the budget's
-   * defaults (the usual case), made only when one of them is given; {@link #CLOSED} once the
-   * connection is closed (its closed flag too: one field for both keeps the wrapper as small as
-   * it was before answers).
-   */
-  private Identity identity;
-  /** {@link #identity} of a closed connection, compared by reference. */
-  private static final Identity CLOSED = new Identity(null, null, null);
 
   ConnectionWrapper(Connection delegate, Limiter limiter, int state, String user) {
-    this.delegate = delegate;
-    this.limiter = limiter;
-    this.state = state;
-    this.identity = user == null ? null : new Identity(user, null, null);
-  }
-
-  /** See {@link #identity}. */
-  record Identity(String user, String catalog, String schema) {}
-
-  /** The limiter that admits this connection's calls. */
-  final Limiter limiter() {
-    return limiter;
-  }
-
-  /** The user, catalog and schema given through Sluice; {@code null}: the defaults. */
-  final Identity identity() {
-    return identity;
-  }
-
-  /** Whether the connection was closed through Sluice. */
-  final boolean closed() {
-    return identity == CLOSED;
-  }
-
-  /**
-   * Wraps a connection just handed out by the driver or the pool, so that its statements are
-   * admitted by {@code limiter}. The driver is not called: the limiter reads the connection's
-   * auto-commit only when a decision first depends on it (never while the flag stays closed).
-   *
-   * @param raw the connection to wrap; {@code null} gives {@code null}
-   * @param limiter decides what is admitted
-   * @return the wrapper, or {@code null} when {@code raw} is {@code null}
-   */
-  public static Connection wrap(Connection raw, Limiter limiter) {
-    return wrap(raw, limiter, 0);
-  }
-
-  /**
-   * As {@link #wrap(Connection, Limiter)}, for a checkout that took a place in flight.
-   *
-   * @param raw the connection to wrap; {@code null} gives {@code null} (and gives the place back)
-   * @param limiter decides what is admitted
-   * @param checkoutHeld what {@link Limiter#beforeCheckout()} returned: the place is given back
-   *     when the connection is closed, once
-   * @return the wrapper, or {@code null} when {@code raw} is {@code null}
-   */
-  public static Connection wrap(Connection raw, Limiter limiter, int checkoutHeld) {
-    return wrap(raw, limiter, checkoutHeld, null);
-  }
-
-  /**
-   * As {@link #wrap(Connection, Limiter, int)}, for a connection asked for with a user.
-   *
-   * @param raw the connection to wrap; {@code null} gives {@code null} (and gives the place back)
-   * @param limiter decides what is admitted
-   * @param checkoutHeld what {@link Limiter#beforeCheckout()} returned
-   * @param user the user the connection was asked for with, part of a read's identity for
-   *     answers; {@code null} for the default
-   * @return the wrapper, or {@code null} when {@code raw} is {@code null}
-   */
-  public static Connection wrap(Connection raw, Limiter limiter, int checkoutHeld, String user) {
-    if (raw == null) {
-      limiter.places().afterCheckout(checkoutHeld, null);
-      return null;
-    }
-    return new GeneratedConnection(raw, limiter, limiter.places().checkedOut(checkoutHeld), user);
-  }
-
-  /**
-   * Reports that one of this connection's statements is about to execute.
-   *
-   * @return {@link ConnectionState#HELD} when it took a place in flight,
-   *     {@link ConnectionState#SAMPLED} when its latency is learned from, to pass to
-   *     {@link #afterStatement}; else {@code 0}
-   * @throws SQLException a {@code RateLimitExceededException} when the limiter refuses it
-   */
-  final int beforeStatement() throws SQLException {
-    return held(limiter.beforeStatement(state, delegate));
-  }
-
-  /**
-   * Reports that one of this connection's statements is about to execute {@code sql}, given as
-   * text: the limiter ends the transaction when the text does ({@code COMMIT},
-   * {@code ROLLBACK}...).
-   *
-   * @return as {@link #beforeStatement()}
-   * @throws SQLException a {@code RateLimitExceededException} when the limiter refuses it
-   */
-  final int beforeStatement(String sql) throws SQLException {
-    return held(limiter.beforeStatement(state, delegate, sql));
-  }
-
-  /** Keeps the state; the place in flight is the caller's, never part of it. */
-  private int held(int next) {
-    state = ConnectionState.kept(next);
-    int held = ConnectionState.held(next);
-    if ((held & ConnectionState.SAMPLED) != 0) {
-      startNanos = limiter.places().startNanos(); // only a sampled statement is timed
-    }
-    return held;
-  }
-
-  /**
-   * Reports that a statement which {@link #beforeStatement()} admitted has returned or thrown.
-   * The statement wrappers call it in a {@code finally}, and first in a {@code catch} of
-   * {@link SQLException} with the failure (then passing on the {@code 0} it returns), so that
-   * the place is given back exactly once on every way out, {@code Error}s included.
-   *
-   * @param held what {@link #beforeStatement()} returned
-   * @param sql the statement's text (its shape), or {@code null}
-   * @param failure what it threw, or {@code null}
-   * @return {@code 0}: nothing is held any more
-   */
-  final int afterStatement(int held, String sql, SQLException failure) {
-    if (held != 0) {
-      limiter.places().afterStatement(held, startNanos, sql, failure);
-    }
-    return 0;
-  }
-
-  /** The state, laid out by {@link ConnectionState}. */
-  final int state() {
-    return state;
+    super(delegate, limiter, state, user);
   }
 
   /**
@@ -275,24 +124,32 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
     }
   }
 
-  /** Ends the transaction, even when it throws (see {@code Places.afterEnd}). */
+  /** Ends the transaction, even when it throws (see {@link #end}). */
   @Override
   public final void commit() throws SQLException {
-    try {
-      delegate.commit();
-    } finally {
-      state = limiter.places().afterEnd(state);
-    }
+    end(true);
   }
 
   /**
-   * Ends the transaction, even when it throws; a rollback to a savepoint does not, and is not
-   * reported.
+   * Ends the transaction, even when it throws (see {@link #end}); a rollback to a savepoint does
+   * not, and is not reported.
    */
   @Override
   public final void rollback() throws SQLException {
+    end(false);
+  }
+
+  /**
+   * Commits or rolls back, and ends the transaction whether the driver's call returns or throws:
+   * a failed one ends it too (see {@code Places.afterEnd}).
+   */
+  private void end(boolean commit) throws SQLException {
     try {
-      delegate.rollback();
+      if (commit) {
+        delegate.commit();
+      } else {
+        delegate.rollback();
+      }
     } finally {
       state = limiter.places().afterEnd(state);
     }
@@ -380,59 +237,33 @@ public abstract sealed class ConnectionWrapper implements Connection permits Gen
 
   // --- statements: each knows its connection, and a prepared one its SQL (its samples' shape).
   // createStatement, prepareStatement and prepareCall are generated: wrap(delegate.m(...)), and
-  // wrap(sql, delegate.m(sql, ...)) for a statement prepared from SQL text.
+  // wrap(sql, delegate.m(sql, ...)) for a statement prepared from SQL text. Made here, the class
+  // above them all: a statement knows its connection only as a ReportingConnection.
 
   /** Wraps a statement this connection created: the generated {@code createStatement}s call it. */
   final Statement wrap(Statement raw) {
-    return StatementWrapper.of(this, raw);
+    return raw == null ? null : new GeneratedStatement(this, raw);
   }
 
   /** Wraps a statement prepared from {@code sql}: the generated {@code prepareStatement}s. */
   final PreparedStatement wrap(String sql, PreparedStatement raw) {
-    return PreparedStatementWrapper.of(this, sql, raw);
+    return raw == null ? null : new GeneratedPreparedStatement(this, sql, raw);
   }
 
   /** Wraps a call prepared from {@code sql}: the generated {@code prepareCall}s call it. */
   final CallableStatement wrap(String sql, CallableStatement raw) {
-    return CallableStatementWrapper.of(this, sql, raw);
+    return raw == null ? null : new GeneratedCallableStatement(this, sql, raw);
   }
 
-  /** Wraps a statement the driver reports, with the wrapper of its kind. */
+  /** Wraps a statement the driver reports, with the wrapper of its kind; its SQL is unknown. */
+  @Override
   final Statement statement(Statement raw) {
     if (raw instanceof CallableStatement) {
-      return CallableStatementWrapper.of(this, (CallableStatement) raw);
+      return wrap(null, (CallableStatement) raw);
     }
     if (raw instanceof PreparedStatement) {
-      return PreparedStatementWrapper.of(this, (PreparedStatement) raw);
+      return wrap(null, (PreparedStatement) raw);
     }
-    return StatementWrapper.of(this, raw);
-  }
-
-  // --- what every wrapper does alike: its unwrap, isWrapperFor and toString are one-line calls
-  // to these, generated into each class (ALIKE in GenerateWrappers)
-
-  /**
-   * The {@code unwrap} of every wrapper: the wrapper itself for the interfaces it implements (a
-   * caller asking for a {@code Connection} keeps a limited one), else the driver's object.
-   */
-  static <T> T unwrap(Wrapper wrapper, Wrapper delegate, Class<T> iface) throws SQLException {
-    if (iface.isInstance(wrapper)) {
-      return iface.cast(wrapper);
-    }
-    if (iface.isInstance(delegate)) {
-      return iface.cast(delegate);
-    }
-    return delegate.unwrap(iface);
-  }
-
-  /** The {@code isWrapperFor} of every wrapper: true exactly when {@link #unwrap} succeeds. */
-  static boolean isWrapperFor(Wrapper wrapper, Wrapper delegate, Class<?> iface)
-      throws SQLException {
-    return iface.isInstance(wrapper) || iface.isInstance(delegate) || delegate.isWrapperFor(iface);
-  }
-
-  /** Names the wrapper by its class here (the generated class's superclass) and the delegate. */
-  static String describe(Wrapper wrapper, Object delegate) {
-    return "Sluice " + wrapper.getClass().getSuperclass().getSimpleName() + " over " + delegate;
+    return wrap(raw);
   }
 }

@@ -11,20 +11,19 @@ import java.sql.SQLException;
  * connection wrapper and every result set returned is wrapped. Metadata queries are not gated.
  * It holds no state of its own beyond its two references.
  */
-abstract sealed class DatabaseMetaDataWrapper implements DatabaseMetaData
-    permits GeneratedDatabaseMetaData {
-  private final ConnectionWrapper connection;
+abstract class DatabaseMetaDataWrapper implements DatabaseMetaData {
+  private final ReportingConnection connection;
   /** The driver's metadata. */
   final DatabaseMetaData delegate;
 
-  DatabaseMetaDataWrapper(ConnectionWrapper connection, DatabaseMetaData delegate) {
+  DatabaseMetaDataWrapper(ReportingConnection connection, DatabaseMetaData delegate) {
     this.connection = connection;
     this.delegate = delegate;
   }
 
   /** Wraps a result set of a metadata query; the generated {@code getTables}... call it. */
   final ResultSet wrap(ResultSet raw) {
-    return ResultSetWrapper.of(connection, null, raw);
+    return raw == null ? null : new GeneratedResultSet(connection, null, raw);
   }
 
   @Override

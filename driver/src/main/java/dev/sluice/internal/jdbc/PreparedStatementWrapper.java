@@ -13,30 +13,27 @@ import java.sql.Statement;
  * whose own executions (without SQL text) are gated the same way and report the SQL it was
  * prepared with.
  */
-abstract sealed class PreparedStatementWrapper extends StatementWrapper
-    implements PreparedStatement permits GeneratedPreparedStatement, CallableStatementWrapper {
+abstract class PreparedStatementWrapper extends StatementWrapper implements PreparedStatement {
+  /**
+   * What {@link #admitOrAnswer()} returns for a read answered instead of refused: never a place
+   * the limiter hands out ({@code ConnectionState.held} is a mask of two bits).
+   */
+  private static final int ANSWERED = -1;
+
   /** The SQL text it was prepared with, the shape of its latency samples; {@code null}: unknown. */
   final String sql;
   /**
    * The parameters set, for a read's identity: recorded by the generated setters only when
-   * answers were active as it was prepared ({@link ConnectionWrapper#parameters()}); else
+   * answers were active as it was prepared ({@link Answering#parameters}); else
    * {@code null}, and a setter costs one null check. Never for a callable statement.
    */
   final Parameters parameters;
 
-  PreparedStatementWrapper(ConnectionWrapper connection, String sql, PreparedStatement delegate) {
+  PreparedStatementWrapper(ReportingConnection connection, String sql,
+      PreparedStatement delegate) {
     super(connection, delegate);
     this.sql = sql;
     this.parameters = this instanceof CallableStatement ? null : Answering.parameters(connection);
-  }
-
-  static PreparedStatementWrapper of(ConnectionWrapper connection, PreparedStatement raw) {
-    return of(connection, null, raw);
-  }
-
-  static PreparedStatementWrapper of(ConnectionWrapper connection, String sql,
-      PreparedStatement raw) {
-    return raw == null ? null : new GeneratedPreparedStatement(connection, sql, raw);
   }
 
   /** The driver's statement, as the type this wrapper was made for. */
@@ -46,15 +43,13 @@ abstract sealed class PreparedStatementWrapper extends StatementWrapper
 
   /**
    * Gated as every execution; with answers on, a refused eligible read may be answered
-   * instead, and an admitted one recorded while limiting (see {@link ConnectionWrapper}).
+   * instead, and an admitted one recorded while limiting (see {@link Answering}).
    */
   @Override
   public final ResultSet executeQuery() throws SQLException {
-    int held;
-    try {
-      held = connection.beforeStatement();
-    } catch (RateLimitExceededException refused) {
-      return answerOrThrow(refused);
+    int held = admitOrAnswer();
+    if (held == ANSWERED) {
+      return lastAnswer();
     }
     try {
       return recorded(wrap(prepared().executeQuery()));
@@ -75,11 +70,8 @@ abstract sealed class PreparedStatementWrapper extends StatementWrapper
    */
   @Override
   public final boolean execute() throws SQLException {
-    int held;
-    try {
-      held = connection.beforeStatement();
-    } catch (RateLimitExceededException refused) {
-      answerOrThrow(refused);
+    int held = admitOrAnswer();
+    if (held == ANSWERED) {
       return true;
     }
     if (lastAnswer() != null) {
@@ -96,6 +88,21 @@ abstract sealed class PreparedStatementWrapper extends StatementWrapper
   }
 
   /**
+   * Reports one of this statement's own reads to the connection: what
+   * {@link ReportingConnection#beforeStatement()} returned when the limiter admits it; if it
+   * refuses, {@link #ANSWERED} when the read is answered instead (the answer is then
+   * {@link #lastAnswer()}), else the refusal is thrown.
+   */
+  private int admitOrAnswer() throws SQLException {
+    try {
+      return connection.beforeStatement();
+    } catch (RateLimitExceededException refused) {
+      answered(Answering.answerOrThrow(connection, refused, this, sql, parameters, true));
+      return ANSWERED;
+    }
+  }
+
+  /**
    * The answer of an answered {@code execute()} or {@code executeQuery()}; else the driver's
    * result, recorded while limiting if the read is eligible (as {@code executeQuery()}'s is).
    */
@@ -103,12 +110,6 @@ abstract sealed class PreparedStatementWrapper extends StatementWrapper
   public final ResultSet getResultSet() throws SQLException {
     ResultSet answer = lastAnswer();
     return answer != null ? answer : recorded(wrap(prepared().getResultSet()));
-  }
-
-  /** A refused read of this statement: answered (and kept for getResultSet), or refused. */
-  private ResultSet answerOrThrow(RateLimitExceededException refused)
-      throws RateLimitExceededException {
-    return answered(Answering.answerOrThrow(connection, refused, this, sql, parameters, true));
   }
 
   /**

@@ -14,43 +14,25 @@ import java.sql.Statement;
  * cast what is handed back to them. No closed flag of its own: JDBC makes closing a closed
  * result set a no-op, and one field less keeps the wrapper small.
  */
-abstract sealed class ResultSetWrapper implements ResultSet
-    permits GeneratedResultSet {
+abstract class ResultSetWrapper implements ResultSet {
   /** The driver's result set. */
   final ResultSet delegate;
   /**
    * The statement wrapper this result set came from; for a metadata result, until asked, the
-   * {@link ConnectionWrapper} that wraps the driver's statement then. One field for both, so
+   * {@link ReportingConnection} that wraps the driver's statement then. One field for both, so
    * that {@link #recording} makes the wrapper no larger.
    */
   private Object owner;
   /**
    * While limiting, with answers on: keeps this result as its caller reads it
-   * ({@link ConnectionWrapper#recorded}); {@code null} otherwise, and {@code next()} and
+   * ({@link Answering#recorded}); {@code null} otherwise, and {@code next()} and
    * {@code close()} cost one null check.
    */
   Recording recording;
 
-  ResultSetWrapper(ConnectionWrapper connection, Statement statement, ResultSet delegate) {
+  ResultSetWrapper(ReportingConnection connection, Statement statement, ResultSet delegate) {
     this.owner = statement != null ? statement : connection;
     this.delegate = delegate;
-  }
-
-  /**
-   * Wraps {@code raw}, a result set of {@code statement} (a wrapper, or {@code null} for
-   * metadata).
-   */
-  static ResultSetWrapper of(ConnectionWrapper connection, Statement statement, ResultSet raw) {
-    return raw == null ? null : new GeneratedResultSet(connection, statement, raw);
-  }
-
-  /**
-   * As {@link #of}, but returns {@code last} again when it wraps the same result set: a
-   * statement asked twice for its current result set hands out one wrapper.
-   */
-  static ResultSetWrapper reuse(ResultSetWrapper last, ConnectionWrapper connection,
-      Statement statement, ResultSet raw) {
-    return last != null && last.delegate == raw ? last : of(connection, statement, raw);
   }
 
   /** Passed on; a recording keeps the row left first, and the whole result at its end. */
@@ -91,8 +73,8 @@ abstract sealed class ResultSetWrapper implements ResultSet
   @Override
   public final Statement getStatement() throws SQLException {
     Object o = owner;
-    if (o instanceof ConnectionWrapper) {
-      Statement wrapped = ((ConnectionWrapper) o).statement(delegate.getStatement());
+    if (o instanceof ReportingConnection) {
+      Statement wrapped = ((ReportingConnection) o).statement(delegate.getStatement());
       if (wrapped != null) {
         owner = wrapped;
       }

@@ -19,9 +19,9 @@ import java.sql.Statement;
  * the three statement classes. No closed flag of its own ({@code close} is delegated): JDBC
  * makes closing a closed statement a no-op, and one field less keeps the wrapper small.
  */
-abstract sealed class StatementWrapper implements Statement
-    permits GeneratedStatement, PreparedStatementWrapper {
-  final ConnectionWrapper connection;
+abstract class StatementWrapper implements Statement {
+  /** Its connection as a statement sees it: what it reports to, its {@code getConnection()}. */
+  final ReportingConnection connection;
   /** The driver's statement. */
   final Statement delegate;
   /**
@@ -30,13 +30,9 @@ abstract sealed class StatementWrapper implements Statement
    */
   private ResultSet resultSet;
 
-  StatementWrapper(ConnectionWrapper connection, Statement delegate) {
+  StatementWrapper(ReportingConnection connection, Statement delegate) {
     this.connection = connection;
     this.delegate = delegate;
-  }
-
-  static StatementWrapper of(ConnectionWrapper connection, Statement raw) {
-    return raw == null ? null : new GeneratedStatement(connection, raw);
   }
 
   /**
@@ -44,8 +40,9 @@ abstract sealed class StatementWrapper implements Statement
    * the generated {@code getResultSet} and {@code getGeneratedKeys} call it too.
    */
   final ResultSet wrap(ResultSet raw) {
-    ResultSetWrapper last = resultSet instanceof ResultSetWrapper w ? w : null;
-    resultSet = ResultSetWrapper.reuse(last, connection, this, raw);
+    if (!(resultSet instanceof ResultSetWrapper last && last.delegate == raw)) {
+      resultSet = raw == null ? null : new GeneratedResultSet(connection, this, raw);
+    }
     return resultSet;
   }
 

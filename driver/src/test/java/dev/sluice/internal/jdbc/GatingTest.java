@@ -30,7 +30,7 @@ class GatingTest {
   private final Recorder recorder = new Recorder();
 
   private Connection autoCommitting() throws Exception {
-    return ConnectionWrapper.wrap(StubJdbc.connection(recorder, true), limiter.gate());
+    return Connections.wrap(StubJdbc.connection(recorder, true), limiter.gate());
   }
 
   @Test
@@ -106,7 +106,7 @@ class GatingTest {
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
   void flagClosed_emptyBucket_executesUncounted(boolean autoCommit) throws Exception {
-    Statement statement = ConnectionWrapper.wrap(StubJdbc.connection(recorder, autoCommit),
+    Statement statement = Connections.wrap(StubJdbc.connection(recorder, autoCommit),
         limiter.gate()).createStatement();
     limiter.drain();
 
@@ -135,7 +135,7 @@ class GatingTest {
 
   private void assertPasses(boolean autoCommit, Class<?> iface, Method method) throws Throwable {
     Connection connection =
-        ConnectionWrapper.wrap(StubJdbc.connection(recorder, autoCommit), limiter.gate());
+        Connections.wrap(StubJdbc.connection(recorder, autoCommit), limiter.gate());
     Object wrapper = Kinds.wrapperOf(connection, iface);
     limiter.trip().drain();
     int seen = recorder.calls.size();

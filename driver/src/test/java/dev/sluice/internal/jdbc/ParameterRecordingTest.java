@@ -51,7 +51,7 @@ class ParameterRecordingTest {
   void open() throws SQLException {
     raw = DriverManager.getConnection("jdbc:h2:mem:");
     limiter.gate().answerWith(answers);
-    connection = ConnectionWrapper.wrap(raw, limiter.gate(), 0, "app");
+    connection = Connections.wrap(raw, limiter.gate(), 0, "app");
   }
 
   @AfterEach
@@ -83,7 +83,7 @@ class ParameterRecordingTest {
       ps.setInt(1, 5);
       assertThat(parameters(ps)).as("answers on but not active: no allocation").isNull();
     }
-    Connection off = ConnectionWrapper.wrap(raw, new WrapperFixture().gate());
+    Connection off = Connections.wrap(raw, new WrapperFixture().gate());
     answers.refused();
     try (PreparedStatement ps = off.prepareStatement(SQL)) {
       assertThat(parameters(ps)).as("answers off").isNull();

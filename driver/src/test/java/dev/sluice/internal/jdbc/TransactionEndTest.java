@@ -29,7 +29,7 @@ class TransactionEndTest {
   private final WrapperFixture limiter = new WrapperFixture();
   private final Recorder recorder = new Recorder();
   private final Connection connection =
-      ConnectionWrapper.wrap(StubJdbc.connection(recorder, true), limiter.gate());
+      Connections.wrap(StubJdbc.connection(recorder, true), limiter.gate());
 
   /** Opens the flag and a transaction, which takes the only permit; the statement is ready. */
   private Statement admittedTransaction() throws SQLException {
@@ -116,7 +116,7 @@ class TransactionEndTest {
 
   @Test
   void endingText_whoseStatementFails_stillEndsTheTransaction() throws SQLException {
-    Connection failing = ConnectionWrapper.wrap(failingCommitText(), limiter.gate());
+    Connection failing = Connections.wrap(failingCommitText(), limiter.gate());
     Statement statement = failing.createStatement();
     limiter.trip();
     failing.setAutoCommit(false);
@@ -157,7 +157,7 @@ class TransactionEndTest {
   void endingTextWhileFlagClosed_isSeen_soTheFirstStatementOnceLimitingIsADoor()
       throws SQLException {
     Connection manual =
-        ConnectionWrapper.wrap(StubJdbc.connection(recorder, false), limiter.gate());
+        Connections.wrap(StubJdbc.connection(recorder, false), limiter.gate());
     Statement statement = manual.createStatement();
     statement.executeUpdate("insert into t values (1)"); // flag closed: a transaction begins
     statement.execute("COMMIT"); // ... and ends, unseen by the driver's own commit()
@@ -171,7 +171,7 @@ class TransactionEndTest {
   @Test
   void transactionBegunWhileFlagClosed_withoutAnEnd_isStillNeverCut() throws SQLException {
     Connection manual =
-        ConnectionWrapper.wrap(StubJdbc.connection(recorder, false), limiter.gate());
+        Connections.wrap(StubJdbc.connection(recorder, false), limiter.gate());
     Statement statement = manual.createStatement();
     statement.executeUpdate("insert into t values (1)");
     statement.execute("ROLLBACK TO SAVEPOINT s1");
@@ -196,7 +196,7 @@ class TransactionEndTest {
   void connectionScope_endingTextChangesNothing() throws SQLException {
     WrapperFixture checkouts = new WrapperFixture(Scope.CONNECTION, false);
     Connection wrapped =
-        ConnectionWrapper.wrap(StubJdbc.connection(recorder, false), checkouts.gate());
+        Connections.wrap(StubJdbc.connection(recorder, false), checkouts.gate());
     int before = ((ConnectionWrapper) wrapped).state();
 
     wrapped.createStatement().execute("COMMIT");

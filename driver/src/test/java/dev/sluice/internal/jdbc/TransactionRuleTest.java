@@ -40,7 +40,7 @@ class TransactionRuleTest {
   }
 
   private Statement wrapped() throws SQLException {
-    connection = ConnectionWrapper.wrap(raw, limiter.gate());
+    connection = Connections.wrap(raw, limiter.gate());
     return connection.createStatement();
   }
 

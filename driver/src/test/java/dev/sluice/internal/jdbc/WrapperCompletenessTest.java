@@ -83,7 +83,7 @@ class WrapperCompletenessTest {
 
   @Test
   void wrappersHandedOut_areTheClassesCheckedAbove() throws SQLException {
-    Connection connection = ConnectionWrapper.wrap(StubJdbc.connection(new Recorder(), true),
+    Connection connection = Connections.wrap(StubJdbc.connection(new Recorder(), true),
         new WrapperFixture().gate());
     assertThat(Kinds.wrappersOf(connection).stream().map(Object::getClass))
         .containsExactlyElementsOf(WRAPPERS);

@@ -48,7 +48,7 @@ class WrapperDelegationTest {
   private static void callReachesDriver(Class<?> iface, Method method) throws Throwable {
     Recorder recorder = new Recorder();
     Connection connection =
-        ConnectionWrapper.wrap(StubJdbc.connection(recorder, true), new WrapperFixture().gate());
+        Connections.wrap(StubJdbc.connection(recorder, true), new WrapperFixture().gate());
     Object wrapper = Kinds.wrapperOf(connection, iface);
     int before = recorder.calls.size();
 

@@ -26,7 +26,7 @@ class WrapperIdentityTest {
   private final Connection raw = StubJdbc.connection(recorder, true, VendorConnection.class);
 
   private Connection wrapped() throws SQLException {
-    return ConnectionWrapper.wrap(raw, new WrapperFixture().gate());
+    return Connections.wrap(raw, new WrapperFixture().gate());
   }
 
   @Test
@@ -73,12 +73,17 @@ class WrapperIdentityTest {
 
   @Test
   void nullFromTheDriver_staysNull() throws SQLException {
-    assertThat(ConnectionWrapper.wrap(null, new WrapperFixture().gate())).isNull();
-    assertThat(StatementWrapper.of(null, null)).isNull();
-    assertThat(PreparedStatementWrapper.of(null, null)).isNull();
-    assertThat(CallableStatementWrapper.of(null, null)).isNull();
-    assertThat(ResultSetWrapper.of(null, null, null)).isNull();
-    assertThat(ResultSetWrapper.reuse(null, null, null, null)).isNull();
+    assertThat(Connections.wrap(null, new WrapperFixture().gate())).isNull();
+    ConnectionWrapper connection = (ConnectionWrapper) wrapped(); // the makers of the wrappers
+    assertThat(connection.wrap((Statement) null)).isNull();
+    assertThat(connection.wrap(null, (PreparedStatement) null)).isNull();
+    assertThat(connection.wrap(null, (CallableStatement) null)).isNull();
+    assertThat(connection.statement(null)).isNull();
+    StatementWrapper statement = (StatementWrapper) connection.createStatement();
+    assertThat(statement.wrap(null)).isNull();
+    statement.executeQuery("x");
+    assertThat(statement.wrap(null)).isNull(); // after a result set of its own
+    assertThat(((DatabaseMetaDataWrapper) connection.getMetaData()).wrap(null)).isNull();
   }
 
   @Test
@@ -141,7 +146,7 @@ class WrapperIdentityTest {
   @Test
   void wrap_callsNothingOnTheDriver() {
     Recorder recorder = new Recorder();
-    Connection connection = ConnectionWrapper.wrap(StubJdbc.connection(recorder, true),
+    Connection connection = Connections.wrap(StubJdbc.connection(recorder, true),
         new WrapperFixture().gate());
     assertThat(connection).isInstanceOf(ConnectionWrapper.class);
     assertThat(recorder.calls).isEmpty();
@@ -153,7 +158,7 @@ class WrapperIdentityTest {
     Recorder failing = new Recorder();
     failing.autoCommitFailure = new SQLException("connection lost");
     WrapperFixture limiter = new WrapperFixture();
-    Statement statement = ConnectionWrapper.wrap(StubJdbc.connection(failing, true),
+    Statement statement = Connections.wrap(StubJdbc.connection(failing, true),
         limiter.gate()).createStatement();
     limiter.trip();
     SQLException thrown = assertThrows(SQLException.class, () -> statement.execute("x"));
