@@ -3,6 +3,7 @@ package dev.sluice.internal.answer;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
@@ -51,6 +52,7 @@ public final class Answers {
   private final LongAdder answered = new LongAdder();
   private final LongAdder joined = new LongAdder();
   private final AgeHistogram ages = new AgeHistogram();
+  private final Recording.Landing landing = new Landing();
   private volatile Dialect dialect;
   /**
    * Whether this budget refused a read since a read last found it not limiting: the request
@@ -117,7 +119,7 @@ public final class Answers {
         return null;
       }
       long now = nanoTime.getAsLong();
-      return new Recording(this, key, flights.depart(key, now), columns, d, now);
+      return new Recording(landing, settings, key, flights.depart(key, now), columns, d, now);
     } catch (SQLException | RuntimeException e) {
       return null; // the caller's result is untouched; this one is just not kept
     }
@@ -136,11 +138,23 @@ public final class Answers {
     Dialect d = dialect;
     if (d == null) {
       // Racy on purpose: two first recordings may both look the product up; both find the same.
-      d = Dialect.of(live.getStatement().getConnection().getMetaData()
+      d = dialectOf(live.getStatement().getConnection().getMetaData()
           .getDatabaseProductName());
       dialect = d;
     }
     return d;
+  }
+
+  /** The dialect for a database product name; {@code null}: nothing is kept for it. */
+  static Dialect dialectOf(String productName) {
+    if (productName == null) {
+      return null;
+    }
+    String name = productName.toLowerCase(Locale.ROOT);
+    if (name.contains("postgres")) {
+      return PostgresDialect.INSTANCE;
+    }
+    return name.equals("h2") ? H2Dialect.INSTANCE : null;
   }
 
   /**
@@ -256,29 +270,24 @@ public final class Answers {
     return store.bytes();
   }
 
-  // ---- from the recordings
+  /** Where this budget's recordings land: the store, and the reads waiting for them. */
+  private final class Landing implements Recording.Landing {
+    @Override
+    public void keep(Recording recording) {
+      Kept kept = recording.toKept();
+      store.put(kept, nanoTime.getAsLong());
+      land(recording, kept);
+    }
 
-  int maxRows() {
-    return settings.maxRows();
-  }
+    @Override
+    public void drop(Recording recording) {
+      land(recording, null);
+    }
 
-  long maxBytes() {
-    return settings.memoryBytes();
-  }
-
-  void keep(Recording recording) {
-    Kept kept = recording.toKept();
-    store.put(kept, nanoTime.getAsLong());
-    land(recording, kept);
-  }
-
-  void drop(Recording recording) {
-    land(recording, null);
-  }
-
-  private void land(Recording recording, Kept kept) {
-    if (recording.flight() != null) {
-      flights.land(recording.key(), recording.flight(), kept);
+    private void land(Recording recording, Kept kept) {
+      if (recording.flight() != null) {
+        flights.land(recording.key(), recording.flight(), kept);
+      }
     }
   }
 
