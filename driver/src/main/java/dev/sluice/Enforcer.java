@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * <p>This class is threadsafe; {@link #close()} is idempotent.
  */
 final class Enforcer implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(RateLimitedDataSource.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.RateLimitedDataSource");
 
   private final Limiter limiter;
   private final Settings settings;
