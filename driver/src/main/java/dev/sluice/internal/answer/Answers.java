@@ -291,6 +291,11 @@ public final class Answers {
     }
   }
 
+  /** Where this budget's recordings land (for a benchmark that records without a flight). */
+  Recording.Landing landing() {
+    return landing;
+  }
+
   /** Whether a caller waits for the read of {@code key} in flight (for tests). */
   boolean hasWaiters(ReadKey key) {
     return flights.hasWaiters(key);
