@@ -31,7 +31,21 @@ public interface BreakerFlag {
    * @return the always-open flag
    */
   static BreakerFlag alwaysOpen() {
-    return Flags.ALWAYS_OPEN;
+    /* One instance, made on first use: the limiter knows this flag by identity. */
+    final class AlwaysOpen implements BreakerFlag {
+      static final BreakerFlag INSTANCE = new AlwaysOpen();
+
+      @Override
+      public boolean isOpen() {
+        return true;
+      }
+
+      @Override
+      public String toString() {
+        return "BreakerFlag.alwaysOpen()";
+      }
+    }
+    return AlwaysOpen.INSTANCE;
   }
 
   /**
@@ -45,7 +59,18 @@ public interface BreakerFlag {
    */
   static BreakerFlag of(BooleanSupplier isOpen) {
     Objects.requireNonNull(isOpen, "isOpen");
-    return new Flags.Supplied(isOpen);
+    final class Supplied implements BreakerFlag {
+      @Override
+      public boolean isOpen() {
+        return isOpen.getAsBoolean();
+      }
+
+      @Override
+      public String toString() {
+        return "BreakerFlag.of(" + isOpen + ")";
+      }
+    }
+    return new Supplied();
   }
 
   /**

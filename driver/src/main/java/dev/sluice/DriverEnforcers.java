@@ -10,9 +10,7 @@ import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,13 +43,11 @@ import org.slf4j.LoggerFactory;
  * flag reader, a registry heartbeat that counts this instance in {@code sluice.instances=redis}).
  * It must stop when the pool that used it is closed, or an application that swaps or closes its
  * pool keeps reading Redis and keeps counting itself as an instance for its whole life. The driver
- * cannot see a pool being closed, only its physical connections: so each enforcer holds weak
- * references to the raw connections made for it, and a sweeper checks them every
- * {@value #SWEEP_SECONDS} s with {@link Connection#isClosed()} (a local read in the drivers that
- * matter). A connection counts as gone when closed or garbage-collected, so a leaked connection
- * does not keep an enforcer forever. An enforcer with no connection left, and none being opened,
- * for {@value #GRACE_SECONDS} s is closed and forgotten; the next connection with its name builds
- * it anew. The grace period keeps the enforcer, and its bucket, across a pool replacing its
+ * cannot see a pool being closed, only its physical connections: so each enforcer counts the raw
+ * connections made for it ({@link DriverConnections}: held weakly, gone when closed or collected),
+ * and a sweeper checks them every {@value #SWEEP_SECONDS} s. An enforcer with no connection left,
+ * and none being opened, for {@value #GRACE_SECONDS} s is closed and forgotten; the next
+ * connection with its name builds it anew. The grace period keeps the enforcer, and its bucket, across a pool replacing its
  * connections and across code that opens one connection per task through {@code DriverManager}. A
  * connect that gives the name other settings does not wait for the grace period: when none of the
  * enforcer's connections is open (checked then and there), the enforcer is closed and replaced at
@@ -67,7 +63,7 @@ import org.slf4j.LoggerFactory;
  * while holding it.
  */
 final class DriverEnforcers {
-  private static final Logger LOG = LoggerFactory.getLogger(SluiceDriver.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.SluiceDriver");
 
   static final int GRACE_SECONDS = 30;
   static final int SWEEP_SECONDS = 10;
@@ -113,7 +109,7 @@ final class DriverEnforcers {
     private volatile Enforcer enforcer;
     /** Set when the enforcer is being closed; completed once it is. */
     private CompletableFuture<Void> retired;
-    private final List<WeakReference<Connection>> connections = new ArrayList<>();
+    private final DriverConnections connections = new DriverConnections();
     private int connecting;
     private boolean idle;
     private long idleSinceNanos;
@@ -263,14 +259,14 @@ final class DriverEnforcers {
     List<WeakReference<Connection>> refs;
     lock.lock();
     try {
-      refs = new ArrayList<>(entry.connections);
+      refs = entry.connections.snapshot();
     } finally {
       lock.unlock();
     }
-    Set<WeakReference<Connection>> gone = gone(Map.of(entry, refs));
+    Set<WeakReference<Connection>> gone = DriverConnections.gone(List.of(refs));
     lock.lock();
     try {
-      entry.connections.removeIf(gone::contains);
+      entry.connections.forget(gone);
     } finally {
       lock.unlock();
     }
@@ -295,7 +291,7 @@ final class DriverEnforcers {
   }
 
   private static IllegalArgumentException conflict(Entry entry, List<String> differences) {
-    String users = entry.connections.size() + " open connection(s)"
+    String users = entry.connections.count() + " open connection(s)"
         + (entry.connecting > 0 ? " and " + entry.connecting + " being opened" : "");
     return new IllegalArgumentException("sluice.name \"" + entry.name + "\" already names a"
         + " limiter in this JVM with other settings, and " + users + " still use it: "
@@ -310,7 +306,7 @@ final class DriverEnforcers {
     lock.lock();
     try {
       entry.connecting--;
-      entry.connections.add(new WeakReference<>(raw));
+      entry.connections.add(raw);
     } finally {
       lock.unlock();
     }
@@ -353,14 +349,13 @@ final class DriverEnforcers {
    * on the sweeper thread; tests call it directly.
    */
   void sweep() {
-    Map<Entry, List<WeakReference<Connection>>> seen = snapshot();
-    Set<WeakReference<Connection>> gone = gone(seen);
+    Set<WeakReference<Connection>> gone = DriverConnections.gone(snapshot());
     List<Entry> expired = new ArrayList<>();
     lock.lock();
     try {
       long now = ticker.read();
       for (Entry entry : entries.values()) {
-        entry.connections.removeIf(gone::contains);
+        entry.connections.forget(gone);
         if (entry.retired == null && isExpired(entry, now)) {
           entry.retired = new CompletableFuture<>();
           expired.add(entry);
@@ -392,40 +387,17 @@ final class DriverEnforcers {
     return now - entry.idleSinceNanos >= graceNanos;
   }
 
-  private Map<Entry, List<WeakReference<Connection>>> snapshot() {
+  /** Every entry's connections as they are now, for {@link DriverConnections#gone}. */
+  private List<List<WeakReference<Connection>>> snapshot() {
     lock.lock();
     try {
-      Map<Entry, List<WeakReference<Connection>>> seen = new IdentityHashMap<>();
+      List<List<WeakReference<Connection>>> seen = new ArrayList<>();
       for (Entry entry : entries.values()) {
-        seen.put(entry, new ArrayList<>(entry.connections));
+        seen.add(entry.connections.snapshot());
       }
       return seen;
     } finally {
       lock.unlock();
-    }
-  }
-
-  /** The references whose connection was collected or closed; asked outside the lock. */
-  private static Set<WeakReference<Connection>> gone(
-      Map<Entry, List<WeakReference<Connection>>> seen) {
-    Set<WeakReference<Connection>> gone = Collections.newSetFromMap(
-        new IdentityHashMap<>());
-    for (List<WeakReference<Connection>> refs : seen.values()) {
-      for (WeakReference<Connection> ref : refs) {
-        Connection connection = ref.get();
-        if (connection == null || isClosed(connection)) {
-          gone.add(ref);
-        }
-      }
-    }
-    return gone;
-  }
-
-  private static boolean isClosed(Connection connection) {
-    try {
-      return connection.isClosed();
-    } catch (SQLException | RuntimeException e) {
-      return true; // a connection that cannot say is broken: it no longer holds the enforcer
     }
   }
 

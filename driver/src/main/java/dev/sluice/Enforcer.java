@@ -14,6 +14,7 @@ import dev.sluice.internal.limit.Ticker;
 import dev.sluice.internal.redis.DemandShare;
 import dev.sluice.internal.redis.RedisHealth;
 import dev.sluice.internal.redis.RedisLink;
+import dev.sluice.internal.redis.RedisLinks;
 import dev.sluice.internal.redis.Registry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * <p>This class is threadsafe; {@link #close()} is idempotent.
  */
 final class Enforcer implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(RateLimitedDataSource.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.RateLimitedDataSource");
 
   private final Limiter limiter;
   private final Settings settings;
@@ -86,7 +87,7 @@ final class Enforcer implements AutoCloseable {
     RedisLink link = null;
     RedisHealth health = null;
     if (flagFromRedis || settings.get(Keys.INSTANCES).fromRedis()) {
-      link = RedisLink.connect(RedisUri.endpoint(settings),
+      link = RedisLinks.connect(RedisUri.endpoint(settings),
           settings.get(Keys.REDIS_TIMEOUT), "sluice-" + name);
       owned.add(link);
       // one tracker per use: Redis may serve the registry and refuse the flag (an ACL)

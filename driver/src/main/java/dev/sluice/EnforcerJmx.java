@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * <p>This class is threadsafe: it holds nothing but the limiter, which is.
  */
 final class EnforcerJmx implements RateLimitedDataSourceMXBean {
-  private static final Logger LOG = LoggerFactory.getLogger(RateLimitedDataSource.class);
+  private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.RateLimitedDataSource");
   static final String DOMAIN_AND_TYPE = "dev.sluice:type=RateLimitedDataSource,name=";
   private static final int MAX_SUFFIX = 1000;
 

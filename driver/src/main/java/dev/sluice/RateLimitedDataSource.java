@@ -306,6 +306,9 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
      * @throws IllegalArgumentException if it is not positive
      */
     public Builder instances(int count) {
+      if (count < 1) {
+        throw Keys.INSTANCES.invalid(count);
+      }
       return set(Keys.INSTANCES, Instances.of(count));
     }
 

@@ -10,6 +10,7 @@ import dev.sluice.internal.limit.Ticker;
 import dev.sluice.internal.redis.FlagReader;
 import dev.sluice.internal.redis.RedisHealth;
 import dev.sluice.internal.redis.RedisLink;
+import dev.sluice.internal.redis.RedisLinks;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -300,7 +301,7 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
     RedisBreakerFlag build(Ticker ticker) {
       String name = settings.get(Keys.NAME);
       RedisEndpoint endpoint = RedisEndpoint.parse(settings.get(Keys.REDIS));
-      RedisLink link = RedisLink.connect(endpoint, settings.get(Keys.REDIS_TIMEOUT),
+      RedisLink link = RedisLinks.connect(endpoint, settings.get(Keys.REDIS_TIMEOUT),
           "sluice-" + name);
       RedisHealth health = new RedisHealth(name, RedisUri.mask(settings.get(Keys.REDIS)),
           "the breaker flag's reads", settings.get(Keys.REDIS_UNREACHABLE).meanwhile());

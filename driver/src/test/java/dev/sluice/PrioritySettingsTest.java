@@ -3,7 +3,7 @@ package dev.sluice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.internal.limit.Bucket;
+import dev.sluice.internal.limit.Reserve;
 import dev.sluice.testing.LogTap;
 import dev.sluice.testing.StubDataSource;
 import java.lang.management.ManagementFactory;
@@ -65,7 +65,7 @@ class PrioritySettingsTest {
         .properties(settings("sluice.reserve", value)).build()) {
       assertThat(ds.limiter().bucket().burst(Priority.CRITICAL)).isEqualTo(10);
       assertThat(ds.limiter().bucket().burst(Priority.NORMAL))
-          .isEqualTo(Bucket.classBurst(10, Double.parseDouble(value), 1));
+          .isEqualTo(Reserve.classBurst(10, Double.parseDouble(value), 1));
     }
   }
 

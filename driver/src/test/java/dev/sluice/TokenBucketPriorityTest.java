@@ -3,6 +3,7 @@ package dev.sluice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.internal.limit.Bucket;
+import dev.sluice.internal.limit.Reserve;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -74,13 +75,13 @@ class TokenBucketPriorityTest {
     assertThat(bucket.burst(Priority.CRITICAL)).isEqualTo(10);
     assertThat(bucket.burst(Priority.NORMAL)).isEqualTo(8);
     assertThat(bucket.burst(Priority.SHEDDABLE)).isEqualTo(6); // 6.4, rounded down
-    assertThat(Bucket.classBurst(1, 0.2, 2)).as("burst 1: no room, no reserve").isEqualTo(1);
-    assertThat(Bucket.classBurst(2, 0.2, 1)).as("0.4 of a permit rounds to none")
+    assertThat(Reserve.classBurst(1, 0.2, 2)).as("burst 1: no room, no reserve").isEqualTo(1);
+    assertThat(Reserve.classBurst(2, 0.2, 1)).as("0.4 of a permit rounds to none")
         .isEqualTo(2);
-    assertThat(Bucket.classBurst(3, 0.2, 1)).as("0.6 of a permit rounds to one")
+    assertThat(Reserve.classBurst(3, 0.2, 1)).as("0.6 of a permit rounds to one")
         .isEqualTo(2);
-    assertThat(Bucket.classBurst(100, 0, 2)).as("reserve 0: one bucket").isEqualTo(100);
-    assertThat(Bucket.classBurst(100, 0.99, 2)).as("never below one").isEqualTo(1);
+    assertThat(Reserve.classBurst(100, 0, 2)).as("reserve 0: one bucket").isEqualTo(100);
+    assertThat(Reserve.classBurst(100, 0.99, 2)).as("never below one").isEqualTo(1);
   }
 
   @Test

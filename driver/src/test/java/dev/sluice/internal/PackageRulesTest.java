@@ -3,8 +3,6 @@ package dev.sluice.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +14,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.spi.ToolProvider;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -96,41 +93,6 @@ class PackageRulesTest {
       }
     }
     assertThat(importers).isEmpty();
-  }
-
-  /**
-   * No circle of classes in {@code internal.jdbc}, measured on the class files as
-   * {@code jdeps -verbose:class} reports them (the generated wrappers included, nested classes
-   * folded into their top-level class): each wrapper is made by the class above it and refers back
-   * only through a type below it. It had one of 13 classes (issue 23).
-   */
-  @Test
-  void jdbcClasses_formNoCycle() throws IOException {
-    Path jdbc = Path.of("target", "classes", "dev", "sluice", "internal", "jdbc");
-    List<String> arguments = new ArrayList<>(List.of("-verbose:class", "-filter:none"));
-    try (Stream<Path> files = Files.list(jdbc)) {
-      files.filter(p -> p.toString().endsWith(".class")).sorted()
-          .forEach(p -> arguments.add(p.toString()));
-    }
-    StringWriter out = new StringWriter();
-    ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
-    assertThat(jdeps.run(new PrintWriter(out), new PrintWriter(out),
-        arguments.toArray(new String[0]))).as(out.toString()).isZero();
-    Map<String, Set<String>> uses = new TreeMap<>();
-    String jdbcClass = "(dev\\.sluice\\.internal\\.jdbc\\.\\w+)"; // a nested one: its outer
-    Matcher m = Pattern.compile("(?m)^\\s+" + jdbcClass + "\\S*\\s+->\\s+" + jdbcClass)
-        .matcher(out.toString());
-    while (m.find()) {
-      if (!m.group(1).equals(m.group(2))) {
-        uses.computeIfAbsent(m.group(1), k -> new TreeSet<>()).add(m.group(2));
-      }
-    }
-    assertThat(uses).as("the classes of internal.jdbc jdeps saw").containsKeys(
-        "dev.sluice.internal.jdbc.ConnectionWrapper",
-        "dev.sluice.internal.jdbc.GeneratedStatement");
-    for (String from : uses.keySet()) {
-      assertThat(reachable(uses, from)).as("what %s reaches: %s", from, uses).doesNotContain(from);
-    }
   }
 
   @Test

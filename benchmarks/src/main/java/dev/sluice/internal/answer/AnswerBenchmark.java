@@ -35,6 +35,8 @@ import org.openjdk.jmh.annotations.State;
 public class AnswerBenchmark {
   private static final int ROWS = 10;
 
+  private final AnswerSettings settings =
+      new AnswerSettings(Duration.ofHours(1), Duration.ZERO, 1000, 32L << 20);
   private Answers answers;
   private ReadKey key;
   private Kept source;
@@ -43,8 +45,7 @@ public class AnswerBenchmark {
 
   @Setup
   public void setUp() throws SQLException {
-    answers = Answers.create("bench", new AnswerSettings(Duration.ofHours(1),
-        Duration.ZERO, 1000, 32L << 20), () -> now, (n, a, j) -> new Stale());
+    answers = Answers.create("bench", settings, () -> now, (n, a, j) -> new Stale());
     key = ReadKey.of("SELECT id, name FROM users WHERE team = ?", null, 0, "app", null, null);
     columns = Columns.read(metaData());
     Object[] objects = new Object[ROWS * 2];
@@ -67,8 +68,8 @@ public class AnswerBenchmark {
   @Benchmark
   public int keep() throws SQLException {
     ResultSet live = new AnsweredResultSet(source, PostgresDialect.INSTANCE, null, null);
-    Recording recording =
-        new Recording(answers, key, null, columns, PostgresDialect.INSTANCE, now);
+    Recording recording = new Recording(answers.landing(), settings, key, null, columns,
+        PostgresDialect.INSTANCE, now);
     int sum = 0;
     while (true) {
       recording.leaving(live);

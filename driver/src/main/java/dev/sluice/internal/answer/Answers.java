@@ -4,6 +4,7 @@ import dev.sluice.Priority;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
@@ -53,6 +54,7 @@ public final class Answers {
   private final LongAdder[] answered = adders();
   private final LongAdder[] joined = adders();
   private final AgeHistogram ages = new AgeHistogram();
+  private final Recording.Landing landing = new Landing();
   private volatile Dialect dialect;
   /**
    * Whether this budget refused a read since a read last found it not limiting: the request
@@ -119,7 +121,7 @@ public final class Answers {
         return null;
       }
       long now = nanoTime.getAsLong();
-      return new Recording(this, key, flights.depart(key, now), columns, d, now);
+      return new Recording(landing, settings, key, flights.depart(key, now), columns, d, now);
     } catch (SQLException | RuntimeException e) {
       return null; // the caller's result is untouched; this one is just not kept
     }
@@ -138,11 +140,23 @@ public final class Answers {
     Dialect d = dialect;
     if (d == null) {
       // Racy on purpose: two first recordings may both look the product up; both find the same.
-      d = Dialect.of(live.getStatement().getConnection().getMetaData()
+      d = dialectOf(live.getStatement().getConnection().getMetaData()
           .getDatabaseProductName());
       dialect = d;
     }
     return d;
+  }
+
+  /** The dialect for a database product name; {@code null}: nothing is kept for it. */
+  static Dialect dialectOf(String productName) {
+    if (productName == null) {
+      return null;
+    }
+    String name = productName.toLowerCase(Locale.ROOT);
+    if (name.contains("postgres")) {
+      return PostgresDialect.INSTANCE;
+    }
+    return name.equals("h2") ? H2Dialect.INSTANCE : null;
   }
 
   /**
@@ -285,30 +299,30 @@ public final class Answers {
     return store.bytes();
   }
 
-  // ---- from the recordings
-
-  int maxRows() {
-    return settings.maxRows();
-  }
-
-  long maxBytes() {
-    return settings.memoryBytes();
-  }
-
-  void keep(Recording recording) {
-    Kept kept = recording.toKept();
-    store.put(kept, nanoTime.getAsLong());
-    land(recording, kept);
-  }
-
-  void drop(Recording recording) {
-    land(recording, null);
-  }
-
-  private void land(Recording recording, Kept kept) {
-    if (recording.flight() != null) {
-      flights.land(recording.key(), recording.flight(), kept);
+  /** Where this budget's recordings land: the store, and the reads waiting for them. */
+  private final class Landing implements Recording.Landing {
+    @Override
+    public void keep(Recording recording) {
+      Kept kept = recording.toKept();
+      store.put(kept, nanoTime.getAsLong());
+      land(recording, kept);
     }
+
+    @Override
+    public void drop(Recording recording) {
+      land(recording, null);
+    }
+
+    private void land(Recording recording, Kept kept) {
+      if (recording.flight() != null) {
+        flights.land(recording.key(), recording.flight(), kept);
+      }
+    }
+  }
+
+  /** Where this budget's recordings land (for a benchmark that records without a flight). */
+  Recording.Landing landing() {
+    return landing;
   }
 
   /** Whether a caller waits for the read of {@code key} in flight (for tests). */

@@ -1,28 +1,16 @@
 package dev.sluice.internal.answer;
 
 import java.sql.SQLException;
-import java.util.Locale;
 
 /**
  * How a driver's getters turn a value into each Java type, re-done over the kept
  * {@code getObject}, {@code getString} and {@code getBytes} of the value. A dialect names the
  * column types it answers faithfully — every getter, by index and by label, returns what the
  * driver returns, or throws where it throws, as {@code AnswerFidelityTest} checks against the
- * real database. A result with a column of any other type is never kept.
+ * real database. A result with a column of any other type is never kept. {@code Answers} picks
+ * the dialect by the database's product name.
  */
 abstract class Dialect {
-
-  /** The dialect for a database product name; {@code null}: nothing is kept for it. */
-  static Dialect of(String productName) {
-    if (productName == null) {
-      return null;
-    }
-    String name = productName.toLowerCase(Locale.ROOT);
-    if (name.contains("postgres")) {
-      return PostgresDialect.INSTANCE;
-    }
-    return name.equals("h2") ? H2Dialect.INSTANCE : null;
-  }
 
   /** Whether results with a column of this type may be kept. */
   abstract boolean answers(int sqlType, String typeName);

@@ -178,7 +178,4 @@ public final class Parameters {
       return sum;
     }
   }
-
-  /** A date or time set with a {@code Calendar}, named by the calendar's time zone. */
-  record Zoned(Object value, String zone) {}
 }

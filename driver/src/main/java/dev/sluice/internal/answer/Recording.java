@@ -16,12 +16,24 @@ import java.util.List;
  * <p>It never changes what the caller sees: a driver's exception while reading a row for the
  * store drops the recording and is swallowed; the caller's own calls are untouched. A result is
  * kept only if read to its end, with at most {@code max-rows} rows, and every value of a kind
- * its {@link Dialect} answers faithfully.
+ * its {@link Dialect} answers faithfully. Where it lands when it ends, kept or dropped, is its
+ * {@link Landing}'s business: {@code Answers}, which made it.
  *
  * <p>Not threadsafe: one result set is read by one thread at a time.
  */
 public final class Recording {
-  private final Answers answers;
+
+  /** Where a recording lands when it ends. Called once, on the reading thread. */
+  interface Landing {
+    /** The result was read to its end within the bounds: keep it, and hand it to any waiters. */
+    void keep(Recording recording);
+
+    /** The result cannot be kept: let any waiters for it go. */
+    void drop(Recording recording);
+  }
+
+  private final Landing landing;
+  private final AnswerSettings bounds;
   private final ReadKey key;
   private final Flights.Flight flight;
   private final Columns columns;
@@ -35,9 +47,10 @@ public final class Recording {
   private boolean onRow;
   private boolean done;
 
-  Recording(Answers answers, ReadKey key, Flights.Flight flight, Columns columns,
-      Dialect dialect, long answeredNanos) {
-    this.answers = answers;
+  Recording(Landing landing, AnswerSettings bounds, ReadKey key, Flights.Flight flight,
+      Columns columns, Dialect dialect, long answeredNanos) {
+    this.landing = landing;
+    this.bounds = bounds;
     this.key = key;
     this.flight = flight;
     this.columns = columns;
@@ -67,19 +80,19 @@ public final class Recording {
       return;
     }
     done = true;
-    answers.keep(this);
+    landing.keep(this);
   }
 
   /** The result was closed (or failed) before its end: nothing is kept. */
   public void abandoned() {
     if (!done) {
       done = true;
-      answers.drop(this);
+      landing.drop(this);
     }
   }
 
   private boolean keepRow(ResultSet live) {
-    if (rows == answers.maxRows()) {
+    if (rows == bounds.maxRows()) {
       return false;
     }
     try {
@@ -92,7 +105,7 @@ public final class Recording {
       return false; // the caller's own calls will meet the driver's failure, if it lasts
     }
     rows++;
-    return size <= answers.maxBytes();
+    return size <= bounds.memoryBytes();
   }
 
   private boolean keepValue(ResultSet live, int c) throws SQLException {

@@ -42,7 +42,7 @@ final class Sizes {
         || value instanceof java.util.UUID) {
       return 48;
     }
-    if (value instanceof Parameters.Zoned z) {
+    if (value instanceof Zoned z) {
       return 24 + of(z.value()) + of(z.zone());
     }
     return 64 + 2L * String.valueOf(value).length();

@@ -17,17 +17,22 @@ public record ConcurrencyCap(int total, boolean auto) {
    *
    * @param total statements in flight at once, all instances together
    * @return the cap
-   * @throws IllegalArgumentException naming {@code sluice.concurrency} if {@code total < 1}
+   * @throws IllegalArgumentException if {@code total < 1}
    */
   public static ConcurrencyCap of(int total) {
     if (total < 1) {
-      throw Keys.CONCURRENCY.invalid(total);
+      throw new IllegalArgumentException("a cap must be positive, but was " + total);
     }
     return new ConcurrencyCap(total, false);
   }
 
+  /** The parser of {@code sluice.concurrency}: {@code auto} or a positive integer, else null. */
   static ConcurrencyCap parse(String text) {
-    return "auto".equalsIgnoreCase(text) ? AUTO : of(Integer.parseInt(text));
+    if ("auto".equalsIgnoreCase(text)) {
+      return AUTO;
+    }
+    int total = Integer.parseInt(text);
+    return total < 1 ? null : of(total);
   }
 
   @Override

@@ -66,12 +66,11 @@ public final class Keys {
           + " start), or each `getConnection()`.")
       .group(Group.FREQUENTLY_USED).build();
 
-  public static final Key<String> REDIS = Key.named("sluice.redis", String.class,
-          RedisUri::check, "be a URI `redis://[user:password@]host:port[/db]` or `rediss://...`"
-              + " or `redis-sentinel://[user:password@]host:port[,host:port...]/master[/db]`"
-              + " or `redis-cluster://[user:password@]host:port[,host:port...]`")
+  /** {@code sluice.redis}: its name and forms are its parser's, whose messages give them. */
+  public static final Key<String> REDIS = Key.named(RedisEndpoint.KEY, String.class,
+          RedisEndpoint::check, RedisEndpoint.FORMS)
       .computedDefault("none")
-      .secret(RedisUri::mask)
+      .secret(Secrets::mask)
       .doc("The Redis that holds the breaker flag and the instance registry: one server, the"
           + " master named in a `redis-sentinel://` URI, found through its Sentinels, or a Redis"
           + " Cluster (`redis-cluster://`), found through any of its listed nodes.")

@@ -40,6 +40,17 @@ public record RedisEndpoint(String host, int port, String user, String password,
   /** Sentinel's well-known port. */
   public static final int DEFAULT_SENTINEL_PORT = 26379;
 
+  /**
+   * The key whose value is a Redis URI, {@code sluice.redis}: {@link Keys#REDIS} is declared with
+   * this name and {@link #FORMS}, and this parser's messages name it, so that a URI checked
+   * alone fails as the key does.
+   */
+  static final String KEY = "sluice.redis";
+  /** What a Redis URI looks like, completing "{@code sluice.redis must ...}". */
+  static final String FORMS = "be a URI `redis://[user:password@]host:port[/db]` or"
+      + " `rediss://...` or `redis-sentinel://[user:password@]host:port[,host:port...]/master[/db]`"
+      + " or `redis-cluster://[user:password@]host:port[,host:port...]`";
+
   private static final String CLUSTER_SCHEME = "redis-cluster://";
   private static final String CLUSTER_FORM =
       "`redis-cluster://[user:password@]host:port[,host:port...]`";
@@ -87,6 +98,16 @@ public record RedisEndpoint(String host, int port, String user, String password,
       throw bad(text);
     }
     throw bad(text);
+  }
+
+  /**
+   * The parser of {@code sluice.redis}: returns {@code text} if it is a usable Redis URI.
+   *
+   * @throws IllegalArgumentException naming the key if it is not
+   */
+  static String check(String text) {
+    parse(text);
+    return text;
   }
 
   private static RedisEndpoint server(String text) {
@@ -185,8 +206,8 @@ public record RedisEndpoint(String host, int port, String user, String password,
 
   /** {@code sluice.redis must be a URI redis-cluster://... and <what>, but was "..."}. */
   private static IllegalArgumentException clusterBad(String text, String what) {
-    return new ClusterUriException(Keys.REDIS.name() + " must be a URI " + CLUSTER_FORM
-        + " and " + what + ", but was \"" + RedisUri.mask(text) + "\"");
+    return new ClusterUriException(KEY + " must be a URI " + CLUSTER_FORM + " and " + what
+        + ", but was \"" + Secrets.mask(text) + "\"");
   }
 
   /** A bad cluster URI whose message says exactly what is wrong; {@link #parse} keeps it. */
@@ -230,8 +251,10 @@ public record RedisEndpoint(String host, int port, String user, String password,
     return Integer.parseInt(text);
   }
 
+  /** {@code sluice.redis must be a URI ..., but was "..."}, as {@link Key#invalid} says it. */
   private static IllegalArgumentException bad(String text) {
-    return Keys.REDIS.invalid(RedisUri.mask(text));
+    return new IllegalArgumentException(KEY + " must " + FORMS + ", but was \""
+        + Secrets.mask(text) + "\"");
   }
 
   /** Whether the master is found through Sentinel. */

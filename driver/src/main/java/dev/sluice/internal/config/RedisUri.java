@@ -3,9 +3,8 @@ package dev.sluice.internal.config;
 import java.util.function.UnaryOperator;
 
 /**
- * Checks and masks {@code redis://}, {@code rediss://}, {@code redis-sentinel://} and
- * {@code redis-cluster://} URIs, and
- * makes the endpoint of {@code sluice.redis} with its password from wherever it was given.
+ * Makes the endpoint of {@code sluice.redis} with its password from wherever it was given, and
+ * masks Redis URIs. {@link RedisEndpoint} parses and checks them.
  */
 public final class RedisUri {
 
@@ -42,17 +41,6 @@ public final class RedisUri {
       return parsed;
     }
     return parsed.withPassword(password);
-  }
-
-  /**
-   * Returns {@code text} if it is a usable Redis URI: {@code redis://}, {@code rediss://},
-   * {@code redis-sentinel://} or {@code redis-cluster://}.
-   *
-   * @throws IllegalArgumentException if it is not
-   */
-  static String check(String text) {
-    RedisEndpoint.parse(text);
-    return text;
   }
 
   /**

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and admission resumes once the count is below it.
  *
  * <p>Priorities ({@code sluice.reserve}): each {@link Priority} sees its own part of the cap, as
- * it sees its own depth of the bucket ({@link Bucket#classBurst}): {@code CRITICAL} the whole cap,
+ * it sees its own depth of the bucket ({@link Reserve#classBurst}): {@code CRITICAL} the whole cap,
  * the class {@code k} steps below {@code (1 - reserve)^k} of it, to the nearest whole place and at
  * least one (cap 10, reserve 0.2: 10, 8, 6; cap 2: 2, 2, 1). A class is admitted only while fewer
  * than its part are in flight, of all classes together; so the classes below {@code k} never hold
@@ -172,8 +172,8 @@ public final class ConcurrencyGate {
     }
     // the parts before the cap: a reader may pair a new cap with the old parts, never the
     // reverse, and either way for the moment of one change
-    normalLimit = Bucket.classBurst(limit, reserve, Priority.NORMAL.ordinal());
-    sheddableLimit = Bucket.classBurst(limit, reserve, Priority.SHEDDABLE.ordinal());
+    normalLimit = Reserve.classBurst(limit, reserve, Priority.NORMAL.ordinal());
+    sheddableLimit = Reserve.classBurst(limit, reserve, Priority.SHEDDABLE.ordinal());
     this.limit = limit;
   }
 

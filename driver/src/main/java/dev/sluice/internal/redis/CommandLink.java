@@ -40,12 +40,11 @@ import redis.clients.jedis.exceptions.JedisDataException;
  *       servers older than 7.2.
  * </ul>
  *
- * <p>Subclasses are threadsafe.
+ * <p>Subclasses, {@link JedisLink} and {@link ClusterLink} alone, are threadsafe.
  *
  * @param <C> the Jedis client a command runs on
  */
-abstract sealed class CommandLink<C extends JedisCommands> implements RedisLink
-    permits JedisLink, ClusterLink {
+abstract class CommandLink<C extends JedisCommands> implements RedisLink {
 
   /*
    * One atomic step, timed by Redis' own clock so that host clocks never matter. The call to

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  *       forged {@code closed} while the key says {@code open} never turns the limiter off, and a
  *       stream of them costs one read in flight at a time. The subscriber pings every
  *       {@code sluice.redis.ping}; its read timeout is the ping interval plus the timeout, so a
- *       silent connection ends in an exception and the thread subscribes again.
+ *       silent connection ends in an exception and the thread subscribes again
+ *       ({@link FlagSubscriber}).
  *   <li><b>Cannot read in time means unreachable.</b> A failed read, or no successful read started
  *       within the last refresh interval plus the timeout (a watchdog on a second thread checks,
  *       so a read stuck on a silent Redis cannot hide it), turns the state to
@@ -53,8 +54,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class FlagReader implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FlagReader.class);
-  static final String OPEN = "open";
-  static final String CLOSED = "closed";
 
   private final String name;
   private final String key;
@@ -89,12 +88,12 @@ public final class FlagReader implements AutoCloseable {
   private final DaemonThreads subscriberThreads;
   private final DaemonThreads writerThreads;
   private final FlagWriter writer;
+  private final FlagSubscriber subscriber;
   /** Whether a read asked for by a message is queued and not started yet: one at a time. */
   private final AtomicBoolean confirmQueued = new AtomicBoolean();
   /** The last odd value logged, so that each is logged once; {@code null} after a plain one. */
   private final AtomicReference<String> oddValue = new AtomicReference<>();
   private ScheduledThreadPoolExecutor scheduler;
-  private volatile RedisLink.Subscription subscription;
 
   /**
    * Makes a reader; {@link #start()} starts it.
@@ -126,6 +125,9 @@ public final class FlagReader implements AutoCloseable {
         + " (trip/reset)", "the last trip() or reset() is written again every "
         + TimeUnit.NANOSECONDS.toMillis(refreshNanos) + " ms until Redis takes it; this"
         + " instance's flag follows it meanwhile"), timing.refresh(), writerThreads, this::taken);
+    this.subscriber = new FlagSubscriber(name, key, link,
+        Duration.ofNanos(pingNanos + timeoutNanos), Math.min(refreshNanos, pingNanos), this::heard,
+        subscriberThreads);
     long now = ticker.read();
     this.lastReadNanos = now;
     this.tripUntilNanos = now;
@@ -158,8 +160,8 @@ public final class FlagReader implements AutoCloseable {
     long watch = Math.max(TimeUnit.MILLISECONDS.toNanos(5),
         Math.min(refreshNanos, timeoutNanos) / 4);
     scheduler.scheduleAtFixedRate(this::checkStale, watch, watch, TimeUnit.NANOSECONDS);
-    scheduler.scheduleAtFixedRate(this::ping, pingNanos, pingNanos, TimeUnit.NANOSECONDS);
-    subscriberThreads.newThread(this::listen).start();
+    scheduler.scheduleAtFixedRate(subscriber::ping, pingNanos, pingNanos, TimeUnit.NANOSECONDS);
+    subscriber.start();
     return this;
   }
 
@@ -282,23 +284,9 @@ public final class FlagReader implements AutoCloseable {
     String odd = read.odd() ? value : null;
     if (!Objects.equals(oddValue.getAndSet(odd), odd) && odd != null) {
       LOG.warn("{} - the key {} holds \"{}\", not \"open\": Sluice takes it as {}; SET it"
-          + " to open to open the flag, or DEL it to close it", name, key, shown(odd),
-          read.reason());
+          + " to open to open the flag, or DEL it to close it", name, key,
+          FlagValue.shown(odd), read.reason());
     }
-  }
-
-  /** A value for a log line: at most 64 characters, controls escaped. */
-  private static String shown(String value) {
-    String cut = value.length() > 64 ? value.substring(0, 64) + "..." : value;
-    StringBuilder out = new StringBuilder(cut.length());
-    cut.codePoints().forEach(c -> {
-      if (Character.isISOControl(c)) {
-        out.append(String.format("\\u%04x", c));
-      } else {
-        out.appendCodePoint(c);
-      }
-    });
-    return out.toString();
   }
 
   private void answered(long started, boolean keyOpen, long seen) {
@@ -328,7 +316,7 @@ public final class FlagReader implements AutoCloseable {
    * {@code closed} never closes a flag whose key says open.
    */
   void heard(String message) {
-    if (!OPEN.equals(message)) {
+    if (!FlagValue.OPEN_WORD.equals(message)) {
       confirm();
       return;
     }
@@ -415,53 +403,6 @@ public final class FlagReader implements AutoCloseable {
     }
   }
 
-  // --- pub/sub ---
-
-  private void ping() {
-    RedisLink.Subscription current = subscription;
-    if (current != null) {
-      current.ping();
-    }
-  }
-
-  private void listen() {
-    Duration silence = Duration.ofNanos(pingNanos + timeoutNanos);
-    RedisLink.Listener listener = new RedisLink.Listener() {
-      @Override
-      public void subscribed(RedisLink.Subscription live) {
-        subscription = live;
-        if (stopped.getCount() == 0) {
-          live.cancel();
-        }
-      }
-
-      @Override
-      public void message(String message) {
-        heard(message);
-      }
-
-      @Override
-      public void pong() {}
-    };
-    while (stopped.getCount() > 0) {
-      try {
-        link.subscribe(key, silence, listener);
-      } catch (RuntimeException e) {
-        LOG.debug("{} - the breaker subscriber lost its connection: {}", name, e.getMessage());
-      }
-      subscription = null;
-      pause(Math.min(refreshNanos, pingNanos)); // then subscribe again; polling covers the gap
-    }
-  }
-
-  private void pause(long nanos) {
-    try {
-      stopped.await(nanos, TimeUnit.NANOSECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
   /**
    * Stops the threads, waiting until they have ended (at most about two timeouts after a silent
    * Redis). Idempotent. Does not close the link.
@@ -470,10 +411,7 @@ public final class FlagReader implements AutoCloseable {
   public void close() {
     stopped.countDown();
     writer.close();
-    RedisLink.Subscription current = subscription;
-    if (current != null) {
-      current.cancel();
-    }
+    subscriber.close();
     if (scheduler != null) {
       scheduler.shutdownNow();
     }

@@ -21,6 +21,11 @@ enum FlagValue {
   /** Any other value: closed, as the protocol says, and worth a WARN. */
   OTHER(false);
 
+  /** The value a trip sets and the message it publishes: the only value that opens the flag. */
+  static final String OPEN_WORD = "open";
+  /** The message a reset publishes; only a hint to read the key ({@code FlagReader.heard}). */
+  static final String CLOSED_WORD = "closed";
+
   private final boolean open;
 
   FlagValue(boolean open) {
@@ -32,7 +37,7 @@ enum FlagValue {
     if (value == null) {
       return ABSENT;
     }
-    return value.equals(FlagReader.OPEN) ? OPEN : OTHER;
+    return value.equals(OPEN_WORD) ? OPEN : OTHER;
   }
 
   /** Whether the flag is open for this value. */
@@ -48,5 +53,19 @@ enum FlagValue {
   /** How the value counts and why, for the WARN line. */
   String reason() {
     return "closed: only the exact value \"open\" opens the flag";
+  }
+
+  /** A value as the WARN line shows it: at most 64 characters, controls escaped. */
+  static String shown(String value) {
+    String cut = value.length() > 64 ? value.substring(0, 64) + "..." : value;
+    StringBuilder out = new StringBuilder(cut.length());
+    cut.codePoints().forEach(c -> {
+      if (Character.isISOControl(c)) {
+        out.append(String.format("\\u%04x", c));
+      } else {
+        out.appendCodePoint(c);
+      }
+    });
+    return out.toString();
   }
 }

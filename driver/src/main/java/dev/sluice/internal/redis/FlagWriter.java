@@ -192,10 +192,11 @@ final class FlagWriter implements AutoCloseable {
   private boolean write(Call call) {
     long leftNanos = call.untilNanos() - ticker.read();
     if (call.open() && leftNanos > 0) {
-      link.setAndPublish(key, FlagReader.OPEN, Duration.ofNanos(leftNanos), key, FlagReader.OPEN);
+      link.setAndPublish(key, FlagValue.OPEN_WORD, Duration.ofNanos(leftNanos), key,
+          FlagValue.OPEN_WORD);
       return true;
     }
-    link.deleteAndPublish(key, key, FlagReader.CLOSED);
+    link.deleteAndPublish(key, key, FlagValue.CLOSED_WORD);
     return false;
   }
 

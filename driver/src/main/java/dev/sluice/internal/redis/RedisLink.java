@@ -1,6 +1,5 @@
 package dev.sluice.internal.redis;
 
-import dev.sluice.internal.config.RedisEndpoint;
 import java.time.Duration;
 import java.util.Map;
 
@@ -8,7 +7,8 @@ import java.util.Map;
  * The one seam between Sluice and a Redis client: the few commands the flag and the registry
  * need, nothing else. {@link JedisLink} implements it over a single Redis server (or the master
  * Sentinel names), {@link ClusterLink} over a Redis Cluster; both send the commands written once in
- * {@link CommandLink}, and the flag logic is the same on both.
+ * {@link CommandLink}, and the flag logic is the same on both. {@link RedisLinks#connect} makes
+ * the one an endpoint calls for.
  *
  * <p>Every call either answers or throws {@link RedisDown}, in bounded time: each of its steps — a
  * wait for a pooled connection, a connect (after asking each Sentinel, with the same timeouts),
@@ -17,21 +17,6 @@ import java.util.Map;
  * {@link RedisDown#refused()} tells an error reply from no answer. Implementations are threadsafe.
  */
 public interface RedisLink extends AutoCloseable {
-
-  /**
-   * Makes a link to one Redis server, or to a Redis Cluster. It connects lazily: an unreachable
-   * Redis does not fail here, only the calls made later.
-   *
-   * @param endpoint the server (or cluster) and its login
-   * @param timeout the connect timeout, the read timeout and the longest wait for a pooled
-   *     connection
-   * @param clientName the name {@code CLIENT LIST} shows for its connections
-   * @return the link
-   */
-  static RedisLink connect(RedisEndpoint endpoint, Duration timeout, String clientName) {
-    return endpoint.cluster() ? ClusterLink.open(endpoint, timeout, clientName)
-        : JedisLink.open(endpoint, timeout, clientName);
-  }
 
   /**
    * Reads a string key.

@@ -42,7 +42,7 @@ class ClusterLinkTest {
   }
 
   private static RedisLink link() {
-    return RedisLink.connect(RedisEndpoint.parse(cluster.uri()), TIMEOUT, "sluice-test");
+    return RedisLinks.connect(RedisEndpoint.parse(cluster.uri()), TIMEOUT, "sluice-test");
   }
 
   private static String name() {
@@ -83,7 +83,7 @@ class ClusterLinkTest {
   @Test
   void wrongPassword_isRefused_notUnreachable_andNotShown() {
     String uri = cluster.uri().replace("redis-cluster://", "redis-cluster://:s3cret@");
-    try (RedisLink link = RedisLink.connect(RedisEndpoint.parse(uri), TIMEOUT, "sluice-test")) {
+    try (RedisLink link = RedisLinks.connect(RedisEndpoint.parse(uri), TIMEOUT, "sluice-test")) {
       assertThatThrownBy(() -> link.get("sluice:" + name() + ":breaker"))
           .isInstanceOf(RedisDown.class)
           .matches(e -> ((RedisDown) e).refused(), "refused: the nodes answered")

@@ -29,7 +29,7 @@ class FlagReaderRedisTest {
     CountDownLatch writing = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     try (TestRedis redis = TestRedis.start();
-        RedisLink real = RedisLink.connect(RedisEndpoint.parse(redis.uri()),
+        RedisLink real = RedisLinks.connect(RedisEndpoint.parse(redis.uri()),
             Duration.ofMillis(500), "sluice-" + name);
         RedisLink held = new HeldWrites(real, writing, release);
         FlagReader reader = new FlagReader(name, held, new RedisHealth(name, redis.uri(),

@@ -1,0 +1,116 @@
+package dev.sluice.internal.redis;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps one subscription to the breaker channel on a thread of its own, for {@link FlagReader}:
+ * subscribes, hands each message on, and subscribes again after the connection failed or went
+ * silent, a pause later (the reader's polling covers the gap). Its read timeout is the ping
+ * interval plus the timeout, so a silent connection ends in an exception; {@link #ping()}, called
+ * every {@code sluice.redis.ping}, keeps a healthy one talking.
+ *
+ * <p>This class is threadsafe.
+ */
+final class FlagSubscriber implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(FlagSubscriber.class);
+
+  private final String name;
+  private final String channel;
+  private final RedisLink link;
+  private final Duration silence;
+  private final long pauseNanos;
+  private final Consumer<String> onMessage;
+  private final DaemonThreads threads;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile RedisLink.Subscription subscription;
+
+  /**
+   * Makes a subscriber; {@link #start()} starts its thread.
+   *
+   * @param name the budget's name, for the log
+   * @param channel the channel, the breaker key
+   * @param link the Redis
+   * @param silence how long a subscription may hear nothing before it counts as lost
+   * @param pauseNanos how long to wait before subscribing again
+   * @param onMessage hears each message, on the subscriber's thread
+   * @param threads makes the subscriber's thread
+   */
+  FlagSubscriber(String name, String channel, RedisLink link, Duration silence, long pauseNanos,
+      Consumer<String> onMessage, DaemonThreads threads) {
+    this.name = name;
+    this.channel = channel;
+    this.link = link;
+    this.silence = silence;
+    this.pauseNanos = pauseNanos;
+    this.onMessage = onMessage;
+    this.threads = threads;
+  }
+
+  /** Starts the thread that subscribes, and subscribes again, until {@link #close()}. */
+  void start() {
+    threads.newThread(this::listen).start();
+  }
+
+  /** Pings the live subscription, if there is one. */
+  void ping() {
+    RedisLink.Subscription current = subscription;
+    if (current != null) {
+      current.ping();
+    }
+  }
+
+  private void listen() {
+    RedisLink.Listener listener = new RedisLink.Listener() {
+      @Override
+      public void subscribed(RedisLink.Subscription live) {
+        subscription = live;
+        if (stopped.getCount() == 0) {
+          live.cancel();
+        }
+      }
+
+      @Override
+      public void message(String message) {
+        onMessage.accept(message);
+      }
+
+      @Override
+      public void pong() {}
+    };
+    while (stopped.getCount() > 0) {
+      try {
+        link.subscribe(channel, silence, listener);
+      } catch (RuntimeException e) {
+        LOG.debug("{} - the breaker subscriber lost its connection: {}", name, e.getMessage());
+      }
+      subscription = null;
+      pause();
+    }
+  }
+
+  private void pause() {
+    try {
+      stopped.await(pauseNanos, TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Ends the subscription and stops the thread. Does not wait for the thread;
+   * {@link DaemonThreads#join} does. Idempotent.
+   */
+  @Override
+  public void close() {
+    stopped.countDown();
+    RedisLink.Subscription current = subscription;
+    if (current != null) {
+      current.cancel();
+    }
+  }
+}
