@@ -198,14 +198,7 @@ public final class Limiter {
     return (limiting ? transactionDoor(manual) : manual) | IN_TRANSACTION | PREPAID;
   }
 
-
-  /**
-   * The priority a call on a connection in {@code state} is decided at: the code's
-   * ({@link Priority} blocks), else the connection's ({@code SHEDDABLE} when read-only).
-   *
-   * @param state the connection's state
-   * @return the priority of its door
-   */
+  /** The priority a door decides at: the code's, else the connection's (read-only: SHEDDABLE). */
   public Priority doorPriority(int state) {
     Priority priority = api.codePriority();
     if (priority == null) {
