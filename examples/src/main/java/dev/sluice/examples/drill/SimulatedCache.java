@@ -162,6 +162,38 @@ final class SimulatedCache {
     return hits;
   }
 
+  /**
+   * The most that answering from recent results can reach while the cache is down, on the same
+   * model: the share of an instance's reads answered to their users when it admits
+   * {@code admittedPerSecond} of its {@code offeredPerSecond} reads (each drawn like every read)
+   * and answers a refused read only when its key was admitted on this instance within the last
+   * {@code maxAgeSeconds} &mdash; counted from an empty store at the outage's start, averaged
+   * over {@code seconds}. The admitted reads reach their users from the database; a refused read
+   * for key {@code k}, {@code t} seconds into the outage, finds an answer with probability
+   * {@code 1 - exp(-admitted x p(k) x min(t, maxAge))}. Joining a read in flight is left out (a
+   * read lasts milliseconds): a bound on what per-instance answers do, not a forecast.
+   *
+   * @param offeredPerSecond the reads one instance is offered
+   * @param admittedPerSecond the reads its share lets reach the database
+   * @param seconds how long the outage lasts
+   * @param maxAgeSeconds {@code sluice.stale.max-age}
+   * @return the share of the reads answered to their users, from 0 to 1
+   */
+  double answerCeiling(double offeredPerSecond, double admittedPerSecond, double seconds,
+      double maxAgeSeconds) {
+    double admitted = Math.min(1, admittedPerSecond / offeredPerSecond);
+    int steps = 50;
+    double covered = 0;
+    for (int i = 0; i < steps; i++) {
+      double window = Math.min((i + 0.5) * seconds / steps, maxAgeSeconds);
+      for (int k = 0; k < keys(); k++) {
+        double p = popularity(k);
+        covered += p * -Math.expm1(-admittedPerSecond * p * window);
+      }
+    }
+    return admitted + (1 - admitted) * covered / steps;
+  }
+
   /** How many keys hold an unexpired entry at {@code now}, for tests and the summary. */
   int size(long now) {
     int n = 0;

@@ -119,6 +119,36 @@ class SimulatedCacheTest {
   }
 
   @Test
+  void answerCeiling_isWhatAStoreOfTheAdmittedReadsAnswers_simulatedReadByRead() {
+    SimulatedCache cache = cache(10_000, 1.4, 30);
+    // one of the drill's four instances: 5,000 reads/s, 125 admitted, a 4 s outage, max-age 5 s
+    double model = cache.answerCeiling(5_000, 125, 4, 5);
+    java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+    double[] keptAt = new double[cache.keys()];
+    java.util.Arrays.fill(keptAt, Double.NEGATIVE_INFINITY);
+    int reads = 4 * 5_000;
+    long answered = 0;
+    for (int i = 0; i < reads; i++) {
+      double t = i / 5_000.0;
+      int key = cache.key(random.nextDouble());
+      if (random.nextDouble() < 125.0 / 5_000) {
+        keptAt[key] = t; // admitted: the database answers, its result is kept
+        answered++;
+      } else if (t - keptAt[key] <= 5) {
+        answered++; // refused, and answered from the kept result
+      }
+    }
+
+    assertThat((double) answered / reads).isCloseTo(model, within(0.01));
+    assertThat(model).isCloseTo(0.786, within(0.005)); // the drill's per-instance bound
+    assertThat(cache.answerCeiling(20_000, 500, 4, 5)).as("one store for the whole budget")
+        .isCloseTo(0.863, within(0.005));
+    assertThat(cache.answerCeiling(5_000, 5_000, 4, 5)).as("everything admitted").isEqualTo(1);
+    assertThat(cache.answerCeiling(5_000, 125, 40, 5)).as("a long outage: steady state")
+        .isGreaterThan(model);
+  }
+
+  @Test
   void warmUp_entries_expireSpreadOverTheTtlNotAllAtOnce() {
     SimulatedCache cache = cache(10_000, 1.4, 30);
     cache.warmUp(20_000, T0, 42);
