@@ -74,12 +74,12 @@ import java.util.concurrent.atomic.LongAdder;
  * cap halves it; crowding that stays is not ours. So while the gate is full, the window before a
  * cut is kept as a reference, and when the cap has come down to half of it the crowding (the mean
  * of the last two windows, so that one window's noise decides nothing) is compared with it: above
- * {@value #STAYED} of it (closer, in ratio, to "did not move" than to "halved") and still above the
+ * {@value SlowerOrCrowded#STAYED} of it (closer, in ratio, to "did not move" than to "halved") and still above the
  * tolerance, every baseline is multiplied by that crowding, which then reads 1, and the cap grows
  * back to where the crowding is {@value #TOLERANCE} again &mdash; within a second or two, where
  * learning batch by batch at a low cap (few samples) took longer than the overload lasted. A
  * reference whose crowding is near {@value #CLIP} (every latency clipped) cannot show a fall and
- * follows the cap down; one older than {@value #REFERENCE_WINDOWS} windows is replaced, so that
+ * follows the cap down; one older than {@value SlowerOrCrowded#REFERENCE_WINDOWS} windows is replaced, so that
  * only a cut of one episode is judged. The controller before this one had the same test, but
  * against the <em>worst</em> window since the cap last rose, which on a noisy host is the noise's
  * peak: on the quiet host's run it never fired. Gradient2 does without the test, for a different
@@ -110,7 +110,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <ol>
  *   <li>any overload error (SQLState class 53, {@code 57014}, a lost connection, the pool's
  *       timeout) while the cap is in use is the strongest signal: the cap is multiplied by
- *       {@value #OVERLOAD_BACKOFF};
+ *       {@value #OVERLOAD_BACKOFF}, and until the gate has room again it grows no higher than
+ *       just below where the errors came ({@link ErrorCeiling});
  *   <li>while the cap is in use, it moves halfway towards {@code cap x g} (plus 1 while the
  *       crowding is below {@value #TOLERANCE}), where the gradient
  *       {@code g = }{@value #TOLERANCE}{@code  / crowding} is kept within [{@value #MIN_GRADIENT},
@@ -171,10 +172,6 @@ public final class AdaptiveConcurrency {
   static final double UNUSED_GROWTH = 1.5;
   /** A cut smaller than this share of the cap does not discard the samples admitted before it. */
   static final double DEEP_CUT = 0.8;
-  /** Halving the cap left the crowding above this share of it: the database became slower. */
-  static final double STAYED = 0.7;
-  /** A reference older than this many windows is replaced by the current one. */
-  static final int REFERENCE_WINDOWS = 10;
   static final int WANTED_WINDOW_SAMPLES = 64;
   static final int MAX_STRIDE = ConnectionState.SAMPLE_EVERY; // the connection's count wraps there
 
@@ -186,6 +183,10 @@ public final class AdaptiveConcurrency {
   private final Ticker ticker;
 
   private final ShapeBaselines baselines = new ShapeBaselines();
+  /** Where overload errors came in this episode of a full gate; only the decision uses it. */
+  private final ErrorCeiling ceiling = new ErrorCeiling();
+  /** The test of "slower, or crowded?"; only the decision uses it. */
+  private final SlowerOrCrowded slowerOrCrowded = new SlowerOrCrowded(TOLERANCE, CLIP);
 
   private final AtomicLong windowStartNanos;
   private final LongAdder windowLatencyNanos = new LongAdder();
@@ -193,12 +194,6 @@ public final class AdaptiveConcurrency {
   private final LongAdder windowSamples = new LongAdder();
   private final LongAdder windowOverloads = new LongAdder();
   private volatile long lastCutNanos;
-  /** The window a later one's crowding is compared with; see {@link #slowerForGood}. */
-  private volatile double referenceCap;
-  private volatile double referenceCrowding;
-  private volatile double previousCrowding = Double.NaN;
-  /** Written only by the decision; the window's CAS orders one decision after the other. */
-  private int referenceAge;
   private final AtomicLong relearned = new AtomicLong();
   /** The last rescale of this episode of a full gate (1: none), and whether errors refuted one. */
   private volatile double lastRescale = 1;
@@ -363,12 +358,20 @@ public final class AdaptiveConcurrency {
     double cap = estimate;
     boolean inUse = saturated || gate.inFlight() * 2 >= cap;
     double crowding = baseline > 0 ? (double) latency / baseline : Double.NaN;
-    double next = Math.max(min, Math.min(max, next(cap, crowding, overloaded, inUse)));
+    if (overloaded && inUse) {
+      ceiling.errorsAt(cap, min);
+    } else if (saturated) {
+      ceiling.quietWindow();
+    } else {
+      ceiling.forget();
+    }
+    double next = ceiling.bound(cap,
+        Math.max(min, Math.min(max, next(cap, crowding, overloaded, inUse))));
     if (next < cap * DEEP_CUT || overloaded && next < cap) {
       lastCutNanos = now;
     }
     baselines.learning(!saturated || next <= min);
-    double factor = slowerForGood(saturated, cap, crowding);
+    double factor = slowerOrCrowded.factor(saturated, cap, crowding);
     if (!saturated) {
       lastRescale = 1; // the episode is over: the gate had room, the baselines learn as usual
       refuted = false;
@@ -383,50 +386,6 @@ public final class AdaptiveConcurrency {
     }
     estimate = next;
     gate.setLimit((int) next);
-  }
-
-  /**
-   * The test of "slower, or crowded?" of the class comment, once per window: the factor to
-   * rescale the baselines by when halving the cap left the crowding where it was, else 1.
-   *
-   * <p>The reference is the last window in which the cap was within 10 % of the reference's (or
-   * the reference's crowding was clipped, or older than {@value #REFERENCE_WINDOWS} windows): it
-   * is frozen while the cap is cut below it, and tested when the cap reaches half of it, against
-   * the mean crowding of the last two windows. The first full window after the gate had room is
-   * skipped: it mixes statements admitted before the gate filled. Everything is dropped when the
-   * gate has room. Written only by the decision.
-   *
-   * @return the factor to multiply the baselines by, or 1
-   */
-  private double slowerForGood(boolean saturated, double cap, double crowding) {
-    double previous = previousCrowding;
-    previousCrowding = saturated ? crowding : Double.NaN;
-    if (!saturated || Double.isNaN(crowding) || Double.isNaN(previous)) {
-      referenceCap = 0; // the first full window mixes statements of before the gate filled
-      return 1;
-    }
-    double refCap = referenceCap;
-    if (refCap == 0 || cap >= refCap * 0.9 || referenceCrowding >= CLIP * 0.9
-        || ++referenceAge > REFERENCE_WINDOWS) {
-      referenceAge = 0;
-      referenceCap = cap;
-      referenceCrowding = crowding;
-      return 1;
-    }
-    if (cap > refCap * 0.5) {
-      return 1;
-    }
-    double now = (previous + crowding) / 2;
-    double refCrowding = referenceCrowding;
-    referenceAge = 0;
-    referenceCap = cap;
-    referenceCrowding = now;
-    if (now < TOLERANCE || now < refCrowding * STAYED) {
-      return 1;
-    }
-    referenceCap = 0;
-    previousCrowding = Double.NaN;
-    return now;
   }
 
   /** The rules of the block comment, in its order. */

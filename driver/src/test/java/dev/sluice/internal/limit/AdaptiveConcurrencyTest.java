@@ -346,6 +346,54 @@ class AdaptiveConcurrencyTest {
   }
 
   @Test
+  void overloadErrors_leaveACeiling_theCapGrowsBackOnlyBelowIt_untilTheGateHasRoom() {
+    start(100, 1, 100);
+    for (int i = 0; i < AdaptiveConcurrency.BATCH; i++) {
+      controller.onSample(POINT, 1_000_000, false); // the baseline, learned with room: 1 ms
+    }
+    fill(100);
+    ticker.advance(Duration.ofMillis(100));
+    controller.onSample(POINT, 5_000_000, true); // errors with the cap full: cut to 70
+    assertThat(controller.limit()).isEqualTo(70);
+
+    for (int window = 0; window < 9; window++) { // the gate full, its statements uncrowded
+      fill(controller.limit());
+      ticker.advance(Duration.ofMillis(100));
+      for (int i = 0; i < AdaptiveConcurrency.MIN_WINDOW_SAMPLES; i++) {
+        controller.onSample(POINT, 1_000_000, false);
+      }
+    }
+    assertThat(controller.limit()).as("below where the errors came").isEqualTo(90);
+    fill(90);
+    ticker.advance(Duration.ofMillis(100));
+    for (int i = 0; i < AdaptiveConcurrency.MIN_WINDOW_SAMPLES; i++) {
+      controller.onSample(POINT, 1_000_000, false);
+    }
+    assertThat(controller.limit()).as("a tenth quiet window: one more place").isEqualTo(91);
+
+    fill(91);
+    ticker.advance(Duration.ofMillis(100));
+    controller.onSample(POINT, 5_000_000, true); // errors at the ceiling: it falls below them
+    assertThat(controller.limit()).isEqualTo(63);
+    for (int window = 0; window < 5; window++) {
+      fill(controller.limit());
+      ticker.advance(Duration.ofMillis(100));
+      for (int i = 0; i < AdaptiveConcurrency.MIN_WINDOW_SAMPLES; i++) {
+        controller.onSample(POINT, 1_000_000, false);
+      }
+    }
+    assertThat(controller.limit()).isEqualTo(81); // 0.9 x 91, no higher
+
+    for (int window = 0; window < 3; window++) { // the gate has room: the episode is over
+      ticker.advance(Duration.ofMillis(100));
+      for (int i = 0; i < AdaptiveConcurrency.MIN_WINDOW_SAMPLES; i++) {
+        controller.onSample(POINT, 1_000_000, false);
+      }
+    }
+    assertThat(controller.limit()).isEqualTo(100);
+  }
+
+  @Test
   void overloadErrors_whileTheCapIsFarFromFull_doNotCut() {
     start(100, 1, 100);
     fill(10);
