@@ -95,10 +95,13 @@ import java.util.concurrent.atomic.LongAdder;
  * past a deadline this controller does not see) &mdash; until uncrowded batches bring the
  * baselines back down (a quarter of the way per batch) or overload errors cut. Overload errors
  * while the cap is in use after a rescale refute it: the crowding was ours after all. The
- * rescale is undone (the baselines divided by the same factor) and no other is made until the
+ * rescales are undone (the baselines divided by the same factors) and no other is made until the
  * gate has room again &mdash; without this, the 30&nbsp;% cut of the errors was followed at once
  * by growth back to where they began (on the harness, a cap swinging between 22 and 32 with
- * statement timeouts for five seconds).
+ * statement timeouts for five seconds). And the rescales of one episode multiply to at most
+ * {@value #CLIP}, the most crowding a window can read: on a noisy host, where halving the cap
+ * need not halve the crowding of a few windows, they compounded until the cap sat at the pool's
+ * size with statements past their deadline.
  *
  * <p><b>The decision.</b> Samples are pooled into windows of at least
  * {@value #WINDOW_MILLIS}&nbsp;ms and {@value #MIN_WINDOW_SAMPLES} samples. A window's crowding is
@@ -195,8 +198,8 @@ public final class AdaptiveConcurrency {
   private final LongAdder windowOverloads = new LongAdder();
   private volatile long lastCutNanos;
   private final AtomicLong relearned = new AtomicLong();
-  /** The last rescale of this episode of a full gate (1: none), and whether errors refuted one. */
-  private volatile double lastRescale = 1;
+  /** The rescales of this episode of a full gate, multiplied (1: none); whether errors refuted them. */
+  private volatile double rescaled = 1;
   private volatile boolean refuted;
   /** See {@link #sampleStride()}; written only by the decision. */
   private volatile int stride = 1;
@@ -373,15 +376,16 @@ public final class AdaptiveConcurrency {
     baselines.learning(!saturated || next <= min);
     double factor = slowerOrCrowded.factor(saturated, cap, crowding);
     if (!saturated) {
-      lastRescale = 1; // the episode is over: the gate had room, the baselines learn as usual
+      rescaled = 1; // the episode is over: the gate had room, the baselines learn as usual
       refuted = false;
-    } else if (overloaded && inUse && lastRescale > 1) {
-      baselines.rescale(1 / lastRescale); // overload errors refute it: the crowding was ours
-      lastRescale = 1;
+    } else if (overloaded && inUse && rescaled > 1) {
+      baselines.rescale(1 / rescaled); // overload errors refute them: the crowding was ours
+      rescaled = 1;
       refuted = true;
-    } else if (factor > 1 && !refuted) {
+    } else if (factor > 1 && !refuted && rescaled < CLIP) {
+      factor = Math.min(factor, CLIP / rescaled); // at most CLIP times slower in one episode
       baselines.rescale(factor);
-      lastRescale = factor;
+      rescaled *= factor;
       relearned.incrementAndGet();
     }
     estimate = next;

@@ -190,6 +190,23 @@ class AdaptiveConcurrencyTest {
   }
 
   @Test
+  void rescales_ofOneEpisode_multiplyToAtMostTheClip() {
+    hostShare = 100;
+    start(100, 1, 100);
+    run(Duration.ofSeconds(5));
+    long before = controller.baselineNanos(POINT);
+    demand = 200;
+    run(Duration.ofSeconds(5));
+    slowdown = 2;
+    run(Duration.ofSeconds(5));
+    slowdown = 8; // and again, four times more: 16 times slower than the baselines learned
+    run(Duration.ofSeconds(10));
+    assertThat(controller.relearned()).isGreaterThanOrEqualTo(2);
+    assertThat(controller.baselineNanos(POINT))
+        .isLessThanOrEqualTo((long) (before * AdaptiveConcurrency.CLIP * 1.01));
+  }
+
+  @Test
   void limit_whenADatabaseWhoseCrowdingFollowsTheCapIsOverloaded_neverRelearns() {
     start(100, 1, 100);
     run(Duration.ofSeconds(5));
