@@ -125,21 +125,24 @@ class SimulatedCacheTest {
     double model = cache.answerCeiling(5_000, 125, 4, 5);
     java.util.SplittableRandom random = new java.util.SplittableRandom(7);
     double[] keptAt = new double[cache.keys()];
-    java.util.Arrays.fill(keptAt, Double.NEGATIVE_INFINITY);
+    int outages = 20; // the hottest keys' first admission sways one outage by a point or two
     int reads = 4 * 5_000;
     long answered = 0;
-    for (int i = 0; i < reads; i++) {
-      double t = i / 5_000.0;
-      int key = cache.key(random.nextDouble());
-      if (random.nextDouble() < 125.0 / 5_000) {
-        keptAt[key] = t; // admitted: the database answers, its result is kept
-        answered++;
-      } else if (t - keptAt[key] <= 5) {
-        answered++; // refused, and answered from the kept result
+    for (int outage = 0; outage < outages; outage++) {
+      java.util.Arrays.fill(keptAt, Double.NEGATIVE_INFINITY); // the store starts empty
+      for (int i = 0; i < reads; i++) {
+        double t = i / 5_000.0;
+        int key = cache.key(random.nextDouble());
+        if (random.nextDouble() < 125.0 / 5_000) {
+          keptAt[key] = t; // admitted: the database answers, its result is kept
+          answered++;
+        } else if (t - keptAt[key] <= 5) {
+          answered++; // refused, and answered from the kept result
+        }
       }
     }
 
-    assertThat((double) answered / reads).isCloseTo(model, within(0.01));
+    assertThat((double) answered / reads / outages).isCloseTo(model, within(0.005));
     assertThat(model).isCloseTo(0.786, within(0.005)); // the drill's per-instance bound
     assertThat(cache.answerCeiling(20_000, 500, 4, 5)).as("one store for the whole budget")
         .isCloseTo(0.863, within(0.005));
