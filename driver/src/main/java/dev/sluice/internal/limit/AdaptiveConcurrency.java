@@ -362,9 +362,9 @@ public final class AdaptiveConcurrency {
     boolean inUse = saturated || gate.inFlight() * 2 >= cap;
     double crowding = baseline > 0 ? (double) latency / baseline : Double.NaN;
     if (overloaded && inUse) {
-      ceiling.errorsAt(cap, min);
+      ceiling.errorsAt(cap, min, now);
     } else if (saturated) {
-      ceiling.quietWindow();
+      ceiling.quietWindow(now);
     } else {
       ceiling.forget();
     }

@@ -11,11 +11,13 @@ package dev.sluice.internal.limit;
  * host, a cap swinging between 18 and 28 with statements past the deadline in most 250&nbsp;ms
  * bins of the halved phase, never settling. So a cut for errors at cap {@code c} sets the ceiling
  * to {@value #MARGIN}&nbsp;&times;&nbsp;{@code c} (and below the ceiling itself when the errors
- * come at it: it falls until they stop), and the cap grows no higher. The ceiling lets one more
- * place in after every {@value #PROBE_WINDOWS} windows without errors, so a database that can take
- * more is found again, a place a second; and it is forgotten when the gate has room (the episode
- * is over: a cap nobody reaches must be free to grow back to the maximum). TCP's slow-start
- * threshold does the same after a loss.
+ * come at it: it falls until they stop), and the cap grows no higher. Each second without errors
+ * the ceiling rises by a twentieth, at least one place, so a database that can take more is found
+ * again; by the clock, not by windows, since a window waits for enough samples and at a cap of 1
+ * or 2 lasts half a second (counted in windows, a ceiling of 1 held the cap there for the last
+ * three seconds of an overload on the harness's noisy host with a pool of 10). It is forgotten
+ * when the gate has room (the episode is over: a cap nobody reaches must be free to grow back to
+ * the maximum). TCP's slow-start threshold does the same after a loss.
  *
  * <p>Not threadsafe: only the controller's decision uses it, one window at a time. A decision
  * writes here before it publishes the cap (a volatile write), and the next one reads the cap
@@ -26,29 +28,38 @@ final class ErrorCeiling {
 
   /** The ceiling is this share of the cap at which the errors came. */
   static final double MARGIN = 0.9;
-  /** After this many windows without errors, the ceiling lets one more place in. */
-  static final int PROBE_WINDOWS = 10;
+  /** Each second without errors, the ceiling rises by this share of itself, at least one place. */
+  static final double RISE = 0.05;
+  private static final long SECOND_NANOS = 1_000_000_000L;
 
   /** The highest the cap may grow to; 0: no errors in this episode. */
   private double ceiling;
-  private int quietWindows;
+  /** When the ceiling last fell or rose, on the controller's clock. */
+  private long sinceNanos;
 
   /**
    * Overload errors came while the cap was in use at {@code cap}.
    *
    * @param cap the cap the errors came at
    * @param min the controller's minimum, under which the ceiling never goes
+   * @param now the controller's clock, in nanoseconds
    */
-  void errorsAt(double cap, int min) {
+  void errorsAt(double cap, int min, long now) {
     double at = ceiling > 0 ? Math.min(ceiling, cap) : cap;
     ceiling = Math.max(min, at * MARGIN);
-    quietWindows = 0;
+    sinceNanos = now;
   }
 
-  /** A window of the episode without errors: every {@value #PROBE_WINDOWS}th raises the ceiling. */
-  void quietWindow() {
-    if (ceiling > 0 && ++quietWindows % PROBE_WINDOWS == 0) {
-      ceiling += 1;
+  /**
+   * A window of the episode without errors: once a second has passed since the ceiling last
+   * moved, it rises.
+   *
+   * @param now the controller's clock, in nanoseconds
+   */
+  void quietWindow(long now) {
+    if (ceiling > 0 && now - sinceNanos >= SECOND_NANOS) {
+      ceiling += Math.max(1, ceiling * RISE);
+      sinceNanos = now;
     }
   }
 

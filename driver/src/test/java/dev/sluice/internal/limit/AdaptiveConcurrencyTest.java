@@ -168,14 +168,7 @@ class AdaptiveConcurrencyTest {
 
   @Test
   void rescale_refutedByOverloadErrors_isUndoneAndNotRepeatedInTheEpisode() {
-    hostShare = 100;
-    start(100, 1, 100);
-    run(Duration.ofSeconds(5));
-    long before = controller.baselineNanos(POINT);
-    demand = 200;
-    run(Duration.ofSeconds(5));
-    slowdown = 2;
-    run(Duration.ofSeconds(5));
+    long before = baselineThenOverloadedAndTwiceAsCostly();
     assertThat(controller.relearned()).isEqualTo(1);
     assertThat(controller.baselineNanos(POINT)).isGreaterThan(before * 3 / 2);
     // statement timeouts with the gate full: the crowding was ours after all
@@ -191,14 +184,7 @@ class AdaptiveConcurrencyTest {
 
   @Test
   void rescales_ofOneEpisode_multiplyToAtMostTheClip() {
-    hostShare = 100;
-    start(100, 1, 100);
-    run(Duration.ofSeconds(5));
-    long before = controller.baselineNanos(POINT);
-    demand = 200;
-    run(Duration.ofSeconds(5));
-    slowdown = 2;
-    run(Duration.ofSeconds(5));
+    long before = baselineThenOverloadedAndTwiceAsCostly();
     slowdown = 8; // and again, four times more: 16 times slower than the baselines learned
     run(Duration.ofSeconds(10));
     assertThat(controller.relearned()).isGreaterThanOrEqualTo(2);
@@ -386,12 +372,12 @@ class AdaptiveConcurrencyTest {
     for (int i = 0; i < AdaptiveConcurrency.MIN_WINDOW_SAMPLES; i++) {
       controller.onSample(POINT, 1_000_000, false);
     }
-    assertThat(controller.limit()).as("a tenth quiet window: one more place").isEqualTo(91);
+    assertThat(controller.limit()).as("a second without errors: a twentieth more").isEqualTo(94);
 
-    fill(91);
+    fill(94);
     ticker.advance(Duration.ofMillis(100));
     controller.onSample(POINT, 5_000_000, true); // errors at the ceiling: it falls below them
-    assertThat(controller.limit()).isEqualTo(63);
+    assertThat(controller.limit()).isEqualTo(66);
     for (int window = 0; window < 5; window++) {
       fill(controller.limit());
       ticker.advance(Duration.ofMillis(100));
@@ -399,7 +385,7 @@ class AdaptiveConcurrencyTest {
         controller.onSample(POINT, 1_000_000, false);
       }
     }
-    assertThat(controller.limit()).isEqualTo(81); // 0.9 x 91, no higher
+    assertThat(controller.limit()).isEqualTo(85); // 0.9 x 94.5, no higher
 
     for (int window = 0; window < 3; window++) { // the gate has room: the episode is over
       ticker.advance(Duration.ofMillis(100));
@@ -467,6 +453,22 @@ class AdaptiveConcurrencyTest {
   }
 
   /** Takes {@code n} slots of the gate and gives them back (marking it full if n reached it). */
+  /**
+   * A shared host: the baseline learned at light load (returned), then an overload, then every
+   * statement twice as costly, 5 s each.
+   */
+  private long baselineThenOverloadedAndTwiceAsCostly() {
+    hostShare = 100;
+    start(100, 1, 100);
+    run(Duration.ofSeconds(5));
+    long before = controller.baselineNanos(POINT);
+    demand = 200;
+    run(Duration.ofSeconds(5));
+    slowdown = 2;
+    run(Duration.ofSeconds(5));
+    return before;
+  }
+
   private void fill(int n) {
     for (int i = 0; i < n; i++) {
       gate.tryAcquire();
