@@ -55,16 +55,18 @@ public final class Stats {
   }
 
   Stats(Limiter limiter, int liveInstances, Answers answers) {
-    this.answered = answers == null ? 0 : answers.answered();
-    this.joined = answers == null ? 0 : answers.joined();
     this.answeredBy = new long[Priority.values().length];
     this.joinedBy = new long[answeredBy.length];
-    if (answers != null) {
+    long answeredSum = 0;
+    long joinedSum = 0;
+    if (answers != null) { // the totals are the parts' sums: one snapshot, never two readings
       for (Priority p : Priority.values()) {
-        answeredBy[p.ordinal()] = answers.answered(p);
-        joinedBy[p.ordinal()] = answers.joined(p);
+        answeredSum += answeredBy[p.ordinal()] = answers.answered(p);
+        joinedSum += joinedBy[p.ordinal()] = answers.joined(p);
       }
     }
+    this.answered = answeredSum;
+    this.joined = joinedSum;
     this.answersKept = answers == null ? 0 : answers.entries();
     this.answersKeptBytes = answers == null ? 0 : answers.bytes();
     this.answers = answers;

@@ -319,7 +319,7 @@ public final class OutageDrill {
         + " an identical read in flight), at most %s s old (sluice.stale.max-age), 99%% of them"
         + " at most %s.%n", s.label(), answered, joined, number(o.staleMaxAgeMillis / 1000.0),
         age(s));
-    SimulatedCache model = new SimulatedCache(o.keys, o.skew, o.ttlSeconds * 1_000_000_000L, 0);
+    SimulatedCache model = Summary.model(o);
     double maxAge = o.staleMaxAgeMillis / 1000.0;
     out.printf(Locale.ROOT, "  The most answers can reach here, on the drill's model: %s of the"
         + " reads during the outage (each instance answers from the %s reads/s it admits, from an"

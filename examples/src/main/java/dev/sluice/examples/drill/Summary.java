@@ -76,9 +76,12 @@ record Summary(RunKind kind, List<Recorder.Second> seconds, Window outage, Windo
    * @return the threshold, from 0 to 1
    */
   static double warmHitRatio(DrillOptions options) {
-    SimulatedCache model = new SimulatedCache(options.keys, options.skew,
-        options.ttlSeconds * 1_000_000_000L, 0);
-    return Math.max(0, model.steadyHitRatio(options.load) - 0.01);
+    return Math.max(0, model(options).steadyHitRatio(options.load) - 0.01);
+  }
+
+  /** The scenario's cache as a model, for what it predicts (no clock: nothing is stored). */
+  static SimulatedCache model(DrillOptions options) {
+    return new SimulatedCache(options.keys, options.skew, options.ttlSeconds * 1_000_000_000L, 0);
   }
 
   /** The first second after the cache's return with a warm hit ratio, or -1. */
