@@ -38,6 +38,8 @@ import org.junit.jupiter.api.Test;
 class AnswersPostgresTest {
   private static final String BY_ID = "SELECT id, name FROM items WHERE id = ?";
   private static final Duration REFILL = Duration.ofSeconds(100);
+  /** The advisory lock a statement holding the cap's place waits for. */
+  private static final int HOLDER_LOCK = 4242;
 
   private static EmbeddedPostgres postgres;
   private static HikariDataSource pool;
@@ -124,6 +126,13 @@ class AnswersPostgresTest {
   private record Read(List<String> names, SQLWarning warning) {
     StaleResultWarning stale() {
       return (StaleResultWarning) warning;
+    }
+  }
+
+  /** Lets the statement of {@link #holdThePlace} take its lock and end. */
+  private static void letGo(Connection gate) throws SQLException {
+    try (Statement s = gate.createStatement()) {
+      s.execute("SELECT pg_advisory_unlock(" + HOLDER_LOCK + ")");
     }
   }
 
@@ -268,14 +277,17 @@ class AnswersPostgresTest {
     built.add(ds);
     flag.trip();
     ExecutorService threads = Executors.newSingleThreadExecutor();
-    try {
-      Future<?> holder = holdThePlace(ds, threads);
+    // beside Sluice and unpooled: holds the holder's lock, and closing it lets go in any case
+    try (Connection gate = postgres.getPostgresDatabase().getConnection()) {
+      Future<?> holder = holdThePlace(ds, threads, gate);
       assertThatThrownBy(() -> byId(ds, 1)).as("the cap's one place is taken")
           .isInstanceOf(RateLimitExceededException.class);
+      letGo(gate);
       holder.get(30, TimeUnit.SECONDS);
       assertThat((Object) byId(ds, 1).warning()).as("admitted, kept").isNull();
-      holder = holdThePlace(ds, threads);
+      holder = holdThePlace(ds, threads, gate);
       Read answered = byId(ds, 1);
+      letGo(gate);
       holder.get(30, TimeUnit.SECONDS);
       assertThat(answered.names()).containsExactly("1:one");
       assertThat((Object) answered.warning()).isInstanceOf(StaleResultWarning.class);
@@ -285,12 +297,18 @@ class AnswersPostgresTest {
     assertThat(ds.stats().answered()).isEqualTo(1);
   }
 
-  /** A statement in flight for 3 s on another thread; returns once it holds the place. */
-  private static Future<?> holdThePlace(RateLimitedDataSource ds, ExecutorService threads)
-      throws InterruptedException {
+  /**
+   * A statement in flight on another thread, waiting for the advisory lock {@code gate} takes
+   * first; returns once it holds the place. It ends when the gate lets go ({@link #letGo}).
+   */
+  private static Future<?> holdThePlace(RateLimitedDataSource ds, ExecutorService threads,
+      Connection gate) throws Exception {
+    try (Statement s = gate.createStatement()) {
+      s.execute("SELECT pg_advisory_lock(" + HOLDER_LOCK + ")");
+    }
     Future<?> holder = threads.submit(() -> {
       try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
-        s.execute("SELECT pg_sleep(3)"); // ample for the read beside it on a busy machine
+        s.execute("SELECT pg_advisory_xact_lock(" + HOLDER_LOCK + ")"); // until the gate lets go
       }
       return null;
     });
