@@ -15,12 +15,30 @@ import java.util.Map;
  * <p>Immutable, so threadsafe.
  */
 final class Columns implements ResultSetMetaData {
-  /** The properties, in the order of {@link #read}. */
+  /** The properties, in the order of {@link #read}, each with the class of its answer. */
   private enum P {
-    LABEL, NAME, TYPE, TYPE_NAME, CLASS_NAME, PRECISION, SCALE, DISPLAY_SIZE, NULLABLE,
-    AUTO_INCREMENT, CASE_SENSITIVE, SEARCHABLE, CURRENCY, SIGNED, SCHEMA, TABLE, CATALOG,
-    READ_ONLY, WRITABLE, DEFINITELY_WRITABLE
+    LABEL(String.class), NAME(String.class), TYPE(Integer.class), TYPE_NAME(String.class),
+    CLASS_NAME(String.class), PRECISION(Integer.class), SCALE(Integer.class),
+    DISPLAY_SIZE(Integer.class), NULLABLE(Integer.class), AUTO_INCREMENT(Boolean.class),
+    CASE_SENSITIVE(Boolean.class), SEARCHABLE(Boolean.class), CURRENCY(Boolean.class),
+    SIGNED(Boolean.class), SCHEMA(String.class), TABLE(String.class), CATALOG(String.class),
+    READ_ONLY(Boolean.class), WRITABLE(Boolean.class), DEFINITELY_WRITABLE(Boolean.class);
+
+    private final Class<?> kind;
+
+    P(Class<?> kind) {
+      this.kind = kind;
+    }
+
+    /** Whether {@code answer} is one a driver can give: of the kind, or its exception. */
+    boolean fits(Object answer) {
+      return answer == null ? kind == String.class
+          : answer.getClass() == kind || answer instanceof SQLException;
+    }
   }
+
+  /** How many properties each column has: the answers per column. */
+  static final int PROPERTIES = P.values().length;
 
   private interface Read {
     Object from(ResultSetMetaData m, int column) throws SQLException;
@@ -63,6 +81,36 @@ final class Columns implements ResultSetMetaData {
       byLabel.putIfAbsent(meta.getColumnLabel(c).toLowerCase(Locale.ROOT), c);
     }
     return new Columns(count, answers, byLabel);
+  }
+
+  /**
+   * Columns rebuilt from another's {@link #answers()} (a shared result, {@code KeptCodec}), or
+   * {@code null} when they cannot be: not {@link #PROPERTIES} a column, an answer not of its
+   * property's kind, or a label that is not a {@code String} (with which {@link #read} fails).
+   */
+  static Columns of(int count, Object[] answers) {
+    if (count < 0 || answers.length != (long) count * PROPERTIES) {
+      return null;
+    }
+    P[] properties = P.values();
+    for (int i = 0; i < answers.length; i++) {
+      if (!properties[i % PROPERTIES].fits(answers[i])) {
+        return null;
+      }
+    }
+    Map<String, Integer> byLabel = new HashMap<>();
+    for (int c = 1; c <= count; c++) {
+      if (!(answers[(c - 1) * PROPERTIES + P.LABEL.ordinal()] instanceof String label)) {
+        return null;
+      }
+      byLabel.putIfAbsent(label.toLowerCase(Locale.ROOT), c);
+    }
+    return new Columns(count, answers.clone(), byLabel);
+  }
+
+  /** Every answer (or exception) of every column, column by column in property order: a copy. */
+  Object[] answers() {
+    return answers.clone();
   }
 
   private static Object answer(ResultSetMetaData meta, int column, Read read) {

@@ -12,6 +12,9 @@ import java.sql.SQLException;
  */
 abstract class Dialect {
 
+  /** The dialect's name, which names it in a shared result ({@code KeptCodec}). */
+  abstract String name();
+
   /** Whether results with a column of this type may be kept. */
   abstract boolean answers(int sqlType, String typeName);
 

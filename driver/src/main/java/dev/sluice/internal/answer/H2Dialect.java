@@ -40,6 +40,11 @@ final class H2Dialect extends Dialect {
   private H2Dialect() {}
 
   @Override
+  String name() {
+    return "H2";
+  }
+
+  @Override
   boolean answers(int sqlType, String typeName) {
     return WHOLE.contains(typeName) || TEXT.contains(typeName);
   }

@@ -71,4 +71,14 @@ final class Kept {
   long keptAtNanos() {
     return keptAtNanos;
   }
+
+  /** The estimated bytes of a result's key and column metadata, before its first value. */
+  static long baseBytes(ReadKey key, Columns columns) {
+    return 64 + key.bytes() + columns.bytes();
+  }
+
+  /** The estimated bytes one value adds: its three references and what they hold. */
+  static long valueBytes(Object object, String text, byte[] raw) {
+    return 3 * Sizes.REFERENCE + Sizes.of(object) + Sizes.of(text) + Sizes.of(raw);
+  }
 }

@@ -41,6 +41,11 @@ final class PostgresDialect extends Dialect {
   private PostgresDialect() {}
 
   @Override
+  String name() {
+    return "PostgreSQL";
+  }
+
+  @Override
   boolean answers(int sqlType, String typeName) {
     return ANSWERED.contains(typeName);
   }

@@ -19,7 +19,8 @@ public final class ReadKey {
   private final String schema;
   private final int hash;
 
-  private ReadKey(String sql, Parameters.Snapshot parameters, int maxRows, String user,
+  /** A key as {@link #of} makes it, or as a shared result names it ({@code KeptCodec}). */
+  ReadKey(String sql, Parameters.Snapshot parameters, int maxRows, String user,
       String catalog, String schema) {
     this.sql = sql;
     this.parameters = parameters;
@@ -61,6 +62,22 @@ public final class ReadKey {
   /** The statement's {@code maxRows} ({@code 0}: no limit). */
   int maxRows() {
     return maxRows;
+  }
+
+  Parameters.Snapshot parameters() {
+    return parameters;
+  }
+
+  String user() {
+    return user;
+  }
+
+  String catalog() {
+    return catalog;
+  }
+
+  String schema() {
+    return schema;
   }
 
   /** Roughly the bytes the key holds, for the store's bound. */

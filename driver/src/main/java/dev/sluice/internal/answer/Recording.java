@@ -56,7 +56,7 @@ public final class Recording {
     this.columns = columns;
     this.dialect = dialect;
     this.answeredNanos = answeredNanos;
-    this.size = 64 + key.bytes() + columns.bytes();
+    this.size = Kept.baseBytes(key, columns);
   }
 
   /**
@@ -119,7 +119,7 @@ public final class Recording {
     objects.add(object);
     texts.add(text);
     bytes.add(raw);
-    size += 3 * Sizes.REFERENCE + Sizes.of(object) + Sizes.of(text) + Sizes.of(raw);
+    size += Kept.valueBytes(object, text, raw);
     return true;
   }
 

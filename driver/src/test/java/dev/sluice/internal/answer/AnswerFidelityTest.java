@@ -37,7 +37,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * row with its {@code NULL}, every getter by index and by label on the answered result returns
  * what it returned on the live one, and throws where it threw — or the result is never kept.
  * On PostgreSQL in pgjdbc's text transfer and in its binary transfer ({@code prepareThreshold=-1},
- * what a statement uses once it is server-prepared), and on H2.
+ * what a statement uses once it is server-prepared), and on H2. Each by two routes: the answer
+ * from the result as kept, and from the result shared — encoded and decoded ({@link KeptCodec})
+ * as another instance of the budget would receive it.
  */
 class AnswerFidelityTest {
   private static EmbeddedPostgres postgres;
@@ -79,26 +81,31 @@ class AnswerFidelityTest {
     }
   }
 
+  /** How an answer reaches its reader: from the result as kept, or as shared. */
+  static final List<String> ROUTES = List.of("kept", "shared");
+
   static List<Arguments> postgresCells() {
     List<Arguments> cells = new ArrayList<>();
     for (String transfer : List.of("text", "binary")) {
       for (String type : MATRIX.keySet().stream().sorted().toList()) {
-        cells.add(Arguments.of(transfer, type));
+        for (String route : ROUTES) {
+          cells.add(Arguments.of(transfer, type, route));
+        }
       }
     }
     return cells;
   }
 
-  @ParameterizedTest(name = "{0} transfer, {1}")
+  @ParameterizedTest(name = "{0} transfer, {1}, {2}")
   @MethodSource("postgresCells")
-  void postgres_everyGetter_answersWhatTheLiveResultReturned(String transfer, String type)
-      throws SQLException {
+  void postgres_everyGetter_answersWhatTheLiveResultReturned(String transfer, String type,
+      String route) throws SQLException {
     String url = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres"
         + (transfer.equals("binary") ? "?prepareThreshold=-1" : "");
     try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
       String sql = "SELECT v FROM (VALUES (1, " + MATRIX.get(type) + "), (2, NULL::"
           + type + ")) t(k, v) ORDER BY k";
-      Comparison got = compare(c, sql);
+      Comparison got = compare(c, sql, route);
       if (POSTGRES_ANSWERED.contains(type)) {
         assertThat(got.kept).as("kept").isTrue();
         assertThat(got.answered).as("answered outcomes").isEqualTo(got.live);
@@ -222,13 +229,14 @@ class AnswerFidelityTest {
   static final List<String> H2_ANSWERED = List.of("TINYINT", "SMALLINT", "INTEGER", "BIGINT",
       "CHARACTER VARYING", "CHARACTER(4)");
 
-  @ParameterizedTest(name = "H2, {0}")
-  @MethodSource("h2Types")
-  void h2_everyGetter_answersWhatTheLiveResultReturned(String type) throws SQLException {
+  @ParameterizedTest(name = "H2, {0}, {1}")
+  @MethodSource("h2Cells")
+  void h2_everyGetter_answersWhatTheLiveResultReturned(String type, String route)
+      throws SQLException {
     try (Connection c = DriverManager.getConnection("jdbc:h2:mem:fidelity")) {
       String sql = "SELECT v FROM (VALUES (1, " + H2_MATRIX.get(type) + "), (2, CAST(NULL AS "
           + type + "))) t(k, v) ORDER BY k";
-      Comparison got = compare(c, sql);
+      Comparison got = compare(c, sql, route);
       if (H2_ANSWERED.contains(type)) {
         assertThat(got.kept).as("kept").isTrue();
         assertThat(got.answered).as("answered outcomes").isEqualTo(got.live);
@@ -238,8 +246,9 @@ class AnswerFidelityTest {
     }
   }
 
-  static List<String> h2Types() {
-    return H2_MATRIX.keySet().stream().sorted().toList();
+  static List<Arguments> h2Cells() {
+    return H2_MATRIX.keySet().stream().sorted()
+        .flatMap(type -> ROUTES.stream().map(route -> Arguments.of(type, route))).toList();
   }
 
   /**
@@ -254,21 +263,26 @@ class AnswerFidelityTest {
   void h2_aStringIsAnsweredAsH2ReadsIt_orNotKept(String value) throws SQLException {
     try (Connection c = DriverManager.getConnection("jdbc:h2:mem:fidelity")) {
       for (String type : List.of("CHARACTER VARYING(64)", "CHARACTER(40)")) {
-        String sql = "SELECT v FROM (VALUES (1, CAST('" + value.replace("'", "''") + "' AS "
-            + type + "))) t(k, v)";
-        Comparison got = compare(c, sql);
-        if (got.kept) {
-          assertThat(got.answered).as("%s as %s", value, type).isEqualTo(got.live);
-        }
-        if (List.of("user-17", "world ", "Zürich", "x'01'").contains(value)) {
-          assertThat(got.kept).as("a plain string is kept: %s as %s", value, type).isTrue();
+        for (String route : ROUTES) {
+          String sql = "SELECT v FROM (VALUES (1, CAST('" + value.replace("'", "''") + "' AS "
+              + type + "))) t(k, v)";
+          Comparison got = compare(c, sql, route);
+          if (got.kept) {
+            assertThat(got.answered).as("%s as %s, %s", value, type, route).isEqualTo(got.live);
+          }
+          if (List.of("user-17", "world ", "Zürich", "x'01'").contains(value)) {
+            assertThat(got.kept).as("a plain string is kept: %s as %s", value, type).isTrue();
+          }
         }
       }
     }
   }
 
-  /** The outcomes of every getter on the live result, and on its answer if it was kept. */
-  private static Comparison compare(Connection c, String sql) throws SQLException {
+  /**
+   * The outcomes of every getter on the live result, and on its answer if it was kept, by
+   * {@code route} ({@link #ROUTES}).
+   */
+  private static Comparison compare(Connection c, String sql, String route) throws SQLException {
     AtomicLong now = new AtomicLong();
     Answers answers = Answers.create("fidelity", new AnswerSettings(Duration.ofSeconds(5),
         Duration.ZERO, 100, 1 << 20), now::get, (name, age, joined) -> new SQLWarning("stale"));
@@ -289,7 +303,7 @@ class AnswerFidelityTest {
       if (recording != null) {
         recording.ended();
       }
-      try (ResultSet answer = answers.answer(key, ps, Priority.NORMAL)) {
+      try (ResultSet answer = answer(answers, key, ps, recording, route.equals("shared"))) {
         if (answer == null) {
           return new Comparison(false, live, answered);
         }
@@ -305,6 +319,30 @@ class AnswerFidelityTest {
       }
     }
     return new Comparison(true, live, answered);
+  }
+
+  /**
+   * The answer to {@code key}; if {@code shared}, made instead from the kept result encoded 3 s
+   * after it was kept and decoded on another clock, as another instance would receive it.
+   */
+  private static ResultSet answer(Answers answers, ReadKey key, PreparedStatement ps,
+      Recording recording, boolean shared) throws SQLException {
+    ResultSet answer = answers.answer(key, ps, Priority.NORMAL);
+    if (answer == null || !shared) {
+      return answer;
+    }
+    answer.close();
+    Kept kept = recording.toKept();
+    byte[] bytes = KeptCodec.encode(kept, kept.keptAtNanos() + 3_000_000_000L);
+    assertThat(bytes).as("encoded").isNotNull();
+    Kept back = KeptCodec.decode(bytes, 50_000_000_000L);
+    assertThat(back).as("decoded").isNotNull();
+    assertThat(back.key()).isEqualTo(key);
+    assertThat(back.dialect()).isSameAs(kept.dialect());
+    assertThat(back.rows()).isEqualTo(kept.rows());
+    assertThat(back.bytes()).as("size").isEqualTo(kept.bytes());
+    assertThat(back.keptAtNanos()).isEqualTo(47_000_000_000L);
+    return new AnsweredResultSet(back, back.dialect(), ps, new SQLWarning("stale"));
   }
 
   /** Every answer of the metadata of the one column, by reflection over the interface. */
