@@ -16,6 +16,7 @@ import dev.sluice.internal.redis.RedisHealth;
 import dev.sluice.internal.redis.RedisLink;
 import dev.sluice.internal.redis.RedisLinks;
 import dev.sluice.internal.redis.Registry;
+import dev.sluice.internal.redis.ResultChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -86,7 +87,8 @@ final class Enforcer implements AutoCloseable {
     boolean flagFromRedis = explicitFlag == null && flagSource(settings) == FlagSource.REDIS;
     RedisLink link = null;
     RedisHealth health = null;
-    if (flagFromRedis || settings.get(Keys.INSTANCES).fromRedis()) {
+    boolean share = settings.get(Keys.STALE_SHARE);
+    if (flagFromRedis || settings.get(Keys.INSTANCES).fromRedis() || share) {
       link = RedisLinks.connect(RedisUri.endpoint(settings),
           settings.get(Keys.REDIS_TIMEOUT), "sluice-" + name);
       owned.add(link);
@@ -101,9 +103,15 @@ final class Enforcer implements AutoCloseable {
     Limiter limiter = new Limiter(name, settings, bucket, flag, count, driverMode, ticker,
         Hooks.INSTANCE);
     AnswerSettings answering = answerSettings(settings);
-    Answers answers = answering.on()
-        ? Answers.create(name, answering, ticker::read, StaleResultWarning.STALE) : null;
+    Answers answers = !answering.on() ? null
+        : share ? Answers.sharing(name, answering, ticker::read, StaleResultWarning.STALE)
+        : Answers.create(name, answering, ticker::read, StaleResultWarning.STALE);
     limiter.answerWith(answers); // before any connection can ask: published with the limiter
+    if (share) {
+      owned.add(0, ResultChannel.start(name, link, settings.get(Keys.REDIS_TIMEOUT),
+          settings.get(Keys.REDIS_PING), answers::warmUpSharing, answers::nextShared,
+          answers::heard)); // closed before the link
+    }
     Registry registry = settings.get(Keys.INSTANCES).fromRedis()
         ? startRegistry(settings, link, health, limiter, ticker, owned) : null;
     Enforcer opened = new Enforcer(limiter, settings, Collections.unmodifiableList(owned),

@@ -101,6 +101,16 @@ final class SettingsCheck {
           + " there is no refused read to answer; set sluice.stale.max-age=0 or use statement"
           + " scope");
     }
+    if (settings.get(Keys.STALE_SHARE) && settings.get(Keys.STALE_MAX_AGE).isZero()) {
+      throw new IllegalArgumentException("sluice.stale.share=true needs sluice.stale.max-age above"
+          + " 0, but sluice.stale.max-age was \"" + settings.given(Keys.STALE_MAX_AGE) + "\":"
+          + " with answers off there is no kept result to share; set sluice.stale.max-age or"
+          + " remove sluice.stale.share");
+    }
+    if (settings.get(Keys.STALE_SHARE) && !hasRedis) {
+      throw new IllegalArgumentException("sluice.stale.share=true needs sluice.redis, the Redis"
+          + " the kept results travel through; set sluice.redis or remove sluice.stale.share");
+    }
     Duration expiry = settings.get(Keys.INSTANCES_EXPIRY);
     Duration needed = settings.get(Keys.REDIS_HEARTBEAT).plus(settings.get(Keys.REDIS_TIMEOUT));
     if (registry && expiry.compareTo(needed) <= 0) {

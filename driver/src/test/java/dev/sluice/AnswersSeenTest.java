@@ -67,7 +67,7 @@ class AnswersSeenTest {
   }
 
   /** H2 as a plain {@code DataSource}: a connection per call, as a driver gives it. */
-  private static javax.sql.DataSource plain(String url) {
+  static javax.sql.DataSource plain(String url) {
     return (javax.sql.DataSource) java.lang.reflect.Proxy.newProxyInstance(
         AnswersSeenTest.class.getClassLoader(), new Class<?>[] {javax.sql.DataSource.class},
         (proxy, method, args) -> switch (method.getName()) {

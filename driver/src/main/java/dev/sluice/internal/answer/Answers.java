@@ -1,6 +1,8 @@
 package dev.sluice.internal.answer;
 
 import dev.sluice.Priority;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -44,6 +46,8 @@ import java.util.function.LongSupplier;
  * <p>This class is threadsafe and takes no lock; a joined read parks without a monitor.
  */
 public final class Answers {
+  /** Enough encodings and decodings for the JIT to compile the codec (about 0.3 s of a core). */
+  static final int WARM_UP_ROUNDS = 3_000;
   private final String budgetName;
   private final AnswerSettings settings;
   private final LongSupplier nanoTime;
@@ -54,6 +58,13 @@ public final class Answers {
   private final LongAdder[] answered = adders();
   private final LongAdder[] joined = adders();
   private final AgeHistogram ages = new AgeHistogram();
+  /** Answers from results another instance kept ({@code sluice.stale.share}). */
+  private final LongAdder fromOthers = new LongAdder();
+  /** {@code null} unless {@code sluice.stale.share}. */
+  private final Sharing sharing;
+  /** What this instance's getters depend on ({@link Sharing#environment}); known once a read is recorded. */
+  private volatile String environment;
+  private final long maxAgeNanos;
   private final Recording.Landing landing = new Landing();
   private volatile Dialect dialect;
   /**
@@ -65,12 +76,13 @@ public final class Answers {
   private boolean active;
 
   private Answers(String budgetName, AnswerSettings settings, LongSupplier nanoTime,
-      StaleWarnings warnings, int waitersPerRead) {
+      StaleWarnings warnings, int waitersPerRead, boolean share) {
     this.budgetName = budgetName;
+    this.sharing = share ? new Sharing(System::currentTimeMillis) : null;
     this.settings = settings;
     this.nanoTime = nanoTime;
     this.warnings = warnings;
-    long maxAgeNanos = settings.maxAge().toNanos();
+    this.maxAgeNanos = settings.maxAge().toNanos();
     this.store = new Store(settings.memoryBytes(), maxAgeNanos);
     this.flights = new Flights(maxAgeNanos, waitersPerRead);
   }
@@ -86,15 +98,31 @@ public final class Answers {
    */
   public static Answers create(String budgetName, AnswerSettings settings, LongSupplier nanoTime,
       StaleWarnings warnings) {
-    return create(budgetName, settings, nanoTime, warnings, Flights.WAITERS_PER_READ);
+    return create(budgetName, settings, nanoTime, warnings, Flights.WAITERS_PER_READ, false);
+  }
+
+  /**
+   * The answers of one budget that share their kept results with the budget's other instances
+   * ({@code sluice.stale.share}): the caller carries {@link #nextShared()} to them and what they
+   * send to {@link #heard(String)}.
+   *
+   * @param budgetName the budget's {@code sluice.name}, for the warning
+   * @param settings the checked settings; answers must be {@link AnswerSettings#on() on}
+   * @param nanoTime the clock, as {@code System::nanoTime}
+   * @param warnings makes the warning of an answer ({@code StaleResultWarning}'s factory)
+   * @return the answers
+   */
+  public static Answers sharing(String budgetName, AnswerSettings settings,
+      LongSupplier nanoTime, StaleWarnings warnings) {
+    return create(budgetName, settings, nanoTime, warnings, Flights.WAITERS_PER_READ, true);
   }
 
   static Answers create(String budgetName, AnswerSettings settings, LongSupplier nanoTime,
-      StaleWarnings warnings, int waitersPerRead) {
+      StaleWarnings warnings, int waitersPerRead, boolean share) {
     if (!settings.on()) {
       throw new IllegalArgumentException("answers are off (sluice.stale.max-age=0)");
     }
-    return new Answers(budgetName, settings, nanoTime, warnings, waitersPerRead);
+    return new Answers(budgetName, settings, nanoTime, warnings, waitersPerRead, share);
   }
 
   /**
@@ -111,7 +139,7 @@ public final class Answers {
       return null;
     }
     try {
-      Dialect d = dialect(live);
+      Dialect d = dialect(live.getStatement().getConnection());
       if (d == null || live.getType() != ResultSet.TYPE_FORWARD_ONLY
           || live.getConcurrency() != ResultSet.CONCUR_READ_ONLY) {
         return null;
@@ -136,12 +164,19 @@ public final class Answers {
     return true;
   }
 
-  private Dialect dialect(ResultSet live) throws SQLException {
+  /**
+   * The dialect of the budget's database, looked up on first use, and with it the
+   * {@link #environment} a shared result must come from.
+   */
+  private Dialect dialect(Connection connection) throws SQLException {
     Dialect d = dialect;
     if (d == null) {
       // Racy on purpose: two first recordings may both look the product up; both find the same.
-      d = dialectOf(live.getStatement().getConnection().getMetaData()
-          .getDatabaseProductName());
+      DatabaseMetaData database = connection.getMetaData();
+      d = dialectOf(database.getDatabaseProductName());
+      if (sharing != null) {
+        environment = Sharing.environment(database.getDriverName(), database.getDriverVersion());
+      }
       dialect = d;
     }
     return d;
@@ -185,11 +220,22 @@ public final class Answers {
     return answered(kept, caller, join, priority.ordinal());
   }
 
+  private void learnEnvironment(Statement caller) {
+    try {
+      dialect(caller.getConnection());
+    } catch (SQLException | RuntimeException e) {
+      // the next refusal tries again; the read is refused or answered as it would be
+    }
+  }
+
   private ResultSet answered(Kept kept, Statement caller, boolean join, int priority) {
     long ageMillis = Math.max(0, (nanoTime.getAsLong() - kept.keptAtNanos()) / 1_000_000);
     answered[priority].increment();
     if (join) {
       joined[priority].increment();
+    }
+    if (kept.heard()) {
+      fromOthers.increment();
     }
     ages.record(ageMillis);
     return new AnsweredResultSet(kept, kept.dialect(), caller,
@@ -212,10 +258,19 @@ public final class Answers {
     return active;
   }
 
-  /** A read was refused: the budget is limiting; recording may begin. */
-  public void refused() {
+  /**
+   * A read was refused: the budget is limiting; recording may begin. With sharing, the first
+   * refusal also learns the {@link Sharing#environment} from the caller's connection, so that
+   * what other instances send is heard before this one has kept anything.
+   *
+   * @param caller the refused read's statement; {@code null}: none to learn from
+   */
+  public void refused(Statement caller) {
     if (!active) {
       active = true;
+    }
+    if (sharing != null && environment == null && caller != null) {
+      learnEnvironment(caller);
     }
   }
 
@@ -237,7 +292,8 @@ public final class Answers {
   public String summaryNote() {
     long n = answered();
     String note = "; answered instead so far: " + n + ", " + joined()
-        + " of them joining a read in flight";
+        + " of them joining a read in flight"
+        + (sharing == null ? "" : ", " + fromOthers.sum() + " from other instances' results");
     return n == 0 ? note : note + ", aged p50 " + ageMillis(0.5) + " ms, p99 " + ageMillis(0.99)
         + " ms";
   }
@@ -306,6 +362,9 @@ public final class Answers {
       Kept kept = recording.toKept();
       store.put(kept, nanoTime.getAsLong());
       land(recording, kept);
+      if (sharing != null) {
+        sharing.offer(kept);
+      }
     }
 
     @Override
@@ -320,9 +379,55 @@ public final class Answers {
     }
   }
 
+  /**
+   * The next result this instance kept, as a message to the budget's other instances; {@code
+   * null} when none waits, or when not sharing. Called by the sending thread, which encodes it.
+   */
+  public String nextShared() {
+    return sharing == null ? null : sharing.next(environment, nanoTime);
+  }
+
+  /**
+   * Keeps a result another instance sent, while this one is limiting and the result is younger
+   * than {@code max-age} here; never replaces a younger result. Called by the subscriber's
+   * thread; reads the {@link #active()} hint as the request path does (a result heard a moment
+   * after limiting ended is dropped with the others when a read next finds it ended).
+   *
+   * @param message as {@link #nextShared()} made it on the other instance
+   */
+  public void heard(String message) {
+    if (sharing == null || !active) {
+      return;
+    }
+    long now = nanoTime.getAsLong();
+    sharing.read(message, environment, now, kept -> {
+      if (now - kept.keptAtNanos() < maxAgeNanos) {
+        store.putUnlessYounger(kept.asHeard(), now);
+      }
+    });
+  }
+
+  /**
+   * Readies the encoding and decoding of shared results ({@link KeptCodec#warmUp}): called once
+   * by the sending thread when sharing starts, off every request path.
+   */
+  public void warmUpSharing() {
+    KeptCodec.warmUp(WARM_UP_ROUNDS);
+  }
+
+  /** Answers from results another instance kept, since this budget was built. */
+  public long answeredFromOthers() {
+    return fromOthers.sum();
+  }
+
   /** Where this budget's recordings land (for a benchmark that records without a flight). */
   Recording.Landing landing() {
     return landing;
+  }
+
+  /** Sets the environment as a first refusal learns it from its connection (for tests). */
+  void learned(String environment) {
+    this.environment = environment;
   }
 
   /** Whether a caller waits for the read of {@code key} in flight (for tests). */

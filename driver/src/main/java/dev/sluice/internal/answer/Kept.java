@@ -17,9 +17,16 @@ final class Kept {
   private final int rows;
   private final long size;
   private final long keptAtNanos;
+  private final boolean heard;
 
   Kept(ReadKey key, Columns columns, Dialect dialect, Object[] objects, String[] texts, byte[][] bytes, int rows,
       long size, long keptAtNanos) {
+    this(key, columns, dialect, objects, texts, bytes, rows, size, keptAtNanos, false);
+  }
+
+  private Kept(ReadKey key, Columns columns, Dialect dialect, Object[] objects, String[] texts,
+      byte[][] bytes, int rows, long size, long keptAtNanos, boolean heard) {
+    this.heard = heard;
     this.key = key;
     this.columns = columns;
     this.dialect = dialect;
@@ -80,5 +87,15 @@ final class Kept {
   /** The estimated bytes one value adds: its three references and what they hold. */
   static long valueBytes(Object object, String text, byte[] raw) {
     return 3 * Sizes.REFERENCE + Sizes.of(object) + Sizes.of(text) + Sizes.of(raw);
+  }
+
+  /** The same result, marked as sent by another instance ({@code sluice.stale.share}). */
+  Kept asHeard() {
+    return new Kept(key, columns, dialect, objects, texts, bytes, rows, size, keptAtNanos, true);
+  }
+
+  /** Whether another instance kept this result and sent it here. */
+  boolean heard() {
+    return heard;
   }
 }

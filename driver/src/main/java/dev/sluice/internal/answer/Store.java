@@ -45,6 +45,14 @@ final class Store {
     trim(nowNanos);
   }
 
+  /** Keeps a result another instance sent, unless this one keeps a younger of the same read. */
+  void putUnlessYounger(Kept kept, long nowNanos) {
+    Kept old = byKey.get(kept.key());
+    if (old == null || old.keptAtNanos() < kept.keptAtNanos()) {
+      put(kept, nowNanos);
+    }
+  }
+
   /** The result of {@code key} kept at most {@code max-age} ago, or {@code null}. */
   Kept get(ReadKey key, long nowNanos) {
     Kept kept = byKey.get(key);

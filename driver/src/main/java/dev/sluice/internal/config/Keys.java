@@ -318,6 +318,16 @@ public final class Keys {
           + " hold together; the oldest is dropped first.")
       .group(Group.RARELY_USED).build();
 
+  public static final Key<Boolean> STALE_SHARE = Key.named("sluice.stale.share", Boolean.class,
+          Key::bool, "be `true` or `false`")
+      .defaultValue(Boolean.FALSE, "`false`")
+      .doc("With `sluice.stale.max-age` and `sluice.redis`: each instance sends the results it"
+          + " keeps to the budget's other instances over the Redis channel"
+          + " `sluice:<name>:answers`, so that every instance answers from every read the budget"
+          + " admitted, not only its own. The rows travel through that Redis: turn it on only"
+          + " where it may hold them, as the cache does. See `docs/answers.md`.")
+      .group(Group.RARELY_USED).build();
+
   // --- read only by the Spring Boot starter (sluice-spring-boot-starter); elsewhere ignored ---
 
   public static final Key<Boolean> ENABLED = Key.named("sluice.enabled", Boolean.class,
@@ -377,7 +387,7 @@ public final class Keys {
       CONCURRENCY, STACK_TRACES, SUMMARY_INTERVAL, REDIS_SETTLE, REDIS_UNREACHABLE, REDIS_PING,
       REDIS_HEARTBEAT, INSTANCES_EXPIRY, POOL_AUTO_COMMIT, JMX, RECOVERY_THRESHOLD,
       CONCURRENCY_MIN, CONCURRENCY_MAX, STALE_MAX_AGE, STALE_WAIT, STALE_MAX_ROWS, STALE_MEMORY,
-      ENABLED, DATASOURCES, CIRCUIT_BREAKER, CIRCUIT_BREAKER_PUBLISH, WEB, WEB_PRIORITY_HEADER);
+      STALE_SHARE,      ENABLED, DATASOURCES, CIRCUIT_BREAKER, CIRCUIT_BREAKER_PUBLISH, WEB, WEB_PRIORITY_HEADER);
 
   /** The keys that only mean something with {@code sluice.redis}. */
   public static final List<Key<?>> REDIS_ONLY = List.of(

@@ -67,7 +67,7 @@ final class Answering {
     if (a == null) {
       throw refused;
     }
-    a.refused();
+    a.refused(caller);
     ResultSet answer = null;
     try {
       int state = connection.state();

@@ -127,6 +127,11 @@ abstract class CommandLink<C extends JedisCommands> implements RedisLink {
   }
 
   @Override
+  public final void send(String channel, String message) {
+    call("PUBLISH " + channel, client -> publishOn(client, channel, message));
+  }
+
+  @Override
   public final long heartbeat(String key, String member, Duration expiry) {
     Object count = call("heartbeat " + key,
         client -> client.eval(HEARTBEAT, 1, key, member, px(expiry)));

@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  *       stream of them costs one read in flight at a time. The subscriber pings every
  *       {@code sluice.redis.ping}; its read timeout is the ping interval plus the timeout, so a
  *       silent connection ends in an exception and the thread subscribes again
- *       ({@link FlagSubscriber}).
+ *       ({@link ChannelSubscriber}).
  *   <li><b>Cannot read in time means unreachable.</b> A failed read, or no successful read started
  *       within the last refresh interval plus the timeout (a watchdog on a second thread checks,
  *       so a read stuck on a silent Redis cannot hide it), turns the state to
@@ -88,7 +88,7 @@ public final class FlagReader implements AutoCloseable {
   private final DaemonThreads subscriberThreads;
   private final DaemonThreads writerThreads;
   private final FlagWriter writer;
-  private final FlagSubscriber subscriber;
+  private final ChannelSubscriber subscriber;
   /** Whether a read asked for by a message is queued and not started yet: one at a time. */
   private final AtomicBoolean confirmQueued = new AtomicBoolean();
   /** The last odd value logged, so that each is logged once; {@code null} after a plain one. */
@@ -125,7 +125,7 @@ public final class FlagReader implements AutoCloseable {
         + " (trip/reset)", "the last trip() or reset() is written again every "
         + TimeUnit.NANOSECONDS.toMillis(refreshNanos) + " ms until Redis takes it; this"
         + " instance's flag follows it meanwhile"), timing.refresh(), writerThreads, this::taken);
-    this.subscriber = new FlagSubscriber(name, key, link,
+    this.subscriber = new ChannelSubscriber(name, "the breaker subscriber", key, link,
         Duration.ofNanos(pingNanos + timeoutNanos), Math.min(refreshNanos, pingNanos), this::heard,
         subscriberThreads);
     long now = ticker.read();

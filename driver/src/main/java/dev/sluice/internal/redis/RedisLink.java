@@ -76,6 +76,13 @@ public interface RedisLink extends AutoCloseable {
   void forget(String key, String member);
 
   /**
+   * Publishes {@code message} on {@code channel}; nobody need be listening.
+   *
+   * @throws RedisDown if Redis did not answer in time
+   */
+  void send(String channel, String message);
+
+  /**
    * Subscribes to {@code channel} on a connection of its own and delivers to {@code listener}
    * until the connection fails or {@link Subscription#cancel()} is called. Blocks the calling
    * thread meanwhile. The connection's read timeout is finite: a subscriber that hears nothing

@@ -104,6 +104,11 @@ final class FakeLink implements RedisLink {
   }
 
   @Override
+  public void send(String channel, String message) {
+    throw new RedisDown("no pub/sub in the fake", null);
+  }
+
+  @Override
   public void subscribe(String channel, Duration silence, Listener listener) {
     throw new RedisDown("no pub/sub in the fake", null);
   }

@@ -105,6 +105,11 @@ class FlagReaderRedisTest {
     }
 
     @Override
+    public void send(String channel, String message) {
+      real.send(channel, message);
+    }
+
+    @Override
     public void subscribe(String channel, Duration silence, Listener listener) {
       real.subscribe(channel, silence, listener);
     }

@@ -93,8 +93,10 @@ final class AppInstance implements AutoCloseable {
    * Sluice over the pool: with the in-process flag and a fixed instance count by default; with
    * {@code --redis}, the flag and the live instance count come from Redis, as in production. The
    * recovery settle is the drill's ({@code --settle}), short enough for the hold to end in the run.
-   * In the answering run, {@code sluice.stale.max-age} is {@code --stale-max-age}, the other
-   * {@code sluice.stale.*} keys at their defaults.
+   * In the answering run, {@code sluice.stale.max-age} is {@code --stale-max-age} and, unless
+   * {@code --stale-share off}, the instances share their kept results ({@code
+   * sluice.stale.share}) through {@code --redis} or the drill's own Redis ({@link SharedRedis});
+   * the other {@code sluice.stale.*} keys at their defaults.
    */
   private static RateLimitedDataSource sluice(DataSource pool, DrillOptions options,
       RunKind kind, BreakerFlag breaker) {
@@ -102,6 +104,11 @@ final class AppInstance implements AutoCloseable {
     settings.setProperty("sluice.recovery.settle", options.settleMillis + "ms");
     if (kind.answers()) {
       settings.setProperty("sluice.stale.max-age", options.staleMaxAgeMillis + "ms");
+      if (options.staleShare) {
+        settings.setProperty("sluice.stale.share", "true");
+        settings.setProperty("sluice.redis",
+            options.redis != null ? options.redis : SharedRedis.uri());
+      }
     }
     if (kind.auto()) {
       settings.setProperty("sluice.concurrency", "auto");

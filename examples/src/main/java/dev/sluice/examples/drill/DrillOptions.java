@@ -60,6 +60,9 @@ final class DrillOptions {
       "                      would refuse is answered from an identical read's result at most",
       "                      this old; 0 plays no answering run (nor does --scope connection,",
       "                      which has no statements to answer)                   (default 5)",
+      "  --stale-share on|off whether the answering run's instances share their kept results",
+      "                      (sluice.stale.share) through --redis, or through a Redis the drill",
+      "                      starts from Maven; off: each answers from its own    (default on)",
       "  --critical-writes N CRITICAL writes per second among the load (Priority.CRITICAL);",
       "                      the reads then run SHEDDABLE, so Sluice sheds them first:",
       "                      try --critical-writes 50  (default 0: no writes, every read NORMAL)",
@@ -95,6 +98,8 @@ final class DrillOptions {
   final double criticalWrites;
   /** The answering run's {@code sluice.stale.max-age} in milliseconds; 0: no such run. */
   final long staleMaxAgeMillis;
+  /** Whether the answering run's instances share their kept results ({@code --stale-share}). */
+  final boolean staleShare;
   /** The second at which the database loses half its capacity, or -1: never. */
   final int capacityDrop;
   final String redis;
@@ -127,6 +132,7 @@ final class DrillOptions {
         "a number of seconds from 0 to 600"));
     staleMaxAgeMillis = Math.round(1000 * number(given, "stale-max-age", "5", 0, 600,
         "a number of seconds from 0 to 600"));
+    staleShare = onOff(given.getOrDefault("stale-share", "on"));
     criticalWrites = number(given, "critical-writes", "0", 0, 10_000,
         "writes per second from 0 to 10000");
     capacityDrop = integer(given, "capacity-drop", "-1", -1, 1200,
@@ -224,8 +230,17 @@ final class DrillOptions {
 
   static final String[] KNOWN = {"load", "budget", "outage-start", "outage-length",
       "duration", "instances", "keys", "skew", "ttl", "cache-return", "threads", "timeout-ms",
-      "db-cost-ms", "db-crowding-ms", "scope", "settle", "stale-max-age", "critical-writes",
+      "db-cost-ms", "db-crowding-ms", "scope", "settle", "stale-max-age", "stale-share", "critical-writes",
       "capacity-drop", "redis", "out", "help"};
+
+  private static boolean onOff(String text) {
+    return switch (text) {
+      case "on" -> true;
+      case "off" -> false;
+      default -> throw new IllegalArgumentException("--stale-share must be on or off, but was \""
+          + text + "\"");
+    };
+  }
 
   private static void checkKnown(String name) {
     for (String known : KNOWN) {

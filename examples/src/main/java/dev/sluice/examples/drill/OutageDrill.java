@@ -132,7 +132,8 @@ public final class OutageDrill {
     out.println("Run " + number + " of " + runs + ": " + run.kind().label()
         + (run.kind().auto() ? " (sluice.concurrency=auto)" : "")
         + (run.kind().answers() ? " (sluice.stale.max-age=" + number(options.staleMaxAgeMillis
-            / 1000.0) + "s)" : ""));
+            / 1000.0) + "s" + (options.staleShare ? ", sluice.stale.share=true" : "") + ")"
+            : ""));
     out.println(Table.header(options));
     Summary summary = Summary.of(run.kind(), run.play(out), options);
     List<String> problems = OfferCheck.problems(summary.seconds(), options);
@@ -194,6 +195,11 @@ public final class OutageDrill {
       out.printf(Locale.ROOT, "In the answering run, a read Sluice would refuse is answered"
           + " instead from an identical read's result at most %s s old; the service sees the"
           + " warning on it and does not cache it.%n", number(o.staleMaxAgeMillis / 1000.0));
+      if (o.staleShare) {
+        out.printf(Locale.ROOT, "Its instances share the results they keep through %s"
+            + " (sluice.stale.share=true; --stale-share off answers each from its own).%n",
+            o.redis == null ? "a Redis the drill starts from Maven" : "the Redis of --redis");
+      }
     }
   }
 
@@ -321,13 +327,21 @@ public final class OutageDrill {
         age(s));
     SimulatedCache model = Summary.model(o);
     double maxAge = o.staleMaxAgeMillis / 1000.0;
-    out.printf(Locale.ROOT, "  The most answers can reach here, on the drill's model: %s of the"
-        + " reads during the outage (each instance answers from the %s reads/s it admits, from an"
-        + " empty store when the cache died); one store for the whole budget would reach %s.%n",
-        percent(model.answerCeiling(o.load / o.instances, o.budget / o.instances, o.outageLength,
-            maxAge)),
-        number(o.budget / o.instances),
-        percent(model.answerCeiling(o.load, o.budget, o.outageLength, maxAge)));
+    String alone = percent(model.answerCeiling(o.load / o.instances, o.budget / o.instances,
+        o.outageLength, maxAge));
+    String shared = percent(model.answerCeiling(o.load, o.budget, o.outageLength, maxAge));
+    if (o.staleShare) {
+      out.printf(Locale.ROOT, "  The most answers can reach here, on the drill's model: %s of the"
+          + " reads during the outage (every instance answers from the %s reads/s the budget"
+          + " admits, shared through Redis, from empty stores when the cache died); each"
+          + " answering from its own %s reads/s alone (--stale-share off): %s.%n", shared,
+          number(o.budget), number(o.budget / o.instances), alone);
+    } else {
+      out.printf(Locale.ROOT, "  The most answers can reach here, on the drill's model: %s of the"
+          + " reads during the outage (each instance answers from the %s reads/s it admits, from"
+          + " an empty store when the cache died); shared by the instances (--stale-share on):"
+          + " %s.%n", alone, number(o.budget / o.instances), shared);
+    }
   }
 
   private static void recovery(PrintStream out, Summary s, DrillOptions o) {

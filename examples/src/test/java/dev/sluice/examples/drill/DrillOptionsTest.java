@@ -156,6 +156,15 @@ class DrillOptionsTest {
   }
 
   @Test
+  void parse_staleShare_onByDefault() {
+    assertThat(parse().staleShare).isTrue();
+    assertThat(parse("--stale-share", "off").staleShare).isFalse();
+    assertThat(parse("--stale-share=on").staleShare).isTrue();
+    assertThat(error("--stale-share", "yes")).isEqualTo("--stale-share must be on or off, but"
+        + " was \"yes\"");
+  }
+
+  @Test
   void parse_cacheReturnWarm_keepsTheEntries() {
     assertThat(parse("--cache-return", "warm").returnsEmpty).isFalse();
   }

@@ -165,6 +165,13 @@ class SluiceAutoConfigurationTest {
         "sluice.scope=connection").run(context ->
         assertThat(context).getFailure().rootCause()
             .hasMessageStartingWith("sluice.stale.max-age (\"5s\") needs sluice.scope=statement"));
+    runner.withPropertyValues("sluice.budget=5", "sluice.stale.share=yes").run(context ->
+        assertThat(context).getFailure().rootCause()
+            .hasMessage("sluice.stale.share must be `true` or `false`, but was \"yes\""));
+    runner.withPropertyValues("sluice.budget=5", "sluice.stale.max-age=5s",
+        "sluice.stale.share=true").run(context ->
+        assertThat(context).getFailure().rootCause()
+            .hasMessageStartingWith("sluice.stale.share=true needs sluice.redis"));
     runner.withPropertyValues("sluice.budget=5", "sluice.stale.max-age=5s",
         "sluice.stale.memory=512KB").run(context -> assertThat(context).hasNotFailed());
   }

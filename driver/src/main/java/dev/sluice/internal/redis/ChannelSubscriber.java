@@ -8,18 +8,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps one subscription to the breaker channel on a thread of its own, for {@link FlagReader}:
- * subscribes, hands each message on, and subscribes again after the connection failed or went
- * silent, a pause later (the reader's polling covers the gap). Its read timeout is the ping
+ * Keeps one subscription to a channel on a thread of its own — the breaker's, for
+ * {@link FlagReader}; the kept results', for {@link ResultChannel}: subscribes, hands each
+ * message on, and subscribes again after the connection failed or went silent, a pause later
+ * (the reader's polling covers the gap; kept results published meanwhile are not heard). Its read timeout is the ping
  * interval plus the timeout, so a silent connection ends in an exception; {@link #ping()}, called
  * every {@code sluice.redis.ping}, keeps a healthy one talking.
  *
  * <p>This class is threadsafe.
  */
-final class FlagSubscriber implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(FlagSubscriber.class);
+final class ChannelSubscriber implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ChannelSubscriber.class);
 
   private final String name;
+  private final String what;
   private final String channel;
   private final RedisLink link;
   private final Duration silence;
@@ -33,16 +35,18 @@ final class FlagSubscriber implements AutoCloseable {
    * Makes a subscriber; {@link #start()} starts its thread.
    *
    * @param name the budget's name, for the log
-   * @param channel the channel, the breaker key
+   * @param what what subscribes, for the log: {@code the breaker subscriber}
+   * @param channel the channel
    * @param link the Redis
    * @param silence how long a subscription may hear nothing before it counts as lost
    * @param pauseNanos how long to wait before subscribing again
    * @param onMessage hears each message, on the subscriber's thread
    * @param threads makes the subscriber's thread
    */
-  FlagSubscriber(String name, String channel, RedisLink link, Duration silence, long pauseNanos,
-      Consumer<String> onMessage, DaemonThreads threads) {
+  ChannelSubscriber(String name, String what, String channel, RedisLink link, Duration silence,
+      long pauseNanos, Consumer<String> onMessage, DaemonThreads threads) {
     this.name = name;
+    this.what = what;
     this.channel = channel;
     this.link = link;
     this.silence = silence;
@@ -86,7 +90,7 @@ final class FlagSubscriber implements AutoCloseable {
       try {
         link.subscribe(channel, silence, listener);
       } catch (RuntimeException e) {
-        LOG.debug("{} - the breaker subscriber lost its connection: {}", name, e.getMessage());
+        LOG.debug("{} - {} lost its connection: {}", name, what, e.getMessage());
       }
       subscription = null;
       pause();

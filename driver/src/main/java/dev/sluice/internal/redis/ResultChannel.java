@@ -1,0 +1,140 @@
+package dev.sluice.internal.redis;
+
+import java.time.Duration;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries one budget's kept results between its instances ({@code sluice.stale.share}) over the
+ * Redis channel {@code sluice:<name>:answers}: a thread of its own sends what this instance kept,
+ * every {@value #TICK_MILLIS} ms, and a {@link ChannelSubscriber} hands what the others sent to
+ * the answers' store. Neither is on a request path: a request only queues what it kept.
+ *
+ * <p>Pub/sub delivers at most once: a message sent while an instance's subscription is down is
+ * not heard there, and that instance answers from its own results meanwhile. When Redis does not
+ * answer, what is queued is dropped, not retried: a result worth sharing is a recent one.
+ *
+ * <p>This class is threadsafe.
+ */
+public final class ResultChannel implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ResultChannel.class);
+  static final long TICK_MILLIS = 10;
+
+  private final String name;
+  private final String channel;
+  private final RedisLink link;
+  private final Supplier<String> outgoing;
+  private final long timeoutNanos;
+  private final long pingNanos;
+  private final DaemonThreads threads;
+  private final DaemonThreads subscriberThreads;
+  private final ChannelSubscriber subscriber;
+  private final LongAdder lost = new LongAdder();
+  private volatile ScheduledThreadPoolExecutor scheduler;
+
+  private ResultChannel(String name, RedisLink link, Duration timeout, Duration ping,
+      Supplier<String> outgoing, Consumer<String> incoming) {
+    this.name = name;
+    this.channel = "sluice:" + name + ":answers";
+    this.link = link;
+    this.outgoing = outgoing;
+    this.timeoutNanos = timeout.toNanos();
+    this.pingNanos = ping.toNanos();
+    this.threads = new DaemonThreads("answers-out", name);
+    this.subscriberThreads = new DaemonThreads("answers-in", name);
+    this.subscriber = new ChannelSubscriber(name, "the kept results' subscriber", channel, link,
+        Duration.ofNanos(pingNanos + timeoutNanos), Math.min(pingNanos,
+        TimeUnit.SECONDS.toNanos(1)), incoming, subscriberThreads);
+  }
+
+  /**
+   * Starts sending and hearing a budget's kept results.
+   *
+   * @param name the budget's {@code sluice.name}: the channel's name and the threads'
+   * @param link the Redis
+   * @param timeout {@code sluice.redis.timeout}
+   * @param ping {@code sluice.redis.ping}: how often the subscription is pinged
+   * @param warmUp run once on the sending thread before anything is sent: readies the encoding
+   * @param outgoing the next message to send, {@code null} when none is queued (called on the
+   *     sending thread, which may encode there)
+   * @param incoming hears each message, this instance's own included, on the subscriber's thread
+   * @return the channel, running until {@link #close()}
+   */
+  public static ResultChannel start(String name, RedisLink link, Duration timeout,
+      Duration ping, Runnable warmUp, Supplier<String> outgoing, Consumer<String> incoming) {
+    ResultChannel started = new ResultChannel(name, link, timeout, ping, outgoing, incoming);
+    ScheduledThreadPoolExecutor scheduler = started.threads.scheduler(1);
+    scheduler.execute(warmUp);
+    scheduler.execute(started::connect);
+    scheduler.scheduleWithFixedDelay(started::send, TICK_MILLIS, TICK_MILLIS,
+        TimeUnit.MILLISECONDS);
+    scheduler.scheduleAtFixedRate(started.subscriber::ping, started.pingNanos,
+        started.pingNanos, TimeUnit.NANOSECONDS);
+    started.scheduler = scheduler;
+    started.subscriber.start();
+    return started;
+  }
+
+  /**
+   * Opens the link's connection before the first result is sent (any command does; this one
+   * reads a key nobody writes): limiting begins with a burst of results, and the first of them
+   * should not wait for a connection.
+   */
+  private void connect() {
+    try {
+      link.get(channel);
+    } catch (RedisDown e) {
+      LOG.debug("{} - could not reach Redis to share kept results yet: {}", name, e.getMessage());
+    }
+  }
+
+  /** Sends what is queued; on the first failure drops the rest of it. */
+  private void send() {
+    for (String message = outgoing.get(); message != null; message = outgoing.get()) {
+      try {
+        link.send(channel, message);
+      } catch (RedisDown e) {
+        long dropped = 1;
+        while (outgoing.get() != null) {
+          dropped++;
+        }
+        lost.add(dropped);
+        LOG.debug("{} - {} kept result(s) not shared, Redis did not take them: {}", name,
+            dropped, e.getMessage());
+        return;
+      }
+    }
+  }
+
+  /** Kept results this instance could not send because Redis did not take them. */
+  public long lost() {
+    return lost.sum();
+  }
+
+  /** Stops both threads and waits for them. Idempotent. */
+  @Override
+  public void close() {
+    subscriber.close();
+    ScheduledThreadPoolExecutor current = scheduler;
+    if (current != null) {
+      current.shutdownNow();
+    }
+    long waitNanos = 2 * timeoutNanos + pingNanos + TimeUnit.SECONDS.toNanos(1);
+    try {
+      threads.join(waitNanos);
+      subscriberThreads.join(waitNanos);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return channel;
+  }
+}

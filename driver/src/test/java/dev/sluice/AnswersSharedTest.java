@@ -1,0 +1,181 @@
+package dev.sluice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.testing.Await;
+import dev.sluice.testing.LogTap;
+import dev.sluice.testing.TestRedis;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Properties;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code sluice.stale.share} against a real Redis: two instances of one budget over one H2
+ * database, each on a fake clock (budget 0.01/s, burst 1: the next permit 100 s of fake time
+ * later). A read one instance admitted and kept answers the identical read the other refuses;
+ * without sharing, or while the other is not limiting, it does not. Nothing is left running.
+ */
+@SuppressWarnings("try") // RateLimitedDataSource.close() declares Exception, as DataSource must
+class AnswersSharedTest {
+  private static final String BY_ID = "SELECT id, name FROM items WHERE id = ?";
+  private static final Duration REFILL = Duration.ofSeconds(100);
+  /** Far above a pub/sub round trip, even on a loaded machine; the wait polls, it is no timing. */
+  private static final Duration DELIVERY = Duration.ofSeconds(10);
+  private static TestRedis redis;
+  private static int budgets;
+
+  private final BreakerFlag.Manual flag = BreakerFlag.manual();
+  private final FakeTicker tickerA = new FakeTicker();
+  private final FakeTicker tickerB = new FakeTicker();
+  private Connection keepAlive;
+  private javax.sql.DataSource h2;
+  private String name;
+
+  @BeforeAll
+  static void startRedis() {
+    redis = TestRedis.start();
+  }
+
+  @AfterAll
+  static void stopRedis() {
+    redis.close();
+  }
+
+  @BeforeEach
+  void database() throws SQLException {
+    name = "shared-" + ++budgets + "-" + ProcessHandle.current().pid();
+    String url = "jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1";
+    h2 = AnswersSeenTest.plain(url);
+    keepAlive = DriverManager.getConnection(url);
+    try (Statement s = keepAlive.createStatement()) {
+      s.execute("CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(20))");
+      s.execute("INSERT INTO items VALUES (1, 'one'), (2, 'two'), (3, 'three')");
+    }
+  }
+
+  @AfterEach
+  void closeDatabase() throws SQLException {
+    keepAlive.close();
+  }
+
+  private RateLimitedDataSource instance(FakeTicker ticker, boolean share) {
+    Properties p = new Properties();
+    p.setProperty("sluice.stale.max-age", "5s");
+    p.setProperty("sluice.recovery.settle", "0");
+    p.setProperty("sluice.redis", redis.uri());
+    p.setProperty("sluice.stale.share", Boolean.toString(share));
+    return RateLimitedDataSource.builder(h2).name(name).budget(0.01).burst(1).breakerFlag(flag)
+        .properties(p).ticker(ticker).build();
+  }
+
+  private static String byId(javax.sql.DataSource ds, int id) throws SQLException {
+    try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(BY_ID)) {
+      ps.setInt(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        StringBuilder rows = new StringBuilder();
+        while (rs.next()) {
+          rows.append(rs.getInt(1)).append(':').append(rs.getString(2));
+        }
+        return rows + (rs.getWarnings() instanceof StaleResultWarning w ? " (" + w.ageMillis()
+            + " ms old)" : "");
+      }
+    }
+  }
+
+  /** Spends the instance's one permit and has a read refused: it limits, answers are active. */
+  private static void limiting(RateLimitedDataSource ds) throws SQLException {
+    byId(ds, 3);
+    assertThatThrownBy(() -> byId(ds, 3)).isInstanceOf(RateLimitExceededException.class);
+  }
+
+  @Test
+  void aReadOneInstanceKept_answersTheIdenticalReadAnotherRefuses() throws Exception {
+    try (RateLimitedDataSource a = instance(tickerA, true);
+        RateLimitedDataSource b = instance(tickerB, true)) {
+      flag.trip();
+      limiting(a);
+      limiting(b);
+      tickerA.advance(REFILL);
+      assertThat(byId(a, 1)).isEqualTo("1:one"); // admitted on a, kept, sent
+      Await.until("b keeps a's result", DELIVERY, () -> b.stats().answersKept() == 1);
+
+      tickerB.advance(Duration.ofMillis(1200));
+      String answered = byId(b, 1); // refused on b: no permit for 100 s
+      assertThat(answered).startsWith("1:one (");
+      long age = Long.parseLong(answered.substring(answered.indexOf('(') + 1,
+          answered.indexOf(" ms")));
+      assertThat(age).as("ms old: 1,200 of b's fake clock plus the wall-clock transit")
+          .isBetween(1200L, 1200L + DELIVERY.toMillis());
+      assertThat(b.stats().answered()).isEqualTo(1);
+      assertThat(a.stats().answered()).isZero();
+      assertThat(a.stats().answersKept()).as("a does not keep its own result twice").isEqualTo(1);
+      try (LogTap log = LogTap.open()) {
+        tickerB.advance(Duration.ofSeconds(11)); // a summary is due at the next refusal
+        assertThatThrownBy(() -> byId(b, 2)).isInstanceOf(RateLimitExceededException.class);
+        assertThat(log.lines("rejected ")).last().asString()
+            .contains("1 from other instances' results");
+      }
+      tickerB.advance(Duration.ofSeconds(5));
+      assertThatThrownBy(() -> byId(b, 1)).as("older than max-age on b's clock")
+          .isInstanceOf(RateLimitExceededException.class);
+    }
+    assertThat(Thread.getAllStackTraces().keySet()).noneMatch(
+        t -> t.getName().startsWith("sluice-answers-") && t.getName().contains(name));
+  }
+
+  @Test
+  void withoutSharing_orWhileTheOtherIsNotLimiting_nothingIsAnsweredFromElsewhere()
+      throws Exception {
+    try (RateLimitedDataSource a = instance(tickerA, true);
+        RateLimitedDataSource b = instance(tickerB, false);
+        RateLimitedDataSource c = instance(new FakeTicker(), true);
+        RateLimitedDataSource d = instance(new FakeTicker(), true)) {
+      flag.trip();
+      limiting(a);
+      limiting(b); // c has refused nothing: it is not limiting yet, and keeps nothing
+      limiting(d);
+      tickerA.advance(REFILL);
+      assertThat(byId(a, 1)).isEqualTo("1:one");
+      // a's clock stands still until it has sent the result: a result is sent as old as it is
+      Await.until("d keeps a's first result", DELIVERY, () -> d.stats().answersKept() == 1);
+      tickerA.advance(REFILL);
+      assertThat(byId(a, 2)).isEqualTo("2:two");
+      // Redis sends each message to every subscriber at once: d has handled both, so has c
+      Await.until("d keeps a's two results", DELIVERY, () -> d.stats().answersKept() == 2);
+      assertThat(b.stats().answersKept()).isZero();
+      assertThat(c.stats().answersKept()).isZero();
+      assertThatThrownBy(() -> byId(b, 1)).isInstanceOf(RateLimitExceededException.class);
+    }
+  }
+
+  @Test
+  void sharingWithoutRedisOrWithoutAnswers_isRefusedAtBuild() {
+    Properties p = new Properties();
+    p.setProperty("sluice.stale.share", "true");
+    p.setProperty("sluice.stale.max-age", "5s");
+    assertThatThrownBy(() -> RateLimitedDataSource.builder(h2).name(name).budget(10)
+        .properties(p).build()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("sluice.stale.share=true needs sluice.redis");
+    p.setProperty("sluice.redis", redis.uri());
+    p.setProperty("sluice.stale.max-age", "0");
+    assertThatThrownBy(() -> RateLimitedDataSource.builder(h2).name(name).budget(10)
+        .properties(p).build()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("sluice.stale.share=true needs sluice.stale.max-age above 0, but"
+            + " sluice.stale.max-age was \"0\"");
+    p.setProperty("sluice.stale.share", "yes");
+    assertThatThrownBy(() -> RateLimitedDataSource.builder(h2).name(name).budget(10)
+        .properties(p).build()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("sluice.stale.share").hasMessageContaining("yes");
+  }
+}
