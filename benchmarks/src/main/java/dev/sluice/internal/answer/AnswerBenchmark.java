@@ -22,7 +22,10 @@ import org.openjdk.jmh.annotations.State;
  * {@code text}) as PostgreSQL's driver hands them over: {@code keep} records the ten rows as a
  * caller reads them (three reads a value) and puts the result in the store; {@code answer} finds
  * it and reads it back (a {@code getInt} and a {@code getString} a row); {@code readOnly} reads
- * the same rows from an answered result made beforehand, the baseline of the reading. In package
+ * the same rows from an answered result made beforehand, the baseline of the reading. With
+ * {@code sluice.stale.share}, off the request path: {@code share} queues the result and makes the
+ * message that carries it to the other instances (the sending thread's work), {@code hear} reads
+ * such a message back into a result (the subscriber's). In package
  * {@code dev.sluice.internal.answer} to reach the room's package-private classes.
  *
  * <pre>
@@ -42,6 +45,10 @@ public class AnswerBenchmark {
   private Kept source;
   private Columns columns;
   private long now;
+  private final Sharing sender = new Sharing(System::currentTimeMillis);
+  private final Sharing receiver = new Sharing(System::currentTimeMillis);
+  private final String environment = Sharing.environment("PostgreSQL JDBC Driver", "42.7");
+  private String message;
 
   @Setup
   public void setUp() throws SQLException {
@@ -62,6 +69,22 @@ public class AnswerBenchmark {
     source = new Kept(key, columns, PostgresDialect.INSTANCE, objects, texts, bytes, ROWS, 1000,
         0);
     keep(); // so that answer() finds a result
+    message = share();
+  }
+
+  /** Queues the kept result for the other instances and encodes it into a message. */
+  @Benchmark
+  public String share() {
+    sender.offer(source);
+    return sender.next(environment, () -> now);
+  }
+
+  /** Reads a message of another instance back into the result it carries. */
+  @Benchmark
+  public long hear() {
+    long[] rows = new long[1];
+    receiver.read(message, environment, now, kept -> rows[0] += kept.rows());
+    return rows[0];
   }
 
   /** Records a 10-row result as its caller reads it, and keeps it. */

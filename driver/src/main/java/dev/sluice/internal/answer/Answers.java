@@ -39,7 +39,10 @@ import java.util.function.LongSupplier;
  * <h2>How it runs</h2>
  * While limiting, an admitted eligible read is recorded ({@link #record}) as its caller reads
  * it, and, if read to its end within {@code max-rows} rows, kept in a {@link Store} bounded by
- * {@code sluice.stale.memory}. A read about to be refused asks {@link #answer}. Nothing here is
+ * {@code sluice.stale.memory}. A read about to be refused asks {@link #answer}. With
+ * {@code sluice.stale.share}, what is kept is also queued for the budget's other instances, and
+ * what they kept is kept here too ({@link Sharing}; the transport is the caller's:
+ * {@link #nextShared()}, {@link #heard(String)}). Nothing here is
  * on the flag-closed path: the limiter asks only while limiting, and a statement records its
  * parameters only while answers are on.
  *
@@ -62,7 +65,10 @@ public final class Answers {
   private final LongAdder fromOthers = new LongAdder();
   /** {@code null} unless {@code sluice.stale.share}. */
   private final Sharing sharing;
-  /** What this instance's getters depend on ({@link Sharing#environment}); known once a read is recorded. */
+  /**
+   * What this instance's getters depend on ({@link Sharing#environment}); known once a read is
+   * recorded or refused.
+   */
   private volatile String environment;
   private final long maxAgeNanos;
   private final Recording.Landing landing = new Landing();
@@ -380,8 +386,9 @@ public final class Answers {
   }
 
   /**
-   * The next result this instance kept, as a message to the budget's other instances; {@code
-   * null} when none waits, or when not sharing. Called by the sending thread, which encodes it.
+   * The results this instance kept since the last call (at most {@value Sharing#BATCH}), as one
+   * message to the budget's other instances; {@code null} when none waits, or when not sharing.
+   * Called by the sending thread, which encodes them.
    */
   public String nextShared() {
     return sharing == null ? null : sharing.next(environment, nanoTime);

@@ -60,7 +60,7 @@ final class DrillOptions {
       "                      would refuse is answered from an identical read's result at most",
       "                      this old; 0 plays no answering run (nor does --scope connection,",
       "                      which has no statements to answer)                   (default 5)",
-      "  --stale-share on|off whether the answering run's instances share their kept results",
+      "  --stale-share S     on: the answering run's instances share their kept results",
       "                      (sluice.stale.share) through --redis, or through a Redis the drill",
       "                      starts from Maven; off: each answers from its own    (default on)",
       "  --critical-writes N CRITICAL writes per second among the load (Priority.CRITICAL);",

@@ -112,7 +112,7 @@ class OutageDrillTest {
 
     String text = printed.toString(StandardCharsets.UTF_8);
     assertThat(text).contains("Run 1 of 3: without Sluice", "Run 2 of 3: with Sluice",
-        "Run 3 of 3: Sluice answering (sluice.stale.max-age=5s)", "While the cache was down",
+        "Run 3 of 3: Sluice answering (sluice.stale.max-age=5s, sluice.stale.share=true)", "While the cache was down",
         "After it came back empty, until warm again", "Chart: " + chart.toAbsolutePath());
     assertThat(chart).exists();
     Document svg = parse(chart);
