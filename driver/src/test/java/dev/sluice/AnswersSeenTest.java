@@ -104,6 +104,18 @@ class AnswersSeenTest {
   }
 
   @Test
+  void aReadTheBurstAdmits_isKeptFromTheFlagsOpening_beforeAnyRefusal() throws SQLException {
+    flag.trip();
+    // the opening is seen by the first call or look that reads the flag: here the stats; a
+    // statement prepared after it records its parameters
+    assertThat(ds.stats().limiting()).isTrue();
+    assertThat(byId(ds, 1)).as("admitted by the burst, and kept").isEqualTo("1:one");
+    ticker.advance(Duration.ofMillis(300));
+    assertThat(byId(ds, 1)).as("refused, answered").isEqualTo("1:one (300 ms old)");
+    assertThat(ds.stats().answered()).isEqualTo(1);
+  }
+
+  @Test
   void statsMetersMBeanAndSummary_showTheAnswersTheirAgesAndTheStore() throws Exception {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     SluiceMetrics.of(ds).bindTo(registry);

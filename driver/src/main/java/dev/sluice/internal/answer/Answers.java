@@ -74,10 +74,10 @@ public final class Answers {
   private final Recording.Landing landing = new Landing();
   private volatile Dialect dialect;
   /**
-   * Whether this budget refused a read since a read last found it not limiting: the request
-   * path's hint to ask the limiter whether a read is to be recorded. A plain field, so that the
-   * flag-closed path reads no volatile field for answers: a stale value costs at most one
-   * needless question to the limiter, or one read not recorded.
+   * Whether the flag opened, or this budget refused a read, since a read last found it not
+   * limiting: the request path's hint to ask the limiter whether a read is to be recorded. A
+   * plain field, so that the flag-closed path reads no volatile field for answers: a stale value
+   * costs at most one needless question to the limiter, or one read not recorded.
    */
   private boolean active;
 
@@ -254,9 +254,9 @@ public final class Answers {
   }
 
   /**
-   * Whether a read was refused since a read last found the budget not limiting ({@link
-   * #refused()}, {@link #notLimiting()}): until then nothing is recorded, and a statement
-   * records no parameters. A plain read.
+   * Whether the flag opened or a read was refused since a read last found the budget not
+   * limiting ({@link #limitingStarted()}, {@link #refused}, {@link #notLimiting()}): until then
+   * nothing is recorded, and a statement records no parameters. A plain read.
    *
    * @return the hint
    */
@@ -277,6 +277,18 @@ public final class Answers {
     }
     if (sharing != null && environment == null && caller != null) {
       learnEnvironment(caller);
+    }
+  }
+
+  /**
+   * The breaker flag opened (and Sluice enforces): recording may begin at once, before any
+   * refusal — limiting's first reads, admitted by the burst, are the first results kept. With
+   * no breaker flag ({@code sluice.flag=always}), or in shadow mode, nothing calls this: there
+   * recording begins with the first refusal ({@link #refused}).
+   */
+  public void limitingStarted() {
+    if (!active) {
+      active = true;
     }
   }
 

@@ -87,7 +87,7 @@ public final class Limiter {
         settings.isSet(Keys.BURST) ? settings.get(Keys.BURST) : 0, bucket, concurrency);
     this.hold = new RecoveryHold(name, flag, new Recovery(settings.get(Keys.RECOVERY_SETTLE),
         settings.get(Keys.RECOVERY_THRESHOLD)), ticker, bucket, share, counts, counts::shadow,
-        this::limitingStopped);
+        this::flagOpened, this::limitingStopped);
     this.sampleWhileClosed = concurrency != null && concurrency.adaptive()
         && scope == Scope.STATEMENT;
     this.places = new Places(concurrency, sampleWhileClosed);
@@ -322,6 +322,17 @@ public final class Limiter {
   /** Where the ends of statements, transactions and checkouts give their places back. */
   public Places places() {
     return places;
+  }
+
+  /**
+   * The breaker flag opened: the answers start recording at once, so that the reads the burst
+   * admits are kept, rather than after the first refusal.
+   */
+  private void flagOpened() {
+    Answers a = answers;
+    if (a != null) {
+      a.limitingStarted();
+    }
   }
 
   /** Limiting stopped: what transactions owed is forgotten, the kept answers dropped. */

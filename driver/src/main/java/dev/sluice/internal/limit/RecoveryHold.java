@@ -67,6 +67,8 @@ public final class RecoveryHold implements AdmitLimit {
   private final BooleanSupplier shadow;
   /** What else ends when limiting stops: debts, kept answers. */
   private final Runnable whenLimitingStops;
+  /** What else begins when the flag opens (not in shadow mode, not with no flag): answers. */
+  private final Runnable whenFlagOpens;
   /** Read on every gated call; replaced once, by {@link #stop()}, with {@link #STOPPED}. */
   private volatile BreakerFlag flag;
   private volatile int phase;
@@ -74,7 +76,8 @@ public final class RecoveryHold implements AdmitLimit {
   private long rejectedBeforeRecovery;
 
   RecoveryHold(String name, BreakerFlag flag, Recovery recovery, Ticker ticker, Bucket bucket,
-      BudgetShare share, Counts counts, BooleanSupplier shadow, Runnable whenLimitingStops) {
+      BudgetShare share, Counts counts, BooleanSupplier shadow, Runnable whenFlagOpens,
+      Runnable whenLimitingStops) {
     this.name = name;
     this.flag = flag;
     this.recovery = recovery;
@@ -84,6 +87,7 @@ public final class RecoveryHold implements AdmitLimit {
     this.counts = counts;
     this.shadow = shadow;
     this.whenLimitingStops = whenLimitingStops;
+    this.whenFlagOpens = whenFlagOpens;
   }
 
   /** Reads the flag, noticing when limiting starts or stops; {@code true} while recovering. */
@@ -237,6 +241,9 @@ public final class RecoveryHold implements AdmitLimit {
       LOG.warn("{} - the cache breaker flag is open: {} {} permits/s (this instance's share of"
           + " {}/s), burst {}{}", name, what, rate, budget, bucket.burst(),
           inShadow ? " would refuse" : "");
+      if (!inShadow) {
+        whenFlagOpens.run();
+      }
     }
   }
 
