@@ -159,6 +159,39 @@ class AnswersSharedTest {
     }
   }
 
+  /**
+   * Redis stopped while limiting: the instance that keeps a result still answers from it, nothing
+   * fails; once Redis is back the subscriptions come back and results travel again.
+   */
+  @Test
+  void redisStopped_eachAnswersFromItsOwn_andSharingResumesWhenItIsBack() throws Exception {
+    try (RateLimitedDataSource a = instance(tickerA, true);
+        RateLimitedDataSource b = instance(tickerB, true)) {
+      flag.trip();
+      limiting(a);
+      limiting(b);
+      redis.stop();
+      try {
+        tickerA.advance(REFILL);
+        assertThat(byId(a, 1)).isEqualTo("1:one"); // kept here; Redis does not take it
+        tickerA.advance(Duration.ofMillis(200));
+        assertThat(byId(a, 1)).as("a answers from its own").isEqualTo("1:one (200 ms old)");
+        assertThat(b.stats().answersKept()).isZero();
+      } finally {
+        redis.restart();
+      }
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (b.stats().answersKept() == 0 && System.nanoTime() < deadline) {
+        tickerA.advance(REFILL);
+        assertThat(byId(a, 2)).isEqualTo("2:two"); // a new result each time, sent if Redis takes it
+        Thread.sleep(100); // not timing: the pace of the retries while subscriptions come back
+      }
+      assertThat(b.stats().answersKept()).as("b hears a again").isEqualTo(1);
+      tickerB.advance(Duration.ofMillis(50));
+      assertThat(byId(b, 2)).startsWith("2:two (");
+    }
+  }
+
   @Test
   void sharingWithoutRedisOrWithoutAnswers_isRefusedAtBuild() {
     Properties p = new Properties();

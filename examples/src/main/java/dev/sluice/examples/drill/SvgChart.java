@@ -201,8 +201,11 @@ final class SvgChart {
       String scope = String.format(Locale.ROOT, "budget %,.0f/s over %d instance%s, scope %s",
           options.budget, options.instances, options.instances == 1 ? "" : "s",
           options.scope.name().toLowerCase(Locale.ROOT));
-      return kind.auto() ? kind.label() + " (the same, and sluice.concurrency=auto)"
-          : kind.label() + " (" + scope + ")";
+      if (kind.auto()) {
+        return kind.label() + " (the same, and sluice.concurrency=auto)";
+      }
+      return kind.label() + " (" + scope
+          + (kind.answers() && options.staleShare ? ", results shared" : "") + ")";
     }
 
     private Axis axis(Panel panel) {
