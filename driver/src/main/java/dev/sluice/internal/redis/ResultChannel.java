@@ -35,6 +35,10 @@ public final class ResultChannel implements AutoCloseable {
   private final DaemonThreads subscriberThreads;
   private final ChannelSubscriber subscriber;
   private final LongAdder lost = new LongAdder();
+  /** Whether the last send failed: the sending thread's own, for one WARN per failing spell. */
+  private boolean failing;
+  /** {@link #lost} when the failing spell began. */
+  private long lostBefore;
   private volatile ScheduledThreadPoolExecutor scheduler;
 
   private ResultChannel(String name, RedisLink link, Duration timeout, Duration ping,
@@ -93,7 +97,11 @@ public final class ResultChannel implements AutoCloseable {
     }
   }
 
-  /** Sends what is queued; on the first failure drops the rest of it. */
+  /**
+   * Sends what is queued; on the first failure drops the rest of it. The first failure of a spell
+   * is a WARN, the others DEBUG, and the first success after it an INFO: an operator sees when
+   * sharing stopped and when it came back, not a line per tick.
+   */
   private void send() {
     for (String message = outgoing.get(); message != null; message = outgoing.get()) {
       try {
@@ -103,15 +111,28 @@ public final class ResultChannel implements AutoCloseable {
         while (outgoing.get() != null) {
           dropped++;
         }
+        if (!failing) {
+          failing = true;
+          lostBefore = lost.sum();
+          LOG.warn("{} - kept results are not shared with the other instances: Redis did not"
+              + " take them on {} ({}); each instance answers from its own reads until it does,"
+              + " and what is kept meanwhile is not sent later", name, channel, e.getMessage());
+        } else {
+          LOG.debug("{} - {} more message(s) of kept results not shared: {}", name, dropped,
+              e.getMessage());
+        }
         lost.add(dropped);
-        LOG.debug("{} - {} kept result(s) not shared, Redis did not take them: {}", name,
-            dropped, e.getMessage());
         return;
+      }
+      if (failing) {
+        failing = false;
+        LOG.info("{} - kept results are shared again on {} ({} message(s) not sent meanwhile)",
+            name, channel, lost.sum() - lostBefore);
       }
     }
   }
 
-  /** Kept results this instance could not send because Redis did not take them. */
+  /** Messages of kept results this instance could not send because Redis did not take them. */
   public long lost() {
     return lost.sum();
   }

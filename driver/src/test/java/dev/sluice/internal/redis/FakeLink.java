@@ -23,6 +23,8 @@ final class FakeLink implements RedisLink {
   volatile Runnable beforeWrite = () -> {};
   int gets;
   int writes;
+  /** What {@link #send} published: the channel, a space, the message. */
+  final java.util.List<String> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   @Override
   public String get(String key) {
@@ -104,8 +106,9 @@ final class FakeLink implements RedisLink {
   }
 
   @Override
-  public void send(String channel, String message) {
-    throw new RedisDown("no pub/sub in the fake", null);
+  public synchronized void send(String channel, String message) {
+    check();
+    sent.add(channel + " " + message);
   }
 
   @Override
