@@ -47,6 +47,8 @@ class ResultChannelTest {
       Await.until("sent again", SOON, () -> link.sent.size() == 2);
       assertThat(link.sent).containsExactly("sluice:orders:answers first",
           "sluice:orders:answers second");
+      // the INFO follows the send that succeeded: wait for it, not for the send
+      Await.until("said so", SOON, () -> !log.lines("INFO", "shared again").isEmpty());
       assertThat(log.lines("INFO", "shared again")).hasSize(1).first().asString()
           .contains("kept results are shared again on sluice:orders:answers (3 message(s) not"
               + " sent meanwhile)");
