@@ -80,7 +80,7 @@ class AnswersSeenTest {
         });
   }
 
-  private static String byId(javax.sql.DataSource ds, int id) throws SQLException {
+  static String byId(javax.sql.DataSource ds, int id) throws SQLException {
     try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(BY_ID)) {
       ps.setInt(1, id);
       try (ResultSet rs = ps.executeQuery()) {
