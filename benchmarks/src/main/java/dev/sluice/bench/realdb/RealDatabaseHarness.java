@@ -15,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -33,7 +34,7 @@ import java.util.function.IntFunction;
  * {@code auto}, and Netflix concurrency-limits' Vegas and Gradient2 bounded to the pool.
  *
  * <pre>
- * java -cp benchmarks/target/benchmarks.jar dev.sluice.bench.realdb.RealDatabaseHarness [--seed 1] [--quick] [--pool 10]
+ * java -cp benchmarks/target/benchmarks.jar dev.sluice.bench.realdb.RealDatabaseHarness [--seed 1] [--quick] [--pool 10] [--rounds 4]
  * </pre>
  *
  * <p>The scenario, after a calibration that finds the statement's size (about
@@ -50,8 +51,11 @@ import java.util.function.IntFunction;
  * (a neighbour of {@value #NEIGHBOURS} threads in this JVM that spin and sleep at random, 2&ndash;30
  * ms each, competing with the database for the CPU). The runs are interleaved: every gate runs the
  * quiet scenario then the noisy one before the next gate starts, so a busy spell of the machine
- * lands on neighbouring runs rather than on one gate's. Every run faces the same arrivals and costs
- * (one {@link SplittableRandom} seeded by {@code --seed}).
+ * lands on neighbouring runs rather than on one gate's. Every run of a round faces the same arrivals
+ * and costs (one {@link SplittableRandom} seeded by {@code --seed} plus the round). With
+ * {@code --rounds N} the sequence runs N times, the gates' order rotated by three places each
+ * round, and the report ends with each gate's mean over the rounds: one round's cells differ by
+ * &plusmn;30&nbsp;% on this machine, too much to judge a target on.
  *
  * <p>Output: a markdown report on stdout and in {@code benchmarks/target/realdb/report.md}, the
  * per-bin traces in {@code traces.csv}, and the caps as a chart in {@code caps.svg}.
@@ -105,12 +109,14 @@ public final class RealDatabaseHarness {
    *
    * @param args {@code --seed N} (default 1); {@code --quick}: phases a third as long (a smoke
    *     test, not a measurement); {@code --size N}: the statement's series length instead of the
-   *     calibrated one (to compare runs)
+   *     calibrated one (to compare runs); {@code --pool N}: the pool's size (default 32);
+   *     {@code --rounds N}: the whole sequence N times (default 1)
    */
   public static void main(String[] args) throws Exception {
     long seed = 1;
     double scale = 1;
     int fixedSize = 0;
+    int rounds = 1;
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--seed")) {
         seed = Long.parseLong(args[++i]);
@@ -120,6 +126,14 @@ public final class RealDatabaseHarness {
         pool = Integer.parseInt(args[++i]);
       } else if (args[i].equals("--size")) {
         fixedSize = Integer.parseInt(args[++i]);
+      } else if (args[i].equals("--rounds")) {
+        rounds = Integer.parseInt(args[++i]);
+        if (rounds < 1) {
+          throw new IllegalArgumentException("--rounds must be at least 1, but was " + rounds);
+        }
+      } else {
+        throw new IllegalArgumentException("unknown option " + args[i] + "; the options are"
+            + " --seed N, --quick, --pool N, --size N and --rounds N");
       }
     }
     List<Phase> phases = scaled(PHASES, scale);
@@ -129,7 +143,7 @@ public final class RealDatabaseHarness {
     Path dataDir = Files.createTempDirectory("sluice-realdb");
     try (EmbeddedPostgres pg = start(dataDir)) {
       try (HikariDataSource dataSource = dataSource(pg)) {
-        new RealDatabaseHarness(dataSource).runAll(seed, phases, fixedSize, out);
+        new RealDatabaseHarness(dataSource).runAll(seed, phases, fixedSize, rounds, out);
       }
     }
   }
@@ -142,14 +156,14 @@ public final class RealDatabaseHarness {
     return scaled;
   }
 
-  private void runAll(long seed, List<Phase> phases, int fixedSize, Path out) throws Exception {
+  private void runAll(long seed, List<Phase> phases, int fixedSize, int rounds, Path out)
+      throws Exception {
     Report report = new Report(phases);
     double loadBefore = Report.loadAverage();
     fillPool();
     int size = fixedSize > 0 ? fixedSize : calibrateSize();
     double capacity = capacity(size);
     report.calibrated(size, TARGET_MILLIS, capacity, loadBefore);
-    Schedule schedule = schedule(seed, phases, size, capacity);
     List<Phase> warmUp = scaled(phases.subList(0, 2), 0.5);
     run(schedule(seed, warmUp, size, capacity), warmUp, "warm-up", Gate.fixed(8)); // the JIT
     List<IntFunction<Gate>> gates = new ArrayList<>();
@@ -168,12 +182,22 @@ public final class RealDatabaseHarness {
     gates.add(max -> Gate.sluice(autoMax > 0 ? autoMax : 100));
     gates.add(Gate::gradient2);
     gates.add(Gate::vegas);
-    List<Tally> tallies = new ArrayList<>();
-    for (IntFunction<Gate> gate : gates) {
-      tallies.add(run(schedule, phases, "quiet", gate.apply(pool)));
-      tallies.add(withNeighbour(() -> run(schedule, phases, "noisy", gate.apply(pool))));
+    List<String> names = gates.stream().map(g -> g.apply(pool).name()).toList(); // table order
+    List<List<Tally>> all = new ArrayList<>();
+    for (int round = 0; round < rounds; round++) {
+      // each round its own arrivals, and its own order: a gate that ran last in one round runs
+      // earlier in the next, so neither a busy spell nor the round's position favours one gate
+      Schedule schedule = schedule(seed + round, phases, size, capacity);
+      List<Tally> tallies = new ArrayList<>();
+      for (int g = 0; g < gates.size(); g++) {
+        IntFunction<Gate> gate = gates.get((g + round * 3) % gates.size());
+        tallies.add(run(schedule, phases, "quiet", gate.apply(pool)));
+        tallies.add(withNeighbour(() -> run(schedule, phases, "noisy", gate.apply(pool))));
+      }
+      tallies.sort(Comparator.comparingInt(t -> names.indexOf(t.gate)));
+      all.add(tallies);
     }
-    report.finish(tallies, Report.loadAverage(), out);
+    report.finish(all, Report.loadAverage(), out);
     callers.shutdown();
   }
 
