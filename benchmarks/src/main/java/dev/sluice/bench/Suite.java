@@ -373,7 +373,13 @@ public final class Suite {
         .toArray();
   }
 
-  private static double medianOf(double[] values) {
+  /**
+   * The median of {@code values}, the mean of the middle two for an even count.
+   *
+   * @param values at least one value; not modified
+   * @return their median
+   */
+  public static double medianOf(double[] values) {
     double[] sorted = values.clone();
     Arrays.sort(sorted);
     int n = sorted.length;

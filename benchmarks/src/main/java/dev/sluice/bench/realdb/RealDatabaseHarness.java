@@ -15,7 +15,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -182,20 +181,21 @@ public final class RealDatabaseHarness {
     gates.add(max -> Gate.sluice(autoMax > 0 ? autoMax : 100));
     gates.add(Gate::gradient2);
     gates.add(Gate::vegas);
-    List<String> names = gates.stream().map(g -> g.apply(pool).name()).toList(); // table order
     List<List<Tally>> all = new ArrayList<>();
     for (int round = 0; round < rounds; round++) {
       // each round its own arrivals, and its own order: a gate that ran last in one round runs
-      // earlier in the next, so neither a busy spell nor the round's position favours one gate
+      // earlier in the next, so neither a busy spell nor the round's position favours one gate;
+      // the tallies keep the gates' order, for the tables
       Schedule schedule = schedule(seed + round, phases, size, capacity);
-      List<Tally> tallies = new ArrayList<>();
+      Tally[] tallies = new Tally[2 * gates.size()];
       for (int g = 0; g < gates.size(); g++) {
-        IntFunction<Gate> gate = gates.get((g + round * 3) % gates.size());
-        tallies.add(run(schedule, phases, "quiet", gate.apply(pool)));
-        tallies.add(withNeighbour(() -> run(schedule, phases, "noisy", gate.apply(pool))));
+        int next = (g + round * 3) % gates.size();
+        IntFunction<Gate> gate = gates.get(next);
+        tallies[2 * next] = run(schedule, phases, "quiet", gate.apply(pool));
+        tallies[2 * next + 1] =
+            withNeighbour(() -> run(schedule, phases, "noisy", gate.apply(pool)));
       }
-      tallies.sort(Comparator.comparingInt(t -> names.indexOf(t.gate)));
-      all.add(tallies);
+      all.add(List.of(tallies));
     }
     report.finish(all, Report.loadAverage(), out);
     callers.shutdown();
