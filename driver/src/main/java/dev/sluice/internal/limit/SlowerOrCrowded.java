@@ -22,7 +22,7 @@ final class SlowerOrCrowded {
 
   /** The crowding the controller aims at; below it, nothing is rescaled. */
   private final double tolerance;
-  /** The crowding every latency is clipped at: a reference near it cannot show a fall. */
+  /** The crowding the test's latencies are clipped at: a reference near it cannot show a fall. */
   private final double clip;
   /** The window a later one's crowding is compared with. */
   private double referenceCap;
@@ -54,7 +54,7 @@ final class SlowerOrCrowded {
    *
    * @param saturated whether the gate filled in the window
    * @param cap the cap in the window
-   * @param crowding the window's crowding ({@code NaN}: none measured)
+   * @param crowding the window's crowding, clipped at {@code clip} ({@code NaN}: none measured)
    * @return the factor to multiply the baselines by, or 1
    */
   double factor(boolean saturated, double cap, double crowding) {

@@ -137,14 +137,32 @@ class AdaptiveConcurrencyTest {
     run(Duration.ofSeconds(5));
     slowdown = 3; // a new plan, a cold cache: slower whatever the concurrency
     run(Duration.ofSeconds(5));
-    // first read as crowding and cut; halving the cap left it: the baselines are rescaled (the
-    // controller before this one cut to the minimum, 1, and learned there)
-    assertThat(lowestLimit).isGreaterThanOrEqualTo(8);
+    // first read as crowding and cut; the first halving halves the crowding that is ours (2 of
+    // 6), the second leaves the rest: the baselines are rescaled (the controller before this one
+    // cut to the minimum, 1, and learned there; with the test's crowding clipped at 4 instead of
+    // 16, the first halving went unjudged and the cap never went below 8)
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(6);
     assertThat(controller.relearned()).isEqualTo(1);
     run(Duration.ofSeconds(10));
     run(Duration.ofSeconds(2));
     assertThat(lowestLimit).isGreaterThanOrEqualTo(20);
     assertThat(highestLimit).isLessThanOrEqualTo(46);
+  }
+
+  @Test
+  void limit_whenEveryStatementBecomesSixTimesSlowerUnderOverload_isNotCutToTheMinimum() {
+    start(100, 1, 100);
+    run(Duration.ofSeconds(5));
+    demand = 200;
+    run(Duration.ofSeconds(5));
+    slowdown = 6; // every latency past 4 times its baseline, whatever the cap
+    run(Duration.ofSeconds(10));
+    // crowding clipped at 4 could not show that halving the cap helped no more: the controller
+    // before this one cut to 1
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(4);
+    assertThat(controller.relearned()).isGreaterThanOrEqualTo(1);
+    run(Duration.ofSeconds(2));
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(10);
   }
 
   @Test
