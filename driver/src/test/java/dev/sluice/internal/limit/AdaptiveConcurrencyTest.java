@@ -131,10 +131,7 @@ class AdaptiveConcurrencyTest {
 
   @Test
   void limit_whenEveryStatementBecomesSlowerForGoodUnderOverload_neverCollapsesAndRecovers() {
-    start(100, 1, 100);
-    run(Duration.ofSeconds(5));
-    demand = 200;
-    run(Duration.ofSeconds(5));
+    lightThenOverloaded();
     slowdown = 3; // a new plan, a cold cache: slower whatever the concurrency
     run(Duration.ofSeconds(5));
     // first read as crowding and cut; the first halving halves the crowding that is ours (2 of
@@ -151,10 +148,7 @@ class AdaptiveConcurrencyTest {
 
   @Test
   void limit_whenEveryStatementBecomesSixTimesSlowerUnderOverload_isNotCutToTheMinimum() {
-    start(100, 1, 100);
-    run(Duration.ofSeconds(5));
-    demand = 200;
-    run(Duration.ofSeconds(5));
+    lightThenOverloaded();
     slowdown = 6; // every latency past 4 times its baseline, whatever the cap
     run(Duration.ofSeconds(10));
     // crowding clipped at 4 could not show that halving the cap helped no more: the controller
@@ -475,6 +469,14 @@ class AdaptiveConcurrencyTest {
    * A shared host: the baseline learned at light load (returned), then an overload, then every
    * statement twice as costly, 5 s each.
    */
+  /** 5 s of light load from a cap of 100 (the baselines learned), then 5 s of ten times it. */
+  private void lightThenOverloaded() {
+    start(100, 1, 100);
+    run(Duration.ofSeconds(5));
+    demand = 200;
+    run(Duration.ofSeconds(5));
+  }
+
   private long baselineThenOverloadedAndTwiceAsCostly() {
     hostShare = 100;
     start(100, 1, 100);
