@@ -376,12 +376,13 @@ public final class AdaptiveConcurrency {
     adjustStride(windowSamples.sumThenReset());
     boolean overloaded = windowOverloads.sumThenReset() > 0;
     long latency = windowLatencyNanos.sumThenReset();
-    long wideLatency = latency + windowExcessNanos.sumThenReset();
+    long excess = windowExcessNanos.sumThenReset();
     long baseline = windowBaselineNanos.sumThenReset();
     boolean saturated = gate.takeSaturated();
     double cap = estimate;
     boolean inUse = saturated || gate.inFlight() * 2 >= cap;
     double crowding = baseline > 0 ? (double) latency / baseline : Double.NaN;
+    double wideCrowding = baseline > 0 ? (double) (latency + excess) / baseline : Double.NaN;
     if (overloaded && inUse) {
       ceiling.errorsAt(cap, min, now);
     } else if (saturated) {
@@ -395,8 +396,7 @@ public final class AdaptiveConcurrency {
       lastCutNanos = now;
     }
     baselines.learning(!saturated || next <= min);
-    double factor = slowerOrCrowded.factor(saturated, cap,
-        baseline > 0 ? (double) wideLatency / baseline : Double.NaN);
+    double factor = slowerOrCrowded.factor(saturated, cap, wideCrowding);
     if (!saturated) {
       rescaled = 1; // the episode is over: the gate had room, the baselines learn as usual
       refuted = false;
