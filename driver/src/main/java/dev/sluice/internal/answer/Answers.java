@@ -7,7 +7,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
@@ -57,12 +56,7 @@ public final class Answers {
   private final StaleWarnings warnings;
   private final Store store;
   private final Flights flights;
-  /** Per priority (by ordinal): reads answered instead of refused, and the part that joined. */
-  private final LongAdder[] answered = adders();
-  private final LongAdder[] joined = adders();
-  private final AgeHistogram ages = new AgeHistogram();
-  /** Answers from results another instance kept ({@code sluice.stale.share}). */
-  private final LongAdder fromOthers = new LongAdder();
+  private final AnswerCounts counts = new AnswerCounts();
   /** {@code null} unless {@code sluice.stale.share}. */
   private final Sharing sharing;
   /**
@@ -151,7 +145,7 @@ public final class Answers {
         return null;
       }
       Columns columns = Columns.read(live.getMetaData());
-      if (!columns.keepable() || !answersAll(d, columns)) {
+      if (!columns.keepable() || !d.answersAll(columns)) {
         return null;
       }
       long now = nanoTime.getAsLong();
@@ -159,15 +153,6 @@ public final class Answers {
     } catch (SQLException | RuntimeException e) {
       return null; // the caller's result is untouched; this one is just not kept
     }
-  }
-
-  private static boolean answersAll(Dialect d, Columns columns) throws SQLException {
-    for (int c = 1; c <= columns.count(); c++) {
-      if (!d.answers(columns.getColumnType(c), columns.getColumnTypeName(c))) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**
@@ -188,7 +173,10 @@ public final class Answers {
     return d;
   }
 
-  /** The dialect for a database product name; {@code null}: nothing is kept for it. */
+  /**
+   * The dialect for a database product name; {@code null}: nothing is kept for it. Here, not in
+   * {@link Dialect}: the base class naming its subclasses would make a cycle.
+   */
   static Dialect dialectOf(String productName) {
     if (productName == null) {
       return null;
@@ -236,14 +224,7 @@ public final class Answers {
 
   private ResultSet answered(Kept kept, Statement caller, boolean join, int priority) {
     long ageMillis = Math.max(0, (nanoTime.getAsLong() - kept.keptAtNanos()) / 1_000_000);
-    answered[priority].increment();
-    if (join) {
-      joined[priority].increment();
-    }
-    if (kept.heard()) {
-      fromOthers.increment();
-    }
-    ages.record(ageMillis);
+    counts.answered(priority, join, kept.heard(), ageMillis);
     return new AnsweredResultSet(kept, kept.dialect(), caller,
         warnings.stale(budgetName, ageMillis, join));
   }
@@ -308,48 +289,27 @@ public final class Answers {
    * ages since the start, in ms).
    */
   public String summaryNote() {
-    long n = answered();
-    String note = "; answered instead so far: " + n + ", " + joined()
-        + " of them joining a read in flight"
-        + (sharing == null ? "" : ", " + fromOthers.sum() + " from other instances' results");
-    return n == 0 ? note : note + ", aged p50 " + ageMillis(0.5) + " ms, p99 " + ageMillis(0.99)
-        + " ms";
+    return counts.summaryNote(sharing != null);
   }
 
   /** Reads answered instead of refused, since this budget was built. */
   public long answered() {
-    return sum(answered);
+    return counts.answered();
   }
 
   /** The part of {@link #answered()} that joined a read in flight. */
   public long joined() {
-    return sum(joined);
+    return counts.joined();
   }
 
   /** The reads of {@code priority} answered instead of refused, since this budget was built. */
   public long answered(Priority priority) {
-    return answered[priority.ordinal()].sum();
+    return counts.answered(priority);
   }
 
   /** The part of {@link #answered(Priority)} that joined a read in flight. */
   public long joined(Priority priority) {
-    return joined[priority.ordinal()].sum();
-  }
-
-  private static LongAdder[] adders() {
-    LongAdder[] adders = new LongAdder[Priority.values().length];
-    for (int i = 0; i < adders.length; i++) {
-      adders[i] = new LongAdder();
-    }
-    return adders;
-  }
-
-  private static long sum(LongAdder[] adders) {
-    long sum = 0;
-    for (LongAdder adder : adders) {
-      sum += adder.sum();
-    }
-    return sum;
+    return counts.joined(priority);
   }
 
   /**
@@ -360,7 +320,7 @@ public final class Answers {
    * @param quantile from 0 to 1, as {@code 0.99}
    */
   public long ageMillis(double quantile) {
-    return ages.quantile(quantile);
+    return counts.ageMillis(quantile);
   }
 
   /** How many results are kept now (a gauge). */
@@ -436,7 +396,7 @@ public final class Answers {
 
   /** Answers from results another instance kept, since this budget was built. */
   public long answeredFromOthers() {
-    return fromOthers.sum();
+    return counts.fromOthers();
   }
 
   /** Where this budget's recordings land (for a benchmark that records without a flight). */

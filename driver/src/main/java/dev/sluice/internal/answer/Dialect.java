@@ -12,6 +12,16 @@ import java.sql.SQLException;
  */
 abstract class Dialect {
 
+  /** Whether results with these columns may be kept: every column's type is answered. */
+  boolean answersAll(Columns columns) throws SQLException {
+    for (int c = 1; c <= columns.count(); c++) {
+      if (!answers(columns.getColumnType(c), columns.getColumnTypeName(c))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The dialect's name, which names it in a shared result ({@code KeptCodec}). */
   abstract String name();
 
