@@ -69,7 +69,7 @@ public final class RealDatabaseHarness {
   static final long DEADLINE_MILLIS = 300;
   static final double TARGET_MILLIS = 5;
   static final int NEIGHBOURS = 3;
-  static final int[] FIXED_CAPS = {4, 8, 16, 24};
+  static final int[] FIXED_CAPS = {4, 6, 8, 16, 24};
   static final long SECOND = 1_000_000_000L;
 
   /** One phase: its length, the arrivals as a multiple of the capacity, the statements' cost. */
