@@ -265,7 +265,9 @@ public final class Keys {
           Integer.class, Key::positiveInt, "be a positive integer")
       .defaultValue(1, "`1`")
       .unit("statements in flight")
-      .doc("With `sluice.concurrency=auto`: the lowest cap this instance adapts down to.")
+      .doc("With `sluice.concurrency=auto`: the lowest cap this instance adapts down to."
+          + " Latency alone cuts the caps no lower than 4 in flight at the database, divided among"
+          + " the instances (or `max`, if smaller); overload errors cut it down to this.")
       .group(Group.RARELY_USED).build();
 
   public static final Key<Integer> CONCURRENCY_MAX = Key.named("sluice.concurrency.max",

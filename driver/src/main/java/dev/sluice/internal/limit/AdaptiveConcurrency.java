@@ -39,16 +39,33 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li><b>The decision is proportional, not a pair of thresholds.</b> Thresholds turn noise into
  *       a ratchet (a noisy second cuts; only a quiet one, which noise makes rare, grows). Here the
  *       cap moves each window halfway ({@value #SMOOTHING}) towards {@code cap x }{@value
- *       #TOLERANCE}{@code  / crowding} (plus 1 while below the target): noise above and below
- *       the target pushes it by the same amounts in both directions and averages out. This is Netflix Gradient2's shape (a ratio
- *       with a tolerance, a queue allowance, smoothing), with two differences: the ratio is to a
- *       per-shape uncrowded baseline rather than to a long-term average of whatever latency was
- *       seen (which, under a sustained overload, drifts up to the overload and lets the cap creep:
- *       Netflix PR #134), and the allowance is 1 and only below the target, so the target
- *       crowding stays near {@value #TOLERANCE} at small caps too. The price of both is that a
- *       database that became slower at every concurrency reads as crowding and cuts, with no
- *       allowance to hold the cap up: that is told apart by the answer to the cut (below,
- *       "Slower, or crowded?").
+ *       #TOLERANCE}{@code  / crowding} plus {@value #ALLOWANCE}: noise above and below
+ *       the target pushes it by the same amounts in both directions and averages out. This is
+ *       Netflix Gradient2's shape (a ratio with a tolerance, a queue allowance, smoothing), with
+ *       two differences. The ratio is to a per-shape uncrowded baseline rather than to a
+ *       long-term average of whatever latency was seen (which, under a sustained overload, drifts
+ *       up to the overload and lets the cap creep: Netflix PR #134). And the allowance is
+ *       {@value #ALLOWANCE} statements, not Gradient2's 4: the cap settles where
+ *       {@code crowding = }{@value #TOLERANCE}{@code  x cap / (cap - }{@value #ALLOWANCE}{@code )},
+ *       near the target at the caps of a real pool (2.1 at 32, 2.2 at 20) and above it at a few
+ *       statements (4 at 4), and crowding alone never cuts it below {@code 2 x }{@value
+ *       #ALLOWANCE} (there, at most halved plus {@value #ALLOWANCE} is no cut). That floor is
+ *       on purpose: at a few statements in flight, latency cannot tell a database whose
+ *       statements became costlier (its knee, in statements in flight, did not move: a cut
+ *       starves it) from one that lost capacity (a cut is right), because above the knee
+ *       crowding is ours times the database's and halving the cap halves the product either
+ *       way. The allowance settles that case for the cap that keeps a small database's cores
+ *       busy; overload errors still cut below it, down to {@code min} (with a maximum of 4 or
+ *       less, only they move the cap). The floor is the database's, so the allowance is divided
+ *       among the instances as the budget is ({@link #divide}): two instances floor at 2 each. On
+ *       a database that runs one statement at a time (the drill's), that floor is the price: 4
+ *       in flight where 1&ndash;2 would do. With an allowance of 1 and only below the target (the
+ *       controller before), statements made twice as costly on a shared host often held the cap
+ *       at 1&ndash;4 for the rest of the phase, where the best fixed cap was the pool's 10 or 24
+ *       ({@code benchmarks/README.md}, "A queue allowance"). The price of the per-shape
+ *       baseline is that a database that became slower at every concurrency reads as crowding
+ *       and cuts: above the floor, that is told apart by the answer to the cut (below, "Slower,
+ *       or crowded?").
  *   <li><b>The target is twice the uncrowded latency.</b> {@value #TOLERANCE}&times; (the
  *       fhir-server ADR's F = 2) keeps enough statements waiting at the database that a stall of a
  *       caller thread does not leave it idle &mdash; on a noisy host a cap at the knee itself
@@ -127,8 +144,8 @@ import java.util.concurrent.atomic.LongAdder;
  *       timeout) while the cap is in use is the strongest signal: the cap is multiplied by
  *       {@value #OVERLOAD_BACKOFF}, and until the gate has room again it grows no higher than
  *       just below where the errors came ({@link ErrorCeiling});
- *   <li>while the cap is in use, it moves halfway towards {@code cap x g} (plus 1 while the
- *       crowding is below {@value #TOLERANCE}), where the gradient
+ *   <li>while the cap is in use, it moves halfway towards {@code cap x g + }{@value
+ *       #ALLOWANCE}, where the gradient
  *       {@code g = }{@value #TOLERANCE}{@code  / crowding} is kept within [{@value #MIN_GRADIENT},
  *       {@value #MAX_GRADIENT}]: at most halved, at most doubled towards;
  *   <li>while it is not in use and the crowding is below {@value #TOLERANCE}, it grows by half
@@ -179,6 +196,11 @@ public final class AdaptiveConcurrency {
   static final double OVERLOAD_BACKOFF = 0.7;
   /** The crowding the cap aims at while it holds callers back: latency twice its baseline. */
   static final double TOLERANCE = 2.0;
+  /**
+   * The statements a cap in use may hold beyond the target's: crowding alone cuts no cap below
+   * twice this (the class comment says why).
+   */
+  static final int ALLOWANCE = 2;
   /** How far towards its target the cap moves in one window. */
   static final double SMOOTHING = 0.5;
   /** The least a window's target may be, as a share of the cap: at most halved per window. */
@@ -220,6 +242,8 @@ public final class AdaptiveConcurrency {
   /** See {@link #sampleStride()}; written only by the decision. */
   private volatile int stride = 1;
   private volatile double estimate;
+  /** This instance's part of {@link #ALLOWANCE}; see {@link #divide}. */
+  private volatile double allowance = ALLOWANCE;
 
   /**
    * Creates a controller that sets {@code gate}'s cap, starting from the gate's current cap clamped
@@ -308,6 +332,17 @@ public final class AdaptiveConcurrency {
   }
 
   /**
+   * Divides the {@link #ALLOWANCE} among {@code instances}, as the budget is: the floor it puts
+   * under the cuts of latency is the database's (its cores kept busy), not each instance's, so
+   * two instances floor at 2 each. The cap itself stays each instance's own.
+   *
+   * @param instances the live instance count (below 1 counts as 1)
+   */
+  public void divide(double instances) {
+    allowance = ALLOWANCE / Math.max(1, instances);
+  }
+
+  /**
    * Returns the current cap.
    *
    * @return the cap the gate enforces
@@ -391,7 +426,7 @@ public final class AdaptiveConcurrency {
       ceiling.forget();
     }
     double next = ceiling.bound(cap,
-        Math.max(min, Math.min(max, next(cap, crowding, overloaded, inUse))));
+        Math.max(min, Math.min(max, next(cap, crowding, overloaded, inUse, allowance))));
     if (next < cap * DEEP_CUT || overloaded && next < cap) {
       lastCutNanos = now;
     }
@@ -415,7 +450,8 @@ public final class AdaptiveConcurrency {
   }
 
   /** The rules of the block comment, in its order. */
-  private static double next(double cap, double crowding, boolean overloaded, boolean inUse) {
+  private static double next(
+      double cap, double crowding, boolean overloaded, boolean inUse, double allowance) {
     if (overloaded && inUse) {
       return cap * OVERLOAD_BACKOFF;
     }
@@ -424,7 +460,6 @@ public final class AdaptiveConcurrency {
     }
     if (inUse) {
       double gradient = Math.max(MIN_GRADIENT, Math.min(MAX_GRADIENT, TOLERANCE / crowding));
-      double allowance = crowding < TOLERANCE ? 1 : 0;
       return cap + SMOOTHING * (cap * gradient + allowance - cap);
     }
     return crowding < TOLERANCE ? cap * UNUSED_GROWTH + 1 : cap;

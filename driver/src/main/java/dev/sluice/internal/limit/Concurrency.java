@@ -85,6 +85,7 @@ public final class Concurrency implements AdmitLimit {
         settings.get(Keys.RESERVE));
     AdaptiveConcurrency controller = new AdaptiveConcurrency(gate,
         settings.get(Keys.CONCURRENCY_MIN), settings.get(Keys.CONCURRENCY_MAX), ticker);
+    controller.divide(instances);
     return new Concurrency(name, gate, controller, 0, ticker);
   }
 
@@ -93,10 +94,15 @@ public final class Concurrency implements AdmitLimit {
     return (int) Math.max(1, Math.floor(total / instances));
   }
 
-  /** Follows the live instance count, as the budget's share does; an adaptive cap does not. */
+  /**
+   * Follows the live instance count, as the budget's share does; an adaptive cap stays each
+   * instance's own, only its allowance is divided.
+   */
   public void divide(double instances) {
     if (adaptive == null) {
       gate.setLimit(shareOf(total, instances));
+    } else {
+      adaptive.divide(instances);
     }
   }
 

@@ -179,6 +179,23 @@ class AdaptiveConcurrencyTest {
   }
 
   @Test
+  void limit_whenStatementsBecomeTwiceAsCostlyOnASmallSharedHost_isNotCutBelowTwiceTheAllowance() {
+    smallSharedHostThenTwiceAsCostly(1);
+    // crowding alone cuts no cap below twice the allowance: it settles at 4-5 here; the
+    // controller before the allowance aimed at 2 whatever the cap and held 1-3 for 4 s, until
+    // its test of "slower, or crowded?" found the crowding stayed and rescaled (then 7-9)
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(2 * AdaptiveConcurrency.ALLOWANCE);
+    assertThat(highestLimit).isLessThanOrEqualTo(8);
+  }
+
+  @Test
+  void allowance_dividedAmongInstances_isTheDatabasesFloorNotEachInstances() {
+    smallSharedHostThenTwiceAsCostly(2); // the floor is the database's 4 in flight: 2 each
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(AdaptiveConcurrency.ALLOWANCE);
+    assertThat(lowestLimit).isLessThan(2 * AdaptiveConcurrency.ALLOWANCE);
+  }
+
+  @Test
   void rescale_refutedByOverloadErrors_isUndoneAndNotRepeatedInTheEpisode() {
     long before = baselineThenOverloadedAndTwiceAsCostly();
     assertThat(controller.relearned()).isEqualTo(1);
@@ -474,6 +491,25 @@ class AdaptiveConcurrencyTest {
     start(100, 1, 100);
     run(Duration.ofSeconds(5));
     demand = 200;
+    run(Duration.ofSeconds(5));
+  }
+
+  /**
+   * The real-database harness's noisy host with a pool of 10, this instance one of
+   * {@code instances}: the database shares 2 cores with busy neighbours, so its latency grows with
+   * its own backends, (inFlight + 2) / 2, with no knee; 5 s of light load, 5 s of overload, then
+   * 5 s of every statement twice as costly, the last run measured.
+   */
+  private void smallSharedHostThenTwiceAsCostly(double instances) {
+    hostShare = 2;
+    jitter = 0.15;
+    demand = 2;
+    start(10, 1, 10);
+    controller.divide(instances);
+    run(Duration.ofSeconds(5)); // light: the baselines are learned
+    demand = 200;
+    run(Duration.ofSeconds(5));
+    slowdown = 2;
     run(Duration.ofSeconds(5));
   }
 
