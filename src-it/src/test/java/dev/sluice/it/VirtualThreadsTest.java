@@ -58,8 +58,10 @@ class VirtualThreadsTest {
             && line.contains("<== monitors"));
     assertThat(perSecond).allSatisfy(rows ->
         assertThat((double) rows).isLessThanOrEqualTo(BUDGET + BURST + LAG_ALLOWANCE));
+    // the floor catches a starved or halved rate, not the load of the machine: 5,000 virtual
+    // threads on 2 cores with two busy threads beside them drew 254 rows/s (0.85x failed there)
     assertThat(Hits.interiorMean(perSecond)).as("rows per whole second")
-        .isGreaterThanOrEqualTo(0.85 * BUDGET);
+        .isGreaterThanOrEqualTo(0.7 * BUDGET);
   }
 
   /** A {@code java} of release 21 or later, or the test is skipped with the reason. */
