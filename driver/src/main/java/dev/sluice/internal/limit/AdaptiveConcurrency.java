@@ -1,7 +1,6 @@
 package dev.sluice.internal.limit;
 
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Adapts the cap of a {@link ConcurrencyGate} between a minimum and a maximum from what the
@@ -144,8 +143,8 @@ import java.util.concurrent.atomic.LongAdder;
  *       timeout) while the cap is in use is the strongest signal: the cap is multiplied by
  *       {@value #OVERLOAD_BACKOFF}, and until the gate has room again it grows no higher than
  *       just below where the errors came ({@link ErrorCeiling});
- *   <li>while the cap is in use, it moves halfway towards {@code cap x g + }{@value
- *       #ALLOWANCE}, where the gradient
+ *   <li>while the cap is in use, it moves halfway towards {@code cap x g + a}, where {@code a}
+ *       is this instance's part of {@value #ALLOWANCE} ({@link #divide}) and the gradient
  *       {@code g = }{@value #TOLERANCE}{@code  / crowding} is kept within [{@value #MIN_GRADIENT},
  *       {@value #MAX_GRADIENT}]: at most halved, at most doubled towards;
  *   <li>while it is not in use and the crowding is below {@value #TOLERANCE}, it grows by half
@@ -177,8 +176,8 @@ import java.util.concurrent.atomic.LongAdder;
  * learned from a flood.
  *
  * <p><b>Cost.</b> {@link #onSample} is O(1) and allocates nothing: a clock read, one
- * {@code getAndAdd} and one read of {@link ShapeBaselines} for the shape, three {@link LongAdder} adds for the
- * window; one call in a window makes the decision, a few dozen arithmetic operations (and, on the
+ * {@code getAndAdd} and one read of {@link ShapeBaselines} for the shape, three adds to the
+ * {@link SampleWindow}; one call in a window makes the decision, a few dozen arithmetic operations (and, on the
  * rare rescale, one pass over the {@value ShapeBaselines#SLOTS} baselines). No lock is
  * taken; the statistics tolerate the races they have (a sample landing in the next window, a batch
  * lost to a concurrent one).
@@ -227,13 +226,8 @@ public final class AdaptiveConcurrency {
   /** The test of "slower, or crowded?"; only the decision uses it. */
   private final SlowerOrCrowded slowerOrCrowded = new SlowerOrCrowded(TOLERANCE, WIDE_CLIP);
 
-  private final AtomicLong windowStartNanos;
-  private final LongAdder windowLatencyNanos = new LongAdder();
-  /** What latencies clipped at WIDE_CLIP add to those clipped at CLIP: the test's crowding. */
-  private final LongAdder windowExcessNanos = new LongAdder();
-  private final LongAdder windowBaselineNanos = new LongAdder();
-  private final LongAdder windowSamples = new LongAdder();
-  private final LongAdder windowOverloads = new LongAdder();
+  /** The decision's crowding clipped at CLIP, the test's at WIDE_CLIP. */
+  private final SampleWindow window;
   private volatile long lastCutNanos;
   private final AtomicLong relearned = new AtomicLong();
   /** The rescales of this episode of a full gate, multiplied (1: none); whether errors refuted them. */
@@ -265,7 +259,7 @@ public final class AdaptiveConcurrency {
     this.max = max;
     this.ticker = ticker;
     long now = ticker.read();
-    this.windowStartNanos = new AtomicLong(now);
+    this.window = new SampleWindow(CLIP, WIDE_CLIP, now);
     this.lastCutNanos = now;
     this.estimate = Math.max(min, Math.min(max, gate.limit()));
     gate.setLimit((int) estimate);
@@ -311,9 +305,11 @@ public final class AdaptiveConcurrency {
       baselines.add(slot, latency);
     }
     if (now - latency >= lastCutNanos) {
-      count(slot, latency, overload);
+      window.add(latency, overload ? 0 : baselines.of(slot), overload);
     }
-    maybeDecide(now);
+    if (window.close(now, WINDOW_NANOS, MIN_WINDOW_SAMPLES)) {
+      decide(now);
+    }
   }
 
   /**
@@ -370,23 +366,6 @@ public final class AdaptiveConcurrency {
     return baselines.of(ShapeBaselines.slotOf(shape));
   }
 
-  private void count(int slot, long latency, boolean overload) {
-    if (overload) {
-      windowOverloads.increment();
-    } else {
-      long baseline = baselines.of(slot);
-      if (baseline > 0) {
-        long clipped = (long) Math.min(latency, CLIP * baseline);
-        windowLatencyNanos.add(clipped);
-        if (latency > clipped) { // rare, except while the database is CLIP times slower or more
-          windowExcessNanos.add((long) Math.min(latency, WIDE_CLIP * baseline) - clipped);
-        }
-        windowBaselineNanos.add(baseline);
-      }
-    }
-    windowSamples.increment();
-  }
-
   /** Keeps a window's samples between WANTED_WINDOW_SAMPLES and four times that. */
   private void adjustStride(long samples) {
     int now = stride;
@@ -397,27 +376,13 @@ public final class AdaptiveConcurrency {
     }
   }
 
-  private void maybeDecide(long now) {
-    long start = windowStartNanos.get();
-    if (now - start < WINDOW_NANOS
-        || windowSamples.sum() < MIN_WINDOW_SAMPLES && windowOverloads.sum() == 0
-        || !windowStartNanos.compareAndSet(start, now)) {
-      return;
-    }
-    decide(now);
-  }
-
   private void decide(long now) {
-    adjustStride(windowSamples.sumThenReset());
-    boolean overloaded = windowOverloads.sumThenReset() > 0;
-    long latency = windowLatencyNanos.sumThenReset();
-    long excess = windowExcessNanos.sumThenReset();
-    long baseline = windowBaselineNanos.sumThenReset();
+    adjustStride(window.samples());
+    boolean overloaded = window.overloaded();
+    double crowding = window.crowding();
     boolean saturated = gate.takeSaturated();
     double cap = estimate;
     boolean inUse = saturated || gate.inFlight() * 2 >= cap;
-    double crowding = baseline > 0 ? (double) latency / baseline : Double.NaN;
-    double wideCrowding = baseline > 0 ? (double) (latency + excess) / baseline : Double.NaN;
     if (overloaded && inUse) {
       ceiling.errorsAt(cap, min, now);
     } else if (saturated) {
@@ -431,7 +396,7 @@ public final class AdaptiveConcurrency {
       lastCutNanos = now;
     }
     baselines.learning(!saturated || next <= min);
-    double factor = slowerOrCrowded.factor(saturated, cap, wideCrowding);
+    double factor = slowerOrCrowded.factor(saturated, cap, window.wideCrowding());
     if (!saturated) {
       rescaled = 1; // the episode is over: the gate had room, the baselines learn as usual
       refuted = false;
