@@ -129,6 +129,176 @@ class OutageDashboardTest {
     assertThat(value("resilience4j_circuitbreaker_state", "state=\"open\"")).isEqualTo(1);
   }
 
+  @Test
+  void dashboard_everyExpressionParses_andNamesOnlyScrapedSeriesAndLabels() throws IOException {
+    Map<String, String> expressions = dashboardExpressions(dashboard());
+    assertThat(expressions).hasSizeGreaterThan(20);
+    checkAgainstScrape(expressions);
+  }
+
+  @Test
+  void alertRules_everyExpressionParses_andNamesOnlyScrapedSeriesAndLabels() throws IOException {
+    Map<String, String> expressions = new LinkedHashMap<>();
+    for (Map<String, Object> rule : alertRules()) {
+      expressions.put("alert " + rule.get("alert"), (String) rule.get("expr"));
+    }
+    assertThat(expressions.keySet()).containsExactly("alert SluiceFlagUnreachable",
+        "alert SluiceCriticalRefused", "alert SluiceAnswersNearMaxAge",
+        "alert SluiceInstancesNotAsAssumed", "alert SluiceLiveInstancesDiffer");
+    checkAgainstScrape(expressions);
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void alertRules_eachHasSeverityAndSummary() throws IOException {
+    for (Map<String, Object> rule : alertRules()) {
+      assertThat(((Map<String, Object>) rule.get("labels")).keySet()).as("%s", rule.get("alert"))
+          .contains("severity");
+      assertThat(((Map<String, Object>) rule.get("annotations")).keySet()).as("%s", rule.get("alert"))
+          .contains("summary", "description");
+    }
+  }
+
+  /**
+   * The structure Grafana reads, in the current schema (schemaVersion 42, as {@code @grafana/schema}
+   * 13.2 declares; that package ships TypeScript types, not a JSON schema): the variables,
+   * the rows in the order an outage unfolds, panels of current types that fit the 24-column grid
+   * without overlapping, every query on the dashboard's data source and filtered by its variables.
+   */
+  @Test
+  void dashboard_structure() throws IOException {
+    JsonNode d = dashboard();
+    assertThat(d.path("schemaVersion").asInt()).isEqualTo(42);
+    assertThat(d.path("uid").asText()).hasSizeBetween(8, 40);
+    assertThat(d.path("title").asText()).isNotBlank();
+    List<String> variables = new ArrayList<>();
+    d.path("templating").path("list").forEach(v -> variables.add(v.path("name").asText()));
+    assertThat(variables).containsExactly("datasource", "application", "instance", "budget",
+        "breaker", "max_age", "recovery_threshold");
+
+    List<String> rows = new ArrayList<>();
+    Set<Integer> ids = new java.util.HashSet<>();
+    List<int[]> boxes = new ArrayList<>();
+    for (JsonNode panel : d.path("panels")) {
+      assertThat(ids.add(panel.path("id").asInt())).as("unique id %s", panel.path("id")).isTrue();
+      JsonNode g = panel.path("gridPos");
+      int[] box = {g.path("x").asInt(), g.path("y").asInt(), g.path("w").asInt(),
+          g.path("h").asInt()};
+      assertThat(box[2]).isPositive();
+      assertThat(box[3]).isPositive();
+      assertThat(box[0] + box[2]).as("%s fits 24 columns", panel.path("title")).isLessThanOrEqualTo(24);
+      for (int[] other : boxes) {
+        boolean apart = box[0] >= other[0] + other[2] || other[0] >= box[0] + box[2]
+            || box[1] >= other[1] + other[3] || other[1] >= box[1] + box[3];
+        assertThat(apart).as("%s overlaps another panel", panel.path("title")).isTrue();
+      }
+      boxes.add(box);
+      String type = panel.path("type").asText();
+      if (type.equals("row")) {
+        rows.add(panel.path("title").asText().replaceAll(":.*", ""));
+        continue;
+      }
+      assertThat(type).isIn("timeseries", "stat", "state-timeline");
+      assertThat(panel.path("datasource").path("uid").asText()).isEqualTo("${datasource}");
+      for (JsonNode target : panel.path("targets")) {
+        assertThat(target.path("datasource").path("uid").asText()).isEqualTo("${datasource}");
+        assertThat(target.path("refId").asText()).isNotBlank();
+        for (PromQl.Selector s : PromQl.parse(grafanaToPromQl(target.path("expr").asText()))
+            .selectors()) {
+          assertThat(s.matchers()).as("%s: %s", panel.path("title"), s.metric())
+              .containsEntry("application", "$application")
+              .containsEntry("instance", "$instance");
+          if (s.metric().startsWith("sluice_")) {
+            assertThat(s.matchers()).containsEntry("name", "$budget");
+          }
+        }
+      }
+    }
+    assertThat(rows).containsExactly("1 · The cache's breaker", "2 · Sluice's mode",
+        "3 · The database's protection", "4 · The users", "5 · The fleet", "6 · The recovery");
+  }
+
+  private void checkAgainstScrape(Map<String, String> expressions) {
+    List<String> wrong = new ArrayList<>();
+    expressions.forEach((where, expression) -> {
+      PromQl.Parsed parsed;
+      try {
+        parsed = PromQl.parse(grafanaToPromQl(expression));
+      } catch (IllegalArgumentException e) {
+        wrong.add(where + ": " + e.getMessage());
+        return;
+      }
+      Set<String> labelsOfAll = new TreeSet<>(TARGET_LABELS);
+      for (PromQl.Selector s : parsed.selectors()) {
+        Set<String> labels = scraped.get(s.metric());
+        if (labels == null) {
+          wrong.add(where + ": " + s.metric() + " is not in the scrape");
+          continue;
+        }
+        labelsOfAll.addAll(labels);
+        for (String label : s.matchers().keySet()) {
+          if (!labels.contains(label) && !TARGET_LABELS.contains(label)) {
+            wrong.add(where + ": " + s.metric() + " has no label " + label);
+          }
+        }
+      }
+      for (String label : parsed.groupingLabels()) {
+        if (!labelsOfAll.contains(label)) {
+          wrong.add(where + ": no series of it has the label " + label);
+        }
+      }
+    });
+    assertThat(wrong).isEmpty();
+  }
+
+  /**
+   * Grafana's variables replaced as Grafana would before sending the query: the interval
+   * variables by a duration, the numeric ones by their default; those inside label values stay,
+   * as the strings they are.
+   */
+  static String grafanaToPromQl(String expression) {
+    return expression.replace("$__rate_interval", "5m").replace("$max_age", "5")
+        .replace("$recovery_threshold", "0.8");
+  }
+
+  /** Every query of the dashboard: the panels' targets and the query variables' selectors. */
+  static Map<String, String> dashboardExpressions(JsonNode dashboard) {
+    Map<String, String> found = new LinkedHashMap<>();
+    for (JsonNode panel : dashboard.path("panels")) {
+      for (JsonNode target : panel.path("targets")) {
+        found.put(panel.path("title").asText() + " " + target.path("refId").asText(),
+            target.path("expr").asText());
+      }
+    }
+    Pattern labelValues = Pattern.compile("label_values\\((.*),\\s*(\\w+)\\)");
+    for (JsonNode variable : dashboard.path("templating").path("list")) {
+      if (variable.path("type").asText().equals("query")) {
+        Matcher m = labelValues.matcher(variable.path("query").path("query").asText());
+        assertThat(m.matches()).as("variable %s", variable.path("name")).isTrue();
+        // label_values(selector, label) is Grafana's: the selector must carry the label
+        found.put("variable " + variable.path("name").asText(),
+            "count by (" + m.group(2) + ") (" + m.group(1) + ")");
+      }
+    }
+    return found;
+  }
+
+  static JsonNode dashboard() throws IOException {
+    return new ObjectMapper().readTree(OBSERVABILITY.resolve("sluice-outage.json").toFile());
+  }
+
+  @SuppressWarnings("unchecked")
+  static List<Map<String, Object>> alertRules() throws IOException {
+    try (InputStream in = Files.newInputStream(OBSERVABILITY.resolve("sluice-alerts.yml"))) {
+      Map<String, Object> file = new Yaml().load(in);
+      List<Map<String, Object>> rules = new ArrayList<>();
+      for (Map<String, Object> group : (List<Map<String, Object>>) file.get("groups")) {
+        rules.addAll((List<Map<String, Object>>) group.get("rules"));
+      }
+      return rules;
+    }
+  }
+
   /** The value of the first sample of {@code name} whose labels contain {@code label}. */
   private double value(String name, String label) {
     Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "\\{([^}]*)\\} (\\S+)$")
