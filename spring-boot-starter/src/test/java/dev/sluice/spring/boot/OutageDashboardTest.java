@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.Priority;
+import dev.sluice.RateLimitedDataSource;
 import dev.sluice.RateLimitExceededException;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import java.io.IOException;
@@ -17,9 +18,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,6 +26,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -43,8 +43,8 @@ import org.yaml.snakeyaml.Yaml;
  * The outage dashboard and the alert rules of {@code observability/} against what a real
  * application exports (issue 40, item 3). A Spring Boot application with the starter, Actuator,
  * the Prometheus registry and a Resilience4j breaker on its cache goes through a short outage —
- * the breaker opens, one read is admitted, the same read again is answered, another is refused,
- * also at {@code CRITICAL} — and {@code /actuator/prometheus} is scraped over HTTP. Then every
+ * the breaker opens, one read is admitted, the next ones are refused, also at {@code CRITICAL}
+ * — and {@code /actuator/prometheus} is scraped over HTTP. Then every
  * expression of the dashboard and of the rules is parsed as PromQL ({@link PromQl}: the grammar
  * subset they use, written here because no PromQL parser for Java resolves from Maven Central)
  * and must name only series that scrape holds, with only labels those series carry (or the
@@ -86,20 +86,28 @@ class OutageDashboardTest {
   @Autowired
   CircuitBreakerRegistry breakers;
 
+  @Autowired
+  DataSource dataSource;
+
   /** Series name to the label names it carries, from the scrape during the outage. */
   Map<String, Set<String>> scraped;
   String exposition;
 
   @BeforeAll
   void outageThenScrape() throws Exception {
+    RateLimitedDataSource sluice = dataSource.unwrap(RateLimitedDataSource.class);
     jdbc.execute("CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(20))");
     jdbc.update("INSERT INTO users VALUES (1, 'Ada'), (2, 'Grace')"); // breaker closed: uncharged
 
     breakers.circuitBreaker("cache").transitionToOpenState();
+    // the opening is seen at the first look at the flag: reads prepared after it are kept
+    assertThat(sluice.stats().limiting()).isTrue();
     String read = "SELECT name FROM users WHERE id = ?";
     assertThat(jdbc.queryForObject(read, String.class, 1)).isEqualTo("Ada"); // the one permit
     for (int id = 1; id <= 2; id++) {
       int user = id;
+      // refused: over this pool the admitted read is not kept, so none is answered (see the
+      // closing note of issue 40); the answers' series are there all the same
       assertThatThrownBy(() -> jdbc.queryForObject(read, String.class, user))
           .hasRootCauseInstanceOf(RateLimitExceededException.class);
     }
