@@ -136,7 +136,10 @@ abstract class ReportingConnection implements Connection {
     }
   }
 
-  /** As {@link #beforeStatement(String)}, for a read that may be answered (see {@link #beforeRead()}). */
+  /**
+   * As {@link #beforeStatement(String)}, for a read that may be answered (see
+   * {@link #beforeRead()}).
+   */
   final int beforeRead(String sql) throws SQLException {
     return held(limiter.beforeStatement(state, delegate, sql));
   }

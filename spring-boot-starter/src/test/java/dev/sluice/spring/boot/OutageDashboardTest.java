@@ -162,14 +162,15 @@ class OutageDashboardTest {
     for (Map<String, Object> rule : alertRules()) {
       assertThat(((Map<String, Object>) rule.get("labels")).keySet()).as("%s", rule.get("alert"))
           .contains("severity");
-      assertThat(((Map<String, Object>) rule.get("annotations")).keySet()).as("%s", rule.get("alert"))
-          .contains("summary", "description");
+      assertThat(((Map<String, Object>) rule.get("annotations")).keySet())
+          .as("%s", rule.get("alert")).contains("summary", "description");
     }
   }
 
   /**
-   * The structure Grafana reads, in the current schema (schemaVersion 42, as {@code @grafana/schema}
-   * 13.2 declares; that package ships TypeScript types, not a JSON schema): the variables,
+   * The structure Grafana reads, in the current schema (schemaVersion 42, as
+   * {@code @grafana/schema} 13.2 declares; that package ships TypeScript types, not a JSON schema,
+   * and {@code observability/check/run.sh} type-checks the file against them): the variables,
    * the rows in the order an outage unfolds, panels of current types that fit the 24-column grid
    * without overlapping, every query on the dashboard's data source and filtered by its variables.
    */
@@ -194,7 +195,8 @@ class OutageDashboardTest {
           g.path("h").asInt()};
       assertThat(box[2]).isPositive();
       assertThat(box[3]).isPositive();
-      assertThat(box[0] + box[2]).as("%s fits 24 columns", panel.path("title")).isLessThanOrEqualTo(24);
+      assertThat(box[0] + box[2]).as("%s fits 24 columns", panel.path("title"))
+          .isLessThanOrEqualTo(24);
       for (int[] other : boxes) {
         boolean apart = box[0] >= other[0] + other[2] || other[0] >= box[0] + box[2]
             || box[1] >= other[1] + other[3] || other[1] >= box[1] + box[3];

@@ -39,9 +39,11 @@ class PrometheusScrapeTest {
     }
     String scrape = mvc.perform(get("/actuator/prometheus")).andExpect(status().isOk())
         .andReturn().getResponse().getContentAsString();
-    assertThat(scrape).contains("sluice_calls_rejected_total{application=\"sluice-spring-boot-"
-        + "example\",name=\"users-db\"} 1.0");
-    assertThat(scrape).contains("sluice_budget_permits_s{application=\"sluice-spring-boot-example\","
-        + "name=\"users-db\"} 0.001");
+    // labels in name order: application, db_namespace, db_system_name (from the pool's URL), name
+    assertThat(scrape).containsPattern("(?m)^sluice_calls_rejected_total\\{application="
+        + "\"sluice-spring-boot-example\",[^}]*db_system_name=\"other_sql\",name=\"users-db\"\\}"
+        + " 1.0$");
+    assertThat(scrape).containsPattern("(?m)^sluice_budget_permits_s\\{application="
+        + "\"sluice-spring-boot-example\",[^}]*name=\"users-db\"\\} 0.001$");
   }
 }
