@@ -12,6 +12,8 @@ module dev.sluice {
   // only SluiceMetrics, which users call only with Micrometer; transitive: its API shows Micrometer's
   // types, so a module that uses it reads micrometer.core too
   requires static transitive micrometer.core;
+  // only internal.trace.OpenTelemetryDecisions, loaded by name where the API is present
+  requires static io.opentelemetry.api;
 
   exports dev.sluice;
 

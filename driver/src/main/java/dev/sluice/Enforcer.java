@@ -17,6 +17,7 @@ import dev.sluice.internal.redis.RedisLink;
 import dev.sluice.internal.redis.RedisLinks;
 import dev.sluice.internal.redis.Registry;
 import dev.sluice.internal.redis.ResultChannel;
+import dev.sluice.internal.trace.Tracing;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -107,6 +108,7 @@ final class Enforcer implements AutoCloseable {
         : share ? Answers.sharing(name, answering, ticker::read, StaleResultWarning.STALE)
         : Answers.create(name, answering, ticker::read, StaleResultWarning.STALE);
     limiter.answerWith(answers); // before any connection can ask: published with the limiter
+    limiter.decisions(Tracing.decisions(name)); // null without a tracing library; same publication
     if (share) {
       owned.add(0, ResultChannel.start(name, link, settings.get(Keys.REDIS_TIMEOUT),
           settings.get(Keys.REDIS_PING), answers::warmUpSharing, answers::nextShared,

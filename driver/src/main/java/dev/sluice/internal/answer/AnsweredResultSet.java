@@ -25,16 +25,27 @@ final class AnsweredResultSet extends ResultSetBase {
   private final Dialect dialect;
   private final Statement statement;
   private final SQLWarning warning;
+  /** How old the kept result was when it answered; -1 where not told. */
+  final long ageMillis;
+  /** Whether it answered by joining an identical read in flight. */
+  final boolean joined;
   private int row = -1;
   private boolean closed;
   private boolean lastWasNull;
   private int fetchSize;
 
   AnsweredResultSet(Kept kept, Dialect dialect, Statement statement, SQLWarning warning) {
+    this(kept, dialect, statement, warning, -1, false);
+  }
+
+  AnsweredResultSet(Kept kept, Dialect dialect, Statement statement, SQLWarning warning,
+      long ageMillis, boolean joined) {
     this.kept = kept;
     this.dialect = dialect;
     this.statement = statement;
     this.warning = warning;
+    this.ageMillis = ageMillis;
+    this.joined = joined;
   }
 
   private Dialect.Cell cell(int column) throws SQLException {

@@ -226,7 +226,20 @@ public final class Answers {
     long ageMillis = Math.max(0, (nanoTime.getAsLong() - kept.keptAtNanos()) / 1_000_000);
     counts.answered(priority, join, kept.heard(), ageMillis);
     return new AnsweredResultSet(kept, kept.dialect(), caller,
-        warnings.stale(budgetName, ageMillis, join));
+        warnings.stale(budgetName, ageMillis, join), ageMillis, join);
+  }
+
+  /**
+   * How old an answer of {@link #answer} was when it answered, in ms; {@code -1} for any other
+   * result set.
+   */
+  public static long ageMillis(ResultSet answer) {
+    return answer instanceof AnsweredResultSet a ? a.ageMillis : -1;
+  }
+
+  /** Whether an answer of {@link #answer} joined an identical read in flight. */
+  public static boolean joined(ResultSet answer) {
+    return answer instanceof AnsweredResultSet a && a.joined;
   }
 
   /** Drops every kept result: when limiting ends, and on {@code close()}. */

@@ -6,6 +6,7 @@ import dev.sluice.internal.answer.Parameters;
 import dev.sluice.internal.answer.ReadKey;
 import dev.sluice.internal.answer.Recording;
 import dev.sluice.internal.limit.ConnectionState;
+import dev.sluice.internal.limit.Decisions;
 import dev.sluice.internal.limit.Limiter;
 import java.sql.CallableStatement;
 import java.sql.PreparedStatement;
@@ -64,13 +65,13 @@ final class Answering {
       boolean prepared)
       throws RateLimitExceededException {
     Answers a = connection.limiter.answers();
+    int state = connection.state();
     if (a == null) {
-      throw refused;
+      throw connection.limiter.told(refused, connection.limiter.doorPriority(state));
     }
     a.refused(caller);
     ResultSet answer = null;
     try {
-      int state = connection.state();
       boolean autoCommit = (state & ConnectionState.UNREAD) != 0
           ? connection.delegate.getAutoCommit()
           : (state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION))
@@ -82,7 +83,12 @@ final class Answering {
       refused.addSuppressed(e); // not answerable: refused as without answers
     }
     if (answer == null) {
-      throw refused;
+      throw connection.limiter.told(refused, connection.limiter.doorPriority(state));
+    }
+    Decisions decisions = connection.limiter.decisions();
+    if (decisions != null) {
+      decisions.answered(connection.limiter.doorPriority(state), Answers.ageMillis(answer),
+          Answers.joined(answer));
     }
     return answer;
   }

@@ -1,5 +1,6 @@
 package dev.sluice.internal.jdbc;
 
+import dev.sluice.RateLimitExceededException;
 import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import java.sql.Connection;
@@ -104,6 +105,18 @@ abstract class ReportingConnection implements Connection {
    * @throws SQLException a {@code RateLimitExceededException} when the limiter refuses it
    */
   final int beforeStatement() throws SQLException {
+    try {
+      return beforeRead();
+    } catch (RateLimitExceededException refusal) {
+      throw limiter.told(refusal, limiter.doorPriority(state));
+    }
+  }
+
+  /**
+   * As {@link #beforeStatement()}, for a read that may be answered if refused: its refusal is
+   * told to the limiter's {@code Decisions} by {@link Answering}, once the answer is known.
+   */
+  final int beforeRead() throws SQLException {
     return held(limiter.beforeStatement(state, delegate));
   }
 
@@ -116,6 +129,18 @@ abstract class ReportingConnection implements Connection {
    * @throws SQLException a {@code RateLimitExceededException} when the limiter refuses it
    */
   final int beforeStatement(String sql) throws SQLException {
+    try {
+      return beforeRead(sql);
+    } catch (RateLimitExceededException refusal) {
+      throw limiter.told(refusal, limiter.doorPriority(state));
+    }
+  }
+
+  /**
+   * As {@link #beforeStatement(String)}, for a read that may be answered (see
+   * {@link #beforeRead()}).
+   */
+  final int beforeRead(String sql) throws SQLException {
     return held(limiter.beforeStatement(state, delegate, sql));
   }
 

@@ -75,7 +75,7 @@ abstract class StatementWrapper implements Statement {
   public final ResultSet executeQuery(String sql) throws SQLException {
     int held;
     try {
-      held = connection.beforeStatement(sql);
+      held = connection.beforeRead(sql);
     } catch (RateLimitExceededException refused) {
       return answered(Answering.answerOrThrow(connection, refused, this, sql, null, false));
     }

@@ -68,6 +68,8 @@ public final class Limiter {
   private final Places places;
   /** Answers instead of refusals, set once before the limiter is handed out; {@code null}: off. */
   private Answers answers;
+  /** Decisions told to a tracing library, set once before it is handed out; {@code null}: none. */
+  private Decisions decisions;
   /** Whether an adaptive cap samples statements, 1 in 64 while not limiting (statement scope). */
   private final boolean sampleWhileClosed;
 
@@ -102,7 +104,12 @@ public final class Limiter {
    */
   public int beforeCheckout() throws SQLException {
     if (scope == Scope.CONNECTION && hold.isLimiting()) {
-      return admit(0, Priority.current()) & HELD;
+      Priority priority = Priority.current();
+      try {
+        return admit(0, priority) & HELD;
+      } catch (RateLimitExceededException refusal) {
+        throw told(refusal, priority);
+      }
     }
     return 0;
   }
@@ -234,6 +241,9 @@ public final class Limiter {
       return refused(rate, state & ~HELD, priority);
     }
     counts.admit(priority);
+    if (decisions != null) {
+      decisions.admitted(priority);
+    }
     return state;
   }
 
@@ -243,6 +253,9 @@ public final class Limiter {
     if (counts.shadow()) {
       counts.shadowReject(priority);
       counts.maybeSummarise();
+      if (decisions != null) {
+        decisions.shadowRefused(priority);
+      }
       return state | UNCHARGED;
     }
     counts.reject(priority);
@@ -253,7 +266,12 @@ public final class Limiter {
   /** A transaction's door: it keeps its place ({@code TX_PLACE}) to its end, and its priority. */
   private int transactionDoor(int state) throws RateLimitExceededException {
     Priority priority = doorPriority(state);
-    int admitted = admit(state, priority);
+    int admitted;
+    try {
+      admitted = admit(state, priority);
+    } catch (RateLimitExceededException refusal) {
+      throw told(refusal, priority);
+    }
     return (admitted & ~HELD) | ((admitted & HELD) != 0 ? TX_PLACE : 0)
         | ConnectionState.classBits(priority);
   }
@@ -322,6 +340,34 @@ public final class Limiter {
   /** Where the ends of statements, transactions and checkouts give their places back. */
   public Places places() {
     return places;
+  }
+
+  /**
+   * Sets where decisions are told besides the counters; once, before the limiter is handed out.
+   *
+   * @param decisions the tracing library's side, or {@code null}: none
+   */
+  public void decisions(Decisions decisions) {
+    this.decisions = decisions;
+  }
+
+  /** Where decisions are told besides the counters; {@code null}: nowhere. */
+  public Decisions decisions() {
+    return decisions;
+  }
+
+  /**
+   * A refusal that goes on to the caller, told to {@link Decisions} (a refused statement that
+   * may be answered is told by its caller, once the answer is known).
+   *
+   * @return {@code refusal}, to throw
+   */
+  public RateLimitExceededException told(RateLimitExceededException refusal, Priority priority) {
+    Decisions d = decisions;
+    if (d != null) {
+      d.refused(priority, refusal);
+    }
+    return refusal;
   }
 
   /**

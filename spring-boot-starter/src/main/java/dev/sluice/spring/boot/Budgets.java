@@ -22,16 +22,23 @@ final class Budgets {
   /** Every budget, by its {@code sluice.name}. */
   Map<String, RateLimitedDataSource> all() {
     Map<String, RateLimitedDataSource> all = new LinkedHashMap<>();
+    beans().forEach((name, bean) -> all.put(name, sluiceOf(bean)));
+    return all;
+  }
+
+  /** The data source bean of every budget (the first, where two reach one), by its name. */
+  Map<String, DataSource> beans() {
+    Map<String, DataSource> all = new LinkedHashMap<>();
     beans.getBeansOfType(DataSource.class, false, false).values().forEach(dataSource -> {
       RateLimitedDataSource sluice = sluiceOf(dataSource);
       if (sluice != null) {
-        all.putIfAbsent(sluice.stats().name(), sluice);
+        all.putIfAbsent(sluice.stats().name(), dataSource);
       }
     });
     return all;
   }
 
-  private static RateLimitedDataSource sluiceOf(DataSource dataSource) {
+  static RateLimitedDataSource sluiceOf(DataSource dataSource) {
     try {
       return dataSource.isWrapperFor(RateLimitedDataSource.class)
           ? dataSource.unwrap(RateLimitedDataSource.class) : null;

@@ -26,7 +26,10 @@ public class SluiceActuatorAutoConfiguration {
   /** Made by Spring Boot. */
   public SluiceActuatorAutoConfiguration() {}
 
-  /** Micrometer: every budget's meters, tagged with its name. */
+  /**
+   * Micrometer: every budget's meters, tagged with its name and with the {@code db.system.name}
+   * and {@code db.namespace} its pool's URL reveals ({@link DatabaseTags}).
+   */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass({MeterRegistry.class, MeterBinder.class})
   static class Metrics {
@@ -34,8 +37,9 @@ public class SluiceActuatorAutoConfiguration {
     @Bean
     MeterBinder sluiceMeterBinder(ListableBeanFactory beans) {
       Budgets budgets = new Budgets(beans);
-      return registry -> budgets.all().values()
-          .forEach(sluice -> SluiceMetrics.of(sluice).bindTo(registry));
+      return registry -> budgets.beans().values().forEach(bean ->
+          SluiceMetrics.of(Budgets.sluiceOf(bean)).withTags(DatabaseTags.of(bean))
+              .bindTo(registry));
     }
   }
 
