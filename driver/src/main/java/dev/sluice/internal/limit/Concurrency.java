@@ -10,6 +10,8 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransientConnectionException;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +56,8 @@ public final class Concurrency implements AdmitLimit {
   private final Ticker ticker;
   /** The adaptive cap the last log line gave. */
   private final AtomicInteger loggedLimit;
+  /** Whether the line saying that the maximum is above what ran was written. */
+  private final AtomicBoolean unreachedLogged = new AtomicBoolean();
 
   private Concurrency(String name, ConcurrencyGate gate, AdaptiveConcurrency adaptive, int total,
       Ticker ticker) {
@@ -209,8 +213,14 @@ public final class Concurrency implements AdmitLimit {
         || e instanceof SQLRecoverableException || e instanceof SQLTimeoutException;
   }
 
-  /** Logs the adaptive cap once it has moved by more than the factor since the last line. */
+  /**
+   * Logs the adaptive cap once it has moved by more than the factor since the last line; and,
+   * once, that the maximum is above what ever ran at once (one volatile read until then).
+   */
   private void logMove() {
+    if (adaptive.unreachedPeak() > 0 && !unreachedLogged.get()) {
+      logUnreached();
+    }
     int logged = loggedLimit.get();
     int now = gate.limit();
     if ((now > logged * LOGGED_FACTOR || now * LOGGED_FACTOR < logged)
@@ -218,6 +228,17 @@ public final class Concurrency implements AdmitLimit {
       LOG.warn("{} - the adaptive concurrency cap moved from {} to {} statements in flight: the"
           + " database's latency {}", name, logged, now,
           now < logged ? "rose above what it is when not crowded" : "is back near its baseline");
+    }
+  }
+
+  private void logUnreached() {
+    if (unreachedLogged.compareAndSet(false, true)) { // once a budget's life
+      LOG.warn("{} - sluice.concurrency.max is {}, but at most {} statements ran at once (the pool's"
+          + " size, or the callers'), and the database's latency was {}x its uncrowded value"
+          + " (4x is the most the cap reads): the adaptive cap now cuts from what is in flight."
+          + " Set sluice.concurrency.max to at most the pool's size", name, adaptive.max(),
+          adaptive.unreachedPeak(), String.format(Locale.ROOT, "%.1f",
+              adaptive.unreachedCrowding()));
     }
   }
 
