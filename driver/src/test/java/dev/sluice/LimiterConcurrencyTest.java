@@ -315,6 +315,37 @@ class LimiterConcurrencyTest {
     assertThat(limiter.beforeCheckout()).isEqualTo(ConnectionState.HELD);
   }
 
+  /**
+   * Issue 35, item 4: cap 2, three connections checked out while the flag was closed and still
+   * held, running nothing: two more checkouts were admitted (5 out, {@code inFlight()} 2). They
+   * count until closed, as 0.3 meant.
+   */
+  @Test
+  void connectionScope_connectionsCheckedOutWhileClosed_countUntilClosed() throws SQLException {
+    Limiter limiter = limiter(Scope.CONNECTION, 2, 100, 1);
+    Connection[] before = new Connection[3];
+    for (int i = 0; i < before.length; i++) {
+      before[i] = Connections.wrap(DRIVER, limiter, limiter.beforeCheckout());
+    }
+    flag.trip();
+
+    assertThatThrownBy(limiter::beforeCheckout).isInstanceOf(RateLimitExceededException.class);
+    assertThat(limiter.concurrency().inFlight()).isEqualTo(3);
+    before[0].createStatement().execute("select 1"); // running a statement: counted once still
+    assertThat(limiter.concurrency().inFlight()).isEqualTo(3);
+
+    before[0].close();
+    before[0].close(); // once
+    before[1].close();
+    assertThat(limiter.concurrency().inFlight()).isEqualTo(1);
+    Connection admitted = Connections.wrap(DRIVER, limiter, limiter.beforeCheckout());
+    assertThat(limiter.concurrency().inFlight()).isEqualTo(2);
+    assertThatThrownBy(limiter::beforeCheckout).isInstanceOf(RateLimitExceededException.class);
+    before[2].close();
+    admitted.close();
+    assertThat(limiter.concurrency().inFlight()).isZero();
+  }
+
   @Test
   void connectionScope_failedCheckout_givesThePlaceBack() throws SQLException {
     Limiter limiter = limiter(Scope.CONNECTION, 1, 100, 1);

@@ -66,6 +66,8 @@ public final class RealDatabaseHarness {
   static final String SQL = "SELECT sum(hashint4(g)) FROM generate_series(1, ?) AS g";
   /** The pool's size: 32, or {@code --pool N}. Set once by {@link #main}, before anything runs. */
   static int pool = 32;
+  /** {@code --auto-max N}: auto's maximum instead of the pool's size; 0: the pool's size. */
+  static int autoMaxOption;
   static final long DEADLINE_MILLIS = 300;
   static final double TARGET_MILLIS = 5;
   static final int NEIGHBOURS = 3;
@@ -109,7 +111,8 @@ public final class RealDatabaseHarness {
    * @param args {@code --seed N} (default 1); {@code --quick}: phases a third as long (a smoke
    *     test, not a measurement); {@code --size N}: the statement's series length instead of the
    *     calibrated one (to compare runs); {@code --pool N}: the pool's size (default 32);
-   *     {@code --rounds N}: the whole sequence N times (default 1)
+   *     {@code --rounds N}: the whole sequence N times (default 1); {@code --auto-max N}: auto's
+   *     maximum instead of the pool's size (issue 35: a maximum above what the pool can run)
    */
   public static void main(String[] args) throws Exception {
     long seed = 1;
@@ -125,6 +128,8 @@ public final class RealDatabaseHarness {
         pool = Integer.parseInt(args[++i]);
       } else if (args[i].equals("--size")) {
         fixedSize = Integer.parseInt(args[++i]);
+      } else if (args[i].equals("--auto-max")) {
+        autoMaxOption = Integer.parseInt(args[++i]);
       } else if (args[i].equals("--rounds")) {
         rounds = Integer.parseInt(args[++i]);
         if (rounds < 1) {
@@ -132,12 +137,13 @@ public final class RealDatabaseHarness {
         }
       } else {
         throw new IllegalArgumentException("unknown option " + args[i] + "; the options are"
-            + " --seed N, --quick, --pool N, --size N and --rounds N");
+            + " --seed N, --quick, --pool N, --size N, --rounds N and --auto-max N");
       }
     }
     List<Phase> phases = scaled(PHASES, scale);
-    Path out = Path.of(pool == 32 ? "benchmarks/target/realdb"
-        : "benchmarks/target/realdb-pool" + pool);
+    Path out = Path.of((pool == 32 ? "benchmarks/target/realdb"
+        : "benchmarks/target/realdb-pool" + pool)
+        + (autoMaxOption > 0 ? "-automax" + autoMaxOption : ""));
     Files.createDirectories(out);
     Path dataDir = Files.createTempDirectory("sluice-realdb");
     try (EmbeddedPostgres pg = start(dataDir)) {
@@ -176,7 +182,7 @@ public final class RealDatabaseHarness {
       gates.add(max -> Gate.fixed(pool));
     }
     // auto's maximum is sluice.concurrency.max's default: the pool's size, as Sluice reads it
-    int autoMax = PoolSizeDefault.of(dataSource);
+    int autoMax = autoMaxOption > 0 ? autoMaxOption : PoolSizeDefault.of(dataSource);
     report.autoMax(autoMax);
     gates.add(max -> Gate.sluice(autoMax > 0 ? autoMax : 100));
     gates.add(Gate::gradient2);

@@ -254,7 +254,8 @@ public final class Keys {
       .unit("statements in flight")
       .doc("While limiting, the most statements of all instances together in flight at once (a"
           + " transaction counts as one from its start to its end; in `connection` scope:"
-          + " connections checked out), divided among the instances as the budget is (each at"
+          + " connections checked out, also those checked out before limiting began, until"
+          + " closed), divided among the instances as the budget is (each at"
           + " least 1); a call must pass both this and the rate. `auto`: each"
           + " instance adapts its own cap from the latency and overload errors of the statements"
           + " it admits, within `sluice.concurrency.min` and `sluice.concurrency.max`.")
@@ -278,8 +279,9 @@ public final class Keys {
       .unit("statements in flight")
       .doc("With `sluice.concurrency=auto`: the highest cap, and the first one (the cap comes"
           + " down from here as the database crowds). At least `sluice.concurrency.min`; at most"
-          + " the pool's size, since the cap is cut only while half of it is in use (a larger"
-          + " one gets a WARN at start).")
+          + " the pool's size, best (a larger one gets a WARN at start; above twice the pool's"
+          + " size the cap is never half full, so it first moves once the database is crowded,"
+          + " from the most statements seen in flight, and the log says so once).")
       .group(Group.RARELY_USED).build();
 
   public static final Key<Duration> STALE_MAX_AGE = Key.named("sluice.stale.max-age",

@@ -136,7 +136,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * the sum of its latencies over the sum of their shapes' baselines (each latency clipped at
  * {@value #CLIP}&times; its baseline so one stuck statement cannot move it), so heavy statements
  * weigh by their cost. The cap is <em>in use</em> when the gate filled during the window or half
- * of it is in flight. Then, in order:
+ * of it was in flight (now, or at a sample's end in the window). A cap far above what ever runs
+ * at once (a maximum above the pool's size) is never in use by that rule; so when the window was
+ * crowded (at least {@value #TOLERANCE}) or had overload errors, and at least twice this
+ * instance's allowance was in flight at its peak, the decision takes the peak plus the allowance
+ * for the cap in use and decides as below from there (issue 35: {@code max=64} over a pool of
+ * 32 never moved, the database at 32 in flight and 55 times its latency alone). Below twice the
+ * allowance crowding alone cuts no cap anyway, so a handful of noisy statements at light load
+ * still cuts nothing. Then, in order:
  *
  * <ol>
  *   <li>any overload error (SQLState class 53, {@code 57014}, a lost connection, the pool's
@@ -164,10 +171,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * same cause. Refused calls never give a sample (they did not run), so they cannot drag the
  * estimate down (Netflix concurrency-limits #176).
  *
- * <p><b>What it cannot do.</b> The cap is cut only while it is in use: with a maximum far above
- * what the pool lets run (a pool of 10 under a maximum of 100), the cap is never in use and never
- * moves; the maximum must be at most the pool's size ({@code sluice.concurrency.max} defaults to
- * it where Sluice can read it, and Sluice warns at start where it cannot). Between the database's
+ * <p><b>What it cannot do.</b> With a maximum far above what the pool lets run (a pool of 10
+ * under a maximum of 100), the cap follows what is in flight only once the database is crowded:
+ * the first cut starts from the peak in flight, not from the maximum, and the log says once that
+ * the maximum is above what ran ({@link #unreachedPeak}); until then the cap reads the maximum,
+ * and the light load after an overload grows it back there. The maximum is best at most the
+ * pool's size ({@code sluice.concurrency.max} defaults to it where Sluice can read it, and
+ * Sluice warns at start where it cannot). Between the database's
  * knee and twice it, a noisy host makes the cap wander by &plusmn;30&nbsp;% from window to window.
  * On a host so shared that the database's share of the CPUs grows with its own backends, latency
  * grows slowly with the cap and there is no knee within the pool: the cap then stays near the
@@ -175,9 +185,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * a cut below what the application needs to make progress, and bounds the damage of a baseline
  * learned from a flood.
  *
- * <p><b>Cost.</b> {@link #onSample} is O(1) and allocates nothing: a clock read, one
- * {@code getAndAdd} and one read of {@link ShapeBaselines} for the shape, three adds to the
- * {@link SampleWindow}; one call in a window makes the decision, a few dozen arithmetic operations (and, on the
+ * <p><b>Cost.</b> {@link #onSample} is O(1) and allocates nothing: a clock read, a read of the
+ * gate's count for the window's peak, one {@code getAndAdd} and one read of
+ * {@link ShapeBaselines} for the shape, three adds to the {@link SampleWindow}; one call in a window makes the decision, a few dozen arithmetic operations (and, on the
  * rare rescale, one pass over the {@value ShapeBaselines#SLOTS} baselines). No lock is
  * taken; the statistics tolerate the races they have (a sample landing in the next window, a batch
  * lost to a concurrent one).
@@ -210,6 +220,8 @@ public final class AdaptiveConcurrency {
   static final double UNUSED_GROWTH = 1.5;
   /** A cut smaller than this share of the cap does not discard the samples admitted before it. */
   static final double DEEP_CUT = 0.8;
+  /** How much the ceiling of the baselines' learning may rise in one uncrowded window. */
+  static final double CEILING_GROWTH = 1.5;
   static final int WANTED_WINDOW_SAMPLES = 64;
   static final int MAX_STRIDE = ConnectionState.SAMPLE_EVERY; // the connection's count wraps there
 
@@ -238,6 +250,16 @@ public final class AdaptiveConcurrency {
   private volatile double estimate;
   /** This instance's part of {@link #ALLOWANCE}; see {@link #divide}. */
   private volatile double allowance = ALLOWANCE;
+  /**
+   * Above this many in flight, a sample stops the baselines' learning until the next decision:
+   * twice the peak of the last uncrowded window plus twice the allowance, rising by at most
+   * half per window (a window that mixed light load with the first of a flood reads uncrowded);
+   * unknown at first: no ceiling.
+   */
+  private volatile int learnCeiling = Integer.MAX_VALUE;
+  /** The peak in flight when a cap far above it first followed it (0: never); for the log. */
+  private volatile int unreachedPeak;
+  private volatile double unreachedCrowding;
 
   /**
    * Creates a controller that sets {@code gate}'s cap, starting from the gate's current cap clamped
@@ -299,11 +321,16 @@ public final class AdaptiveConcurrency {
    * @param now the ticker's reading at its end
    */
   public void onSample(int shape, long latencyNanos, boolean overload, long now) {
+    int running = gate.inFlight();
+    if (running > learnCeiling) {
+      baselines.stopLearning(); // far more in flight than where the baselines were learned
+    }
     int slot = ShapeBaselines.slotOf(shape);
     long latency = Math.max(0, Math.min(latencyNanos, ShapeBaselines.MAX_LATENCY_NANOS));
     if (!overload) {
       baselines.add(slot, latency);
     }
+    window.inFlight(running);
     if (now - latency >= lastCutNanos) {
       window.add(latency, overload ? 0 : baselines.of(slot), overload);
     }
@@ -357,6 +384,26 @@ public final class AdaptiveConcurrency {
   }
 
   /**
+   * The most statements in flight when the cap, far above them, first followed them instead of
+   * waiting to be filled: {@code max} is above what the pool (or the callers) can run.
+   *
+   * @return that peak, or 0 while it never happened
+   */
+  public int unreachedPeak() {
+    return unreachedPeak;
+  }
+
+  /** The crowding of the window of {@link #unreachedPeak()}. */
+  public double unreachedCrowding() {
+    return unreachedCrowding;
+  }
+
+  /** The highest cap. */
+  public int max() {
+    return max;
+  }
+
+  /**
    * Returns the no-load latency learned for a shape.
    *
    * @param shape a statement shape
@@ -382,7 +429,16 @@ public final class AdaptiveConcurrency {
     double crowding = window.crowding();
     boolean saturated = gate.takeSaturated();
     double cap = estimate;
-    boolean inUse = saturated || gate.inFlight() * 2 >= cap;
+    int peak = Math.max(gate.inFlight(), window.peak());
+    boolean inUse = saturated || peak * 2 >= cap;
+    if (!inUse && (overloaded || crowding >= TOLERANCE) && peak >= 2 * allowance) {
+      cap = Math.min(cap, peak + allowance); // the cap in use is what ran (issue 35)
+      inUse = true;
+      if (unreachedPeak == 0) {
+        unreachedPeak = peak;
+        unreachedCrowding = crowding;
+      }
+    }
     if (overloaded && inUse) {
       ceiling.errorsAt(cap, min, now);
     } else if (saturated) {
@@ -395,7 +451,11 @@ public final class AdaptiveConcurrency {
     if (next < cap * DEEP_CUT || overloaded && next < cap) {
       lastCutNanos = now;
     }
-    baselines.learning(!saturated || next <= min);
+    int ceiling = learnCeiling;
+    baselines.learning((!saturated || next <= min) && peak <= ceiling);
+    if (!saturated && !overloaded && crowding < TOLERANCE) { // uncrowded: the ceiling follows
+      learnCeiling = (int) Math.min(2L * peak + 2 * ALLOWANCE, ceiling * CEILING_GROWTH + 1);
+    }
     double factor = slowerOrCrowded.factor(saturated, cap, window.wideCrowding());
     if (!saturated) {
       rescaled = 1; // the episode is over: the gate had room, the baselines learn as usual

@@ -279,6 +279,63 @@ public final class Bucket {
   }
 
   /**
+   * Places up to {@code permits} permits of a debt that {@link ClassDebts} owes, from {@code tat}
+   * itself rather than from the later of {@code tat} and now: first the gap between {@code tat}
+   * and now, capacity that time brought and nobody used (every admission moves {@code tat} to now
+   * at least, so the gap is unused by construction, and it lies after the debt was made, since a
+   * permit is owed only when {@code tat} was ahead of the clock); then, when {@code depthOf} is
+   * given, that priority's depth above now, as its own admissions would take it. It never places
+   * a permit beyond that reach: a debt without a depth leaves the bucket full.
+   *
+   * @param permits permits owed, at least 1
+   * @param depthOf the priority whose depth may pay too, or {@code null} for the gap only
+   * @return how many were placed, from 0 to {@code permits}
+   */
+  long repay(long permits, Priority depthOf) {
+    long now = now(); // once, as in tryAcquire
+    for (;;) {
+      long current = state.get();
+      Rate r = rate;
+      if (epochOf(current) != r.epoch) {
+        convert(current, r, now);
+        continue;
+      }
+      if (r.permitsPerSecond == 0) {
+        return 0; // a share of zero brings no capacity
+      }
+      long tat = current - r.epoch;
+      long room = now - tat + (depthOf == null ? 0 : r.tolerances[depthOf.ordinal()]);
+      long placed = room < r.interval ? 0 : Math.min(permits, room / r.interval);
+      if (placed == 0 || state.compareAndSet(current, tat + placed * r.interval + r.epoch)) {
+        return placed;
+      }
+    }
+  }
+
+  /**
+   * How long until a door of {@code priority} is admitted when {@code owed} permits are owed
+   * before it and nobody else calls: the debt placed from {@code tat} ({@link #repay}), then the
+   * door's own permit within its depth.
+   *
+   * @return nanoseconds, {@code 0} if a door would be admitted now
+   */
+  long nanosUntilRepaid(long owed, Priority priority) {
+    if (owed == 0) {
+      return nanosUntilAvailable(priority);
+    }
+    long current = state.get();
+    Rate r = rate;
+    long now = now();
+    long tat = epochOf(current) == r.epoch ? current - r.epoch : converted(current, r, now);
+    long tolerance = r.tolerances[priority.ordinal()];
+    if (owed < MAX_SPAN / r.interval) { // exact: every term below 2^61
+      return Math.max(0, tat - now + (owed + 1) * r.interval - tolerance) >>> 1;
+    }
+    double wait = (double) (tat - now) + (owed + 1.0) * r.interval - tolerance;
+    return (long) Math.min(Long.MAX_VALUE / 2.0, Math.max(0, wait) / 2);
+  }
+
+  /**
    * Changes the rate at once, keeping the burst. The permits already used stay used (counted in
    * the new interval), so an empty bucket stays empty and a change never hands out a fresh burst.
    *

@@ -2,6 +2,7 @@ package dev.sluice.internal.limit;
 
 import dev.sluice.Priority;
 import dev.sluice.RateLimitExceededException;
+import dev.sluice.Scope;
 import dev.sluice.internal.config.ConcurrencyCap;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
@@ -10,7 +11,10 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransientConnectionException;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,10 +58,22 @@ public final class Concurrency implements AdmitLimit {
   private final Ticker ticker;
   /** The adaptive cap the last log line gave. */
   private final AtomicInteger loggedLimit;
+  /** Whether the line saying that the maximum is above what ran was written. */
+  private final AtomicBoolean unreachedLogged = new AtomicBoolean();
+  /**
+   * {@code connection} scope only ({@code null} otherwise): the connections checked out while not
+   * limiting and still open. They hold no place of the gate (taking one at a flag-closed checkout
+   * would be a write on that path whatever the flag), yet count against the cap and in
+   * {@link #inFlight()} until closed (issue 35: with three of them open under a cap of 2, two more
+   * checkouts were admitted). One {@link LongAdder} add at such a checkout and at its close; a
+   * sum at each door while limiting.
+   */
+  private final LongAdder unplaced;
 
   private Concurrency(String name, ConcurrencyGate gate, AdaptiveConcurrency adaptive, int total,
-      Ticker ticker) {
+      Ticker ticker, boolean connectionScope) {
     this.name = name;
+    this.unplaced = connectionScope ? new LongAdder() : null;
     this.gate = gate;
     this.adaptive = adaptive;
     this.total = total;
@@ -77,7 +93,7 @@ public final class Concurrency implements AdmitLimit {
     }
     if (!cap.auto()) {
       return new Concurrency(name, new ConcurrencyGate(shareOf(cap.total(), instances),
-          settings.get(Keys.RESERVE)), null, cap.total(), ticker);
+          settings.get(Keys.RESERVE)), null, cap.total(), ticker, connectionScope(settings));
     }
     // The cap starts at the top and comes down as the database crowds: starting low would
     // refuse calls the database could serve while the controller learns.
@@ -86,7 +102,11 @@ public final class Concurrency implements AdmitLimit {
     AdaptiveConcurrency controller = new AdaptiveConcurrency(gate,
         settings.get(Keys.CONCURRENCY_MIN), settings.get(Keys.CONCURRENCY_MAX), ticker);
     controller.divide(instances);
-    return new Concurrency(name, gate, controller, 0, ticker);
+    return new Concurrency(name, gate, controller, 0, ticker, connectionScope(settings));
+  }
+
+  private static boolean connectionScope(Settings settings) {
+    return settings.get(Keys.SCOPE) == Scope.CONNECTION;
   }
 
   /** Each instance's part of a fixed cap: never more than the total together, at least 1. */
@@ -106,10 +126,36 @@ public final class Concurrency implements AdmitLimit {
     }
   }
 
-  /** Takes a place within the part of the cap {@code priority} sees, or returns false. */
+  /**
+   * Takes a place within the part of the cap {@code priority} sees, or returns false; in
+   * {@code connection} scope the connections checked out while not limiting and still open take
+   * their part of it too.
+   */
   @Override
   public boolean tryAcquire(Priority priority) {
-    return gate.tryAcquire(priority);
+    return unplaced == null ? gate.tryAcquire(priority) : gate.tryAcquire(priority, unplaced());
+  }
+
+  /**
+   * In {@code connection} scope, a connection checked out while not limiting: it holds no place
+   * of the gate, yet counts against the cap until it is closed ({@link #closedUnplaced}).
+   */
+  void openedUnplaced() {
+    unplaced.increment();
+  }
+
+  /** The connection of {@link #openedUnplaced} is closed. */
+  void closedUnplaced() {
+    unplaced.decrement();
+  }
+
+  /** Whether connections checked out while not limiting are counted ({@code connection} scope). */
+  boolean countsCheckouts() {
+    return unplaced != null;
+  }
+
+  private int unplaced() {
+    return (int) Math.max(0, Math.min(Integer.MAX_VALUE, unplaced.sum()));
   }
 
   /** The cap, or the part of it that {@code priority} sees, is reached. */
@@ -209,8 +255,14 @@ public final class Concurrency implements AdmitLimit {
         || e instanceof SQLRecoverableException || e instanceof SQLTimeoutException;
   }
 
-  /** Logs the adaptive cap once it has moved by more than the factor since the last line. */
+  /**
+   * Logs the adaptive cap once it has moved by more than the factor since the last line; and,
+   * once, that the maximum is above what ever ran at once (one volatile read until then).
+   */
   private void logMove() {
+    if (adaptive.unreachedPeak() > 0 && !unreachedLogged.get()) {
+      logUnreached();
+    }
     int logged = loggedLimit.get();
     int now = gate.limit();
     if ((now > logged * LOGGED_FACTOR || now * LOGGED_FACTOR < logged)
@@ -221,8 +273,20 @@ public final class Concurrency implements AdmitLimit {
     }
   }
 
+  private void logUnreached() {
+    if (unreachedLogged.compareAndSet(false, true)) { // once a budget's life
+      LOG.warn("{} - sluice.concurrency.max is {}, but at most {} statements ran at once (the pool's"
+          + " size, or the callers'), and the database's latency was {}x its uncrowded value"
+          + " (4x is the most the cap reads): the adaptive cap now cuts from what is in flight."
+          + " Set sluice.concurrency.max to at most the pool's size", name, adaptive.max(),
+          adaptive.unreachedPeak(), String.format(Locale.ROOT, "%.1f",
+              adaptive.unreachedCrowding()));
+    }
+  }
+
+  /** The places held, and in {@code connection} scope the open connections that hold none. */
   public int inFlight() {
-    return gate.inFlight();
+    return unplaced == null ? gate.inFlight() : gate.inFlight() + unplaced();
   }
 
   public int limit() {

@@ -83,6 +83,18 @@ public final class ConcurrencyGate {
     return tryAcquire(limit(priority));
   }
 
+  /**
+   * As {@link #tryAcquire(Priority)}, with {@code taken} of the cap held outside the gate (in
+   * {@code connection} scope, connections checked out before limiting began).
+   *
+   * @param priority the caller's priority
+   * @param taken places of the cap already taken outside the count, at least 0
+   * @return whether it was admitted; if so, the caller must {@link #release()} once
+   */
+  public boolean tryAcquire(Priority priority, int taken) {
+    return tryAcquire(limit(priority) - taken);
+  }
+
   private boolean tryAcquire(int cap) {
     /*
      * Read the cap once, then CAS the count up from a value below it. A failed CAS means another

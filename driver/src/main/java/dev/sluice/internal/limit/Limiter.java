@@ -1,7 +1,6 @@
 package dev.sluice.internal.limit;
 
 import static dev.sluice.internal.limit.ConnectionState.AUTO_COMMIT;
-import static dev.sluice.internal.limit.ConnectionState.CHECKOUT_PLACE;
 import static dev.sluice.internal.limit.ConnectionState.HELD;
 import static dev.sluice.internal.limit.ConnectionState.IN_TRANSACTION;
 import static dev.sluice.internal.limit.ConnectionState.PREPAID;
@@ -122,8 +121,7 @@ public final class Limiter {
    */
   public int beforeStatement(int state, Connection connection) throws SQLException {
     if (scope != Scope.STATEMENT) {
-      return concurrency == null || (state & CHECKOUT_PLACE) != 0 || !hold.isLimiting()
-          ? state : adoptCheckout(state);
+      return state; // a checkout made while not limiting counts until closed (Places)
     }
     boolean limiting = hold.isLimiting();
     int next = decide(state, connection, limiting);
@@ -286,12 +284,6 @@ public final class Limiter {
       state |= TX_PLACE;
     }
     return state | ConnectionState.classBits(doorPriority(state));
-  }
-
-  /** As {@link #adopt}, for a connection checked out while not limiting. */
-  private int adoptCheckout(int state) {
-    concurrency.force();
-    return state | CHECKOUT_PLACE;
   }
 
   // --- the budget's parts, for the data source, stats and JMX ---

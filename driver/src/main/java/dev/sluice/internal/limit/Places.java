@@ -20,11 +20,14 @@ import java.sql.SQLException;
 public final class Places {
   /** The cap on statements in flight; {@code null}: none. */
   private final Concurrency concurrency;
+  /** A cap in {@code connection} scope: a checkout that took no place still counts until closed. */
+  private final boolean countsCheckouts;
   /** Whether an adaptive cap samples statements while not limiting (statement scope only). */
   private final boolean sampleWhileClosed;
 
   Places(Concurrency concurrency, boolean sampleWhileClosed) {
     this.concurrency = concurrency;
+    this.countsCheckouts = concurrency != null && concurrency.countsCheckouts();
     this.sampleWhileClosed = sampleWhileClosed;
   }
 
@@ -36,6 +39,9 @@ public final class Places {
    * @return the state bits, with {@code CHECKOUT_PLACE} when the checkout took a place
    */
   public int checkedOut(int checkoutHeld) {
+    if (checkoutHeld == 0 && countsCheckouts) {
+      concurrency.openedUnplaced(); // counts against the cap until closed, limiting or not
+    }
     int state = ConnectionState.initial() | (checkoutHeld != 0 ? CHECKOUT_PLACE : 0);
     return sampleWhileClosed ? state | ConnectionState.randomSamplePhase() : state;
   }
@@ -79,7 +85,8 @@ public final class Places {
 
   /**
    * Called when the connection is closed or aborted, once: gives back the place its open
-   * transaction or, in {@code connection} scope, its checkout holds.
+   * transaction or, in {@code connection} scope, its checkout holds (or, for a checkout made
+   * while not limiting, its count against the cap).
    *
    * @param state the connection's state
    */
@@ -87,6 +94,8 @@ public final class Places {
     release(state & TX_PLACE);
     if ((state & CHECKOUT_PLACE) != 0) {
       afterCheckout(HELD, null);
+    } else if (countsCheckouts) {
+      concurrency.closedUnplaced();
     }
   }
 

@@ -6,7 +6,8 @@ import dev.sluice.RateLimitExceededException;
 /**
  * The rate: this instance's share of the budget, a permit per call from the {@link Bucket} at the
  * depth the call's priority sees, and what transactions charged beyond it ({@link ClassDebts}),
- * paid first by the next doors of that priority and below. The last limit a door passes: nothing
+ * paid by the capacity time brings and nobody uses, and by the depth of the next doors of that
+ * priority and below. The last limit a door passes: nothing
  * after it can refuse a call it admitted, so it never gives a permit back.
  *
  * <p>This class is threadsafe and lock-free.
@@ -33,13 +34,13 @@ final class RateLimit implements AdmitLimit {
   @Override
   public void releaseUnused() {}
 
-  /** Retry after the bucket's wait for the priority, plus the time its debts take to pay. */
+  /**
+   * Retry when the debts owed at or above the priority are paid at the rate, from where the
+   * bucket stands, and its own permit then fits: the time to the next admitted door.
+   */
   @Override
   public RateLimitExceededException refuse(Priority priority, Refuser refuser) {
-    long owed = debts.owedBefore(priority);
-    long waitNanos = bucket.nanosUntilAvailable(priority) + (owed == 0 ? 0
-        : (long) Math.min(Long.MAX_VALUE / 2.0, owed * 1e9 / bucket.permitsPerSecond()));
-    return refuser.rate(reason, waitNanos);
+    return refuser.rate(reason, bucket.nanosUntilRepaid(debts.owedBefore(priority), priority));
   }
 
   /**

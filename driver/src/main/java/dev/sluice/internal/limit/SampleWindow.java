@@ -1,5 +1,6 @@
 package dev.sluice.internal.limit;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -11,7 +12,8 @@ import java.util.concurrent.atomic.LongAdder;
  * test of "slower, or crowded?". Heavy statements weigh by their cost.
  *
  * <p>{@link #add} is lock-free and allocates nothing: two or three {@link LongAdder} adds, a fourth
- * only for a latency past {@code clip} times its baseline. {@link #close} lets one caller per
+ * only for a latency past {@code clip} times its baseline; {@link #inFlight} a read and a compare
+ * (a CAS only for the window's highest yet). {@link #close} lets one caller per
  * window take the sums; what it took is read back by that caller alone, before the next window
  * can close (a thread descheduled for a whole window can only blur a heuristic).
  */
@@ -26,10 +28,13 @@ final class SampleWindow {
   private final LongAdder baselineNanos = new LongAdder();
   private final LongAdder samples = new LongAdder();
   private final LongAdder overloads = new LongAdder();
+  /** The most statements seen in flight at a sample's end; a racy maximum (a lost raise blurs). */
+  private final AtomicInteger peak = new AtomicInteger();
 
   // the last window closed; written and read by the caller that closed it
   private long closedSamples;
   private boolean closedOverloaded;
+  private int closedPeak;
   private double crowding = Double.NaN;
   private double wideCrowding = Double.NaN;
 
@@ -61,6 +66,17 @@ final class SampleWindow {
   }
 
   /**
+   * Notes how many statements were in flight when a sample ended: one read and a compare, a CAS
+   * only when it is the window's highest yet.
+   */
+  void inFlight(int running) {
+    int seen = peak.get();
+    if (running > seen) {
+      peak.compareAndSet(seen, running);
+    }
+  }
+
+  /**
    * Closes the window when it has lasted {@code lengthNanos} and holds {@code minSamples} samples
    * or an overload, for one caller only: that caller then reads {@link #samples()},
    * {@link #overloaded()}, {@link #crowding()} and {@link #wideCrowding()}.
@@ -76,6 +92,7 @@ final class SampleWindow {
     }
     closedSamples = samples.sumThenReset();
     closedOverloaded = overloads.sumThenReset() > 0;
+    closedPeak = peak.getAndSet(0);
     long latency = latencyNanos.sumThenReset();
     long excess = excessNanos.sumThenReset();
     long baseline = baselineNanos.sumThenReset();
@@ -87,6 +104,11 @@ final class SampleWindow {
   /** The samples of the window closed last. */
   long samples() {
     return closedSamples;
+  }
+
+  /** The most statements in flight at a sample's end in the window closed last. */
+  int peak() {
+    return closedPeak;
   }
 
   /** Whether the window closed last had an overload. */

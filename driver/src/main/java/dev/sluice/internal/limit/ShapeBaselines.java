@@ -103,6 +103,13 @@ final class ShapeBaselines {
     this.learning = learning;
   }
 
+  /** Holds the baselines where they are until {@link #learning} says otherwise; one read. */
+  void stopLearning() {
+    if (learning) {
+      learning = false;
+    }
+  }
+
   /**
    * Multiplies every known baseline by {@code factor}: the controller found the database slower
    * (or found that it was not, and undoes it). A rare event, so a pass over the table.

@@ -425,6 +425,32 @@ class AdaptiveConcurrencyTest {
     assertThat(controller.limit()).isEqualTo(100);
   }
 
+  /**
+   * Issue 35, item 3: {@code max=64} over a pool of 32 (never more than 32 in flight), a database
+   * crowded past 4 in flight. The cap was never in use (32 is half of 64 only at the instant all
+   * are in flight, never at a sample's end), so it stayed at 64 and the database at 32 in flight,
+   * eight times its latency alone. Now the first cut starts from the peak in flight.
+   */
+  @Test
+  void limit_withMaxAboveThePool_followsWhatIsInFlightAndConverges() {
+    capacity = 4;
+    demand = 2;
+    start(64, 1, 64);
+    run(Duration.ofSeconds(5)); // light: the baselines are learned
+    assertThat(controller.limit()).isEqualTo(64);
+    assertThat(controller.unreachedPeak()).isZero();
+
+    demand = 32; // the pool: never more in flight
+    run(Duration.ofSeconds(1));
+    assertThat(lowestLimit).as("below the pool within a second").isLessThan(32);
+    run(Duration.ofSeconds(10));
+    run(Duration.ofSeconds(2));
+    // crowding is in-flight / 4: near the tolerance of 2 at a cap near 8, plus the allowance
+    assertThat(highestLimit).isLessThanOrEqualTo(14);
+    assertThat(lowestLimit).isGreaterThanOrEqualTo(6);
+    assertThat(controller.unreachedPeak()).as("what ran at once, for the log").isBetween(30, 32);
+  }
+
   @Test
   void overloadErrors_whileTheCapIsFarFromFull_doNotCut() {
     start(100, 1, 100);
