@@ -102,6 +102,9 @@ final class Enforcer implements AutoCloseable {
         : BreakerFlag.alwaysOpen();
     Limiter limiter = new Limiter(name, settings, bucket, flag, count, driverMode, ticker,
         Hooks.INSTANCE);
+    if (flag instanceof RedisBreakerFlag redisFlag) { // also one given in code
+      limiter.hold().openPresumedBy(redisFlag::openWasPresumed);
+    }
     AnswerSettings answering = answerSettings(settings);
     Answers answers = !answering.on() ? null
         : share ? Answers.sharing(name, answering, ticker::read, StaleResultWarning.STALE)

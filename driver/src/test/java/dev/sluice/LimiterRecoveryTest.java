@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -229,6 +230,39 @@ class LimiterRecoveryTest {
     assertThat(door(limiter)).isTrue();
     ticker.set(lastLoud + SETTLE.toNanos());
     assertThat(door(limiter)).as("one settle after the last loud door").isFalse();
+  }
+
+  /**
+   * Issue 36, item 2: one instance whose breaker never opened, with the cache up, limited for
+   * 122 s after a single slow flag read had made its Redis flag answer open. An open that was
+   * only presumed (Redis unreadable) ends without a hold.
+   */
+  @Test
+  void recovery_flagOpenOnlyPresumed_stopsLimitingAsTheFlagCloses() {
+    Limiter limiter = limiter(SETTLE);
+    AtomicBoolean presumed = new AtomicBoolean(true);
+    limiter.hold().openPresumedBy(presumed::get);
+    outage(limiter);
+    assertThat(door(limiter)).isFalse();
+    assertThat(stats(limiter).recovering()).isFalse();
+
+    presumed.set(false); // the breaker's own word this time: the hold follows
+    outage(limiter);
+    assertThat(door(limiter)).isTrue();
+    assertThat(stats(limiter).recovering()).isTrue();
+  }
+
+  @Test
+  void recovery_presumedOpenDuringARealRecovery_keepsHolding() {
+    Limiter limiter = limiter(SETTLE);
+    AtomicBoolean presumed = new AtomicBoolean(false);
+    limiter.hold().openPresumedBy(presumed::get);
+    outage(limiter);
+    assertThat(door(limiter)).isTrue(); // recovering after a real open
+    presumed.set(true);
+    outage(limiter); // Redis unreadable for a while, mid-recovery
+    assertThat(door(limiter)).isTrue();
+    assertThat(stats(limiter).recovering()).isTrue();
   }
 
   @Test

@@ -72,6 +72,13 @@ public final class RecoveryHold implements AdmitLimit {
   /** Read on every gated call; replaced once, by {@link #stop()}, with {@link #STOPPED}. */
   private volatile BreakerFlag flag;
   private volatile int phase;
+  /**
+   * Whether the flag's last spell of open was only presumed (its Redis unreadable, the breaker's
+   * word unknown): such a spell ends without a hold. Read only when the flag closes.
+   */
+  private volatile BooleanSupplier openWasPresumed = () -> false;
+  /** Whether the flag opened again during a recovery: a presumed open then keeps the hold. */
+  private volatile boolean openedInRecovery;
   /** Rejections before the recovery began; published by the CAS to RECOVERING. */
   private long rejectedBeforeRecovery;
 
@@ -135,6 +142,16 @@ public final class RecoveryHold implements AdmitLimit {
   }
 
   /**
+   * Tells the hold how to learn that an open flag was only presumed open (a Redis flag that could
+   * not be read): set once, before the limiter is handed out.
+   *
+   * @param presumed {@code true} while the flag's last spell of open was a fail-safe guess
+   */
+  public void openPresumedBy(BooleanSupplier presumed) {
+    this.openWasPresumed = presumed;
+  }
+
+  /**
    * Ends a recovery at once (an operator's JMX call).
    *
    * @param by who asked, for the log line
@@ -194,7 +211,15 @@ public final class RecoveryHold implements AdmitLimit {
 
   /** The flag was open and is closed: recover, or stop at once when there is no settle. */
   private void flagClosed() {
-    if (!recovery.enabled()) {
+    if (openWasPresumed.getAsBoolean() && !openedInRecovery) {
+      if (PHASE.compareAndSet(this, OPEN, OFF)) {
+        whenLimitingStops.run();
+        LOG.warn("{} - the breaker flag's Redis answers again and the key says closed: stopped"
+            + " limiting, with no recovery hold, since the flag was open only because Redis could"
+            + " not be read, not because the cache's breaker opened; {} since the last summary",
+            name, counts.sinceLastSummary());
+      }
+    } else if (!recovery.enabled()) {
       if (PHASE.compareAndSet(this, OPEN, OFF)) {
         whenLimitingStops.run();
         LOG.warn("{} - the cache breaker flag is closed: stopped limiting; {} since the last"
@@ -215,6 +240,7 @@ public final class RecoveryHold implements AdmitLimit {
   }
 
   private void limitingStarted(int seen) {
+    openedInRecovery = seen == RECOVERING || seen == STARTING;
     if (seen == STARTING) {
       return; // the flag closed and opened again before the recovery even began: nothing changed
     }

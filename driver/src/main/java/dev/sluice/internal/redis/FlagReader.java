@@ -33,10 +33,17 @@ import org.slf4j.LoggerFactory;
  *       {@code sluice.redis.ping}; its read timeout is the ping interval plus the timeout, so a
  *       silent connection ends in an exception and the thread subscribes again
  *       ({@link ChannelSubscriber}).
- *   <li><b>Cannot read in time means unreachable.</b> A failed read, or no successful read started
- *       within the last refresh interval plus the timeout (a watchdog on a second thread checks,
- *       so a read stuck on a silent Redis cannot hide it), turns the state to
- *       {@link FlagState#UNREACHABLE} and the flag to what {@code sluice.redis.unreachable} says.
+ *   <li><b>A late read is not an outage; a sustained silence is.</b> A failed or late read keeps
+ *       the last value read: on a busy CPU one read may take several timeouts while Redis is
+ *       fine (0.5 to 1.1 s were seen with a 200 ms timeout), and taking each for an outage
+ *       flipped the flag open and back dozens of times a run. Only when no successful read has
+ *       started for {@code sluice.redis.unreachable-after} (4 &times; (refresh + timeout) by
+ *       default; a watchdog on a second thread checks, so a read stuck on a silent Redis cannot
+ *       hide it) does the state turn {@link FlagState#UNREACHABLE}, the flag to what
+ *       {@code sluice.redis.unreachable} says, and the WARN get logged.
+ *   <li><b>Presumed open is not open.</b> A flag that answers open only because the key could
+ *       not be read ({@link #openWasPresumed()}) says the cache's breaker never opened: the
+ *       limiter ends such a spell without a recovery hold.
  *   <li><b>Settle.</b> After an outage, a closed key closes the flag only once Redis has answered
  *       without a failure for the settle time; an open key opens it at once.
  *   <li><b>Odd values.</b> A value other than {@code open} means closed, as the protocol says
@@ -64,10 +71,17 @@ public final class FlagReader implements AutoCloseable {
   private final long timeoutNanos;
   private final long settleNanos;
   private final long pingNanos;
+  private final long unreachableAfterNanos;
   private final Unreachable policy;
 
   private volatile boolean open;
   private volatile FlagState source = FlagState.UNREACHABLE;
+  /**
+   * Whether the flag's last spell of open began because the key could not be read (or was not
+   * read yet) and saw no real open since: no key read {@code open}, no {@code open} message, no
+   * trip. Kept after the flag closes, until the next spell of open begins.
+   */
+  private volatile boolean presumedOpen;
   private volatile long lastReadNanos;
   /** Guarded by {@link #lock}: whether no failure happened since {@link #healthySinceNanos}. */
   private boolean healthy = true;
@@ -117,6 +131,7 @@ public final class FlagReader implements AutoCloseable {
     this.timeoutNanos = timing.timeout().toNanos();
     this.settleNanos = timing.settle().toNanos();
     this.pingNanos = timing.ping().toNanos();
+    this.unreachableAfterNanos = timing.unreachableAfter().toNanos();
     this.policy = policy;
     this.threads = new DaemonThreads("redis-flag", name);
     this.subscriberThreads = new DaemonThreads("redis-subscriber", name);
@@ -133,6 +148,7 @@ public final class FlagReader implements AutoCloseable {
     this.tripUntilNanos = now;
     this.healthySinceNanos = now - settleNanos; // no outage yet: the first answer decides at once
     this.open = policy != Unreachable.CLOSED; // nothing read yet: as if unreachable
+    this.presumedOpen = open;
   }
 
   /**
@@ -142,8 +158,11 @@ public final class FlagReader implements AutoCloseable {
    * @param timeout how long one read may take
    * @param settle how long Redis must answer before a closed key closes the flag after an outage
    * @param ping how often the subscriber pings
+   * @param unreachableAfter how long the key may go unread before Redis counts as unreachable;
+   *     longer than refresh plus timeout
    */
-  public record Timing(Duration refresh, Duration timeout, Duration settle, Duration ping) {}
+  public record Timing(Duration refresh, Duration timeout, Duration settle, Duration ping,
+      Duration unreachableAfter) {}
 
   /**
    * Reads the key once (waiting at most the timeout), then starts the background threads.
@@ -190,6 +209,17 @@ public final class FlagReader implements AutoCloseable {
    */
   public Duration sinceLastRead() {
     return Duration.ofNanos(Math.max(0, ticker.read() - lastReadNanos));
+  }
+
+  /**
+   * Returns whether the flag's current (or, once closed, its last) spell of open was only
+   * presumed: it began because Redis could not be read, and neither the key, a message nor a
+   * trip said open since. The limiter starts no recovery hold after such a spell.
+   *
+   * @return {@code true} if the open was a fail-safe guess, not the breaker's word
+   */
+  public boolean openWasPresumed() {
+    return presumedOpen;
   }
 
   /**
@@ -331,6 +361,7 @@ public final class FlagReader implements AutoCloseable {
   /** Guarded by {@link #lock}: an event newer than any read in flight opens the local copy. */
   private void openNow() {
     messages++; // a read in flight started before this event: its answer is stale
+    presumedOpen = false;
     open = true;
     if (source != FlagState.UNREACHABLE) {
       source = FlagState.OPEN;
@@ -361,6 +392,7 @@ public final class FlagReader implements AutoCloseable {
   private void apply(boolean keyOpen, long now) {
     if (keyOpen) {
       source = FlagState.OPEN;
+      presumedOpen = false;
       open = true;
       return;
     }
@@ -371,36 +403,76 @@ public final class FlagReader implements AutoCloseable {
     }
   }
 
+  /**
+   * A read failed. Within {@code unreachable-after} of the last successful read's start it keeps
+   * the last value and logs nothing: the next read decides (while settling after an outage, the
+   * settle starts again). After that, Redis is unreachable.
+   */
   void failed(RedisDown why) {
+    RedisDown outage = null;
     lock.lock();
     try {
-      healthy = false;
-      source = FlagState.UNREACHABLE;
-      if (policy == Unreachable.OPEN || policy == Unreachable.LAST && !everRead) {
-        open = true;
-      } else if (policy == Unreachable.CLOSED) {
-        open = ticker.read() - tripUntilNanos < 0; // this instance's own trip still holds
+      long silentNanos = ticker.read() - lastReadNanos;
+      if (silentNanos <= unreachableAfterNanos) {
+        if (ticker.read() - healthySinceNanos < settleNanos) {
+          healthy = false; // a flapping Redis: the settle counts again from its next answer
+        }
+        return;
       }
+      // a refusal (NOPERM, WRONGTYPE) is an answer: its WARN must not call Redis unreachable
+      outage = why.refused()
+          ? new RedisDown(why.getMessage() + "; every read for " + millis(silentNanos) + " ms",
+              why, true)
+          : new RedisDown("no successful GET " + key + " for " + millis(silentNanos) + " ms,"
+              + " more than sluice.redis.unreachable-after (" + millis(unreachableAfterNanos)
+              + " ms); the last read: " + why.getMessage(), why);
+      unreachable();
     } finally {
       lock.unlock();
     }
-    health.failed(why);
+    health.failed(outage); // logs: outside the lock, which trip() and reset() callers take
   }
 
-  /** The watchdog: no successful read started within refresh + timeout means unreachable. */
+  /** The watchdog: no successful read started within {@code unreachable-after} means unreachable. */
   void checkStale() {
-    long age = ticker.read() - lastReadNanos;
-    if (age > refreshNanos + timeoutNanos && source != FlagState.UNREACHABLE) {
-      lock.lock();
-      try {
-        if (ticker.read() - lastReadNanos > refreshNanos + timeoutNanos) {
-          failed(new RedisDown("no answer to GET " + key + " for "
-              + TimeUnit.NANOSECONDS.toMillis(age) + " ms", null));
-        }
-      } finally {
-        lock.unlock();
-      }
+    if (ticker.read() - lastReadNanos <= unreachableAfterNanos
+        || source == FlagState.UNREACHABLE) {
+      return;
     }
+    RedisDown outage;
+    lock.lock();
+    try {
+      long silentNanos = ticker.read() - lastReadNanos;
+      if (silentNanos <= unreachableAfterNanos || source == FlagState.UNREACHABLE) {
+        return;
+      }
+      outage = new RedisDown("no answer to GET " + key + " for " + millis(silentNanos)
+          + " ms, more than sluice.redis.unreachable-after (" + millis(unreachableAfterNanos)
+          + " ms)", null);
+      unreachable();
+    } finally {
+      lock.unlock();
+    }
+    health.failed(outage);
+  }
+
+  /** Guarded by {@link #lock}: Redis has been silent too long; the policy answers. */
+  private void unreachable() {
+    healthy = false;
+    source = FlagState.UNREACHABLE;
+    boolean wasOpen = open;
+    if (policy == Unreachable.OPEN || policy == Unreachable.LAST && !everRead) {
+      open = true;
+    } else if (policy == Unreachable.CLOSED) {
+      open = ticker.read() - tripUntilNanos < 0; // this instance's own trip still holds
+    }
+    if (open && !wasOpen) {
+      presumedOpen = true;
+    }
+  }
+
+  private static long millis(long nanos) {
+    return TimeUnit.NANOSECONDS.toMillis(nanos);
   }
 
   /**
