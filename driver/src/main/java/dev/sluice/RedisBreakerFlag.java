@@ -129,8 +129,10 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
   }
 
   /**
-   * Opens the flag for every instance: sets the key to {@code open} with the given expiry and
-   * publishes {@code open}. This instance's flag opens at once, even when Redis does not answer.
+   * Opens the flag for every instance: casts this flag's vote in {@code sluice:<name>:votes}
+   * (expiring with {@code ttl}), sets the key to {@code open} for as long as the longest-lived vote
+   * and publishes {@code open}. This instance's flag opens at once, even when Redis does not
+   * answer.
    *
    * <p>Blocks at most {@code sluice.redis.timeout} (200 ms by default), whatever Redis does: the
    * write runs on a background thread, which also waits for pooled connections, connects and
@@ -161,12 +163,15 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
   }
 
   /**
-   * Closes the flag for every instance: deletes the key and publishes {@code closed}. This
-   * instance's flag closes once Redis took the delete (after an outage, once Redis has answered
-   * for {@code sluice.redis.settle}).
+   * Withdraws this flag's vote; when no other flag's vote is live (another instance's breaker that
+   * is still open), also closes the flag for every instance: deletes the key and publishes
+   * {@code closed}. So several instances' breakers publishing to one key keep it open while any
+   * of them says open. This instance's flag closes once Redis took the delete (after an outage,
+   * once Redis has answered for {@code sluice.redis.settle}).
    *
    * <p>Blocks at most {@code sluice.redis.timeout}, never throws for a Redis failure, and is
-   * written again until Redis takes it, exactly as {@link #trip(Duration)}: after a failed
+   * written again until Redis takes it, exactly as {@link #trip(Duration)} — but only while the
+   * vote it withdraws would live: after that Redis has let it go on its own. After a failed
    * {@code trip} and a failed {@code reset}, the key ends deleted once Redis answers again.
    *
    * @return {@code true} if Redis took the delete within the timeout; {@code false} if it did not

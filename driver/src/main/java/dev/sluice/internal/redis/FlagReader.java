@@ -136,10 +136,12 @@ public final class FlagReader implements AutoCloseable {
     this.threads = new DaemonThreads("redis-flag", name);
     this.subscriberThreads = new DaemonThreads("redis-subscriber", name);
     this.writerThreads = new DaemonThreads("redis-writer", name);
-    this.writer = new FlagWriter(link, key, ticker, health.forUse("the breaker flag's writes"
-        + " (trip/reset)", "the last trip() or reset() is written again every "
-        + TimeUnit.NANOSECONDS.toMillis(refreshNanos) + " ms until Redis takes it; this"
-        + " instance's flag follows it meanwhile"), timing.refresh(), writerThreads, this::taken);
+    this.writer = new FlagWriter(name, link, key, "sluice:" + name + ":votes",
+        Registry.memberId(), ticker, health.forUse("the breaker flag's writes (trip/reset)",
+        "the last trip() or reset() is written again every "
+        + TimeUnit.NANOSECONDS.toMillis(refreshNanos) + " ms until Redis takes it (a reset only"
+        + " while its vote lives); this instance's flag follows it meanwhile"), timing.refresh(),
+        writerThreads, this::taken);
     this.subscriber = new ChannelSubscriber(name, "the breaker subscriber", key, link,
         Duration.ofNanos(pingNanos + timeoutNanos), Math.min(refreshNanos, pingNanos), this::heard,
         subscriberThreads);
@@ -223,8 +225,9 @@ public final class FlagReader implements AutoCloseable {
   }
 
   /**
-   * Opens this instance's flag at once and has the key set to {@code open} with an expiry and
-   * {@code open} published. Waits at most the timeout for Redis; if Redis did not take the write
+   * Opens this instance's flag at once, casts this instance's vote (expiring with the trip) and has
+   * the key set to {@code open} for as long as the longest-lived vote, {@code open} published.
+   * Waits at most the timeout for Redis; if Redis did not take the write
    * by then, it is written again in the background until Redis takes it, unless a later
    * {@link #trip} or {@link #reset} replaces it (the last call wins). Under
    * {@code sluice.redis.unreachable=closed} the flag stays open for {@code ttl} while Redis cannot
@@ -247,10 +250,11 @@ public final class FlagReader implements AutoCloseable {
   }
 
   /**
-   * Has the key deleted and {@code closed} published; this instance's flag closes once Redis took
-   * it (and Redis has answered for the settle time after an outage). Waits at most the timeout;
-   * if Redis did not take the write by then, it is written again in the background as for
-   * {@link #trip}.
+   * Withdraws this instance's vote and, when no other instance's vote is live, has the key
+   * deleted and {@code closed} published; this instance's flag closes once Redis took it (and
+   * Redis has answered for the settle time after an outage). Waits at most the timeout; if Redis
+   * did not take the write by then, it is written again in the background as for {@link #trip},
+   * until the vote it withdraws would have expired anyway.
    *
    * @return whether Redis took the write (or a later call's) within the timeout
    */
@@ -258,13 +262,19 @@ public final class FlagReader implements AutoCloseable {
     long call;
     lock.lock();
     try {
+      long voteUntilNanos = tripUntilNanos;
       tripUntilNanos = ticker.read();
       messages++;
-      call = writer.submit(false, 0);
+      call = writer.submit(false, voteUntilNanos);
     } finally {
       lock.unlock();
     }
     return writer.await(call, timeoutNanos);
+  }
+
+  /** Whether this instance's last trip or reset is still waiting for Redis; for tests. */
+  boolean writePending() {
+    return writer.pending();
   }
 
   /** Redis took a trip or reset of this instance: the local copy follows, unless a later came. */

@@ -94,7 +94,7 @@ public final class Registry implements AutoCloseable {
   }
 
   /** {@code <pid>-<random>}: unique without a host name lookup, which could block. */
-  private static String memberId() {
+  static String memberId() {
     byte[] random = new byte[6];
     RANDOM.nextBytes(random);
     return ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(random);

@@ -85,6 +85,12 @@ class FlagReaderRedisTest {
     }
 
     @Override
+    public long vote(String key, String member, Duration ttl) {
+      hold();
+      return real.vote(key, member, ttl);
+    }
+
+    @Override
     public long heartbeat(String key, String member, Duration expiry) {
       return real.heartbeat(key, member, expiry);
     }

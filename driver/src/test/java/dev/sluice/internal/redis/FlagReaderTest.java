@@ -27,7 +27,12 @@ class FlagReaderTest {
   private final List<FlagReader> made = new ArrayList<>();
 
   private FlagReader reader(Unreachable policy) {
-    FlagReader reader = new FlagReader("t", link, health, new FlagReader.Timing(
+    return reader(policy, link);
+  }
+
+  private FlagReader reader(Unreachable policy, RedisLink through) {
+    link.millis = () -> now.get() / MS; // Redis' clock for the votes
+    FlagReader reader = new FlagReader("t", through, health, new FlagReader.Timing(
         Duration.ofMillis(250), Duration.ofMillis(200), Duration.ofSeconds(1),
         Duration.ofSeconds(1), Duration.ofMillis(UNREACHABLE_AFTER_MS)), policy, now::get);
     made.add(reader);
@@ -507,6 +512,89 @@ class FlagReaderTest {
     assertThat(link.value(KEY)).isEqualTo("open");
     reader.poll();
     assertThat(reader.isOpen()).isTrue();
+  }
+
+  /**
+   * Issue 36, item 3: with every instance publishing its own breaker, one breaker closing set the
+   * fleet's flag closed while another's was still open (3 runs of 4). The flag is open while any
+   * instance's breaker votes open, and closes when none does.
+   */
+  @Test
+  void reset_anotherInstancesBreakerStillOpen_keyStaysOpenUntilItResetsToo() {
+    FlagReader a = reader(Unreachable.OPEN);
+    FlagReader b = reader(Unreachable.OPEN);
+    a.poll();
+    b.poll();
+    assertThat(a.trip(Duration.ofMinutes(1))).isTrue();
+    assertThat(b.trip(Duration.ofMinutes(1))).isTrue();
+    assertThat(a.reset()).isTrue();
+    assertThat(link.value(KEY)).as("b's breaker is still open").isEqualTo("open");
+    assertThat(a.isOpen()).as("a follows the key").isTrue();
+    a.poll();
+    assertThat(a.isOpen()).isTrue();
+    assertThat(b.reset()).isTrue();
+    assertThat(link.value(KEY)).isNull();
+    a.poll();
+    assertThat(a.isOpen()).isFalse();
+    assertThat(b.isOpen()).isFalse();
+  }
+
+  @Test
+  void reset_theOtherVoteExpires_keyLivesAsLongAsTheLongestVote() {
+    FlagReader a = reader(Unreachable.OPEN);
+    FlagReader b = reader(Unreachable.OPEN);
+    assertThat(a.trip(Duration.ofSeconds(10))).isTrue();
+    assertThat(link.ttl(KEY)).isEqualTo(Duration.ofSeconds(10));
+    advance(2_000);
+    assertThat(b.trip(Duration.ofSeconds(5))).isTrue();
+    assertThat(link.ttl(KEY)).as("a's vote lives longer").isEqualTo(Duration.ofSeconds(8));
+    assertThat(b.reset()).isTrue();
+    assertThat(link.value(KEY)).isEqualTo("open");
+    advance(8_000); // a's vote has expired: a reset of b now finds no live vote
+    assertThat(b.reset()).isTrue();
+    assertThat(link.value(KEY)).isNull();
+  }
+
+  @Test
+  void reset_aTripVotesBetweenTheVoteAndTheDelete_keySetOpenAgain() {
+    FlagReader b = reader(Unreachable.OPEN);
+    AtomicLong deletes = new AtomicLong();
+    RedisLink racing = new DelegatingLink(link) {
+      @Override
+      public void deleteAndPublish(String key, String channel, String message) {
+        if (deletes.getAndIncrement() == 0) {
+          b.trip(Duration.ofMinutes(1)); // voted after a's withdrawal, set before a's delete
+        }
+        super.deleteAndPublish(key, channel, message);
+      }
+    };
+    FlagReader a = reader(Unreachable.OPEN, racing);
+    assertThat(a.trip(Duration.ofMinutes(1))).isTrue();
+    assertThat(a.reset()).isTrue();
+    assertThat(link.value(KEY)).as("b's breaker opened meanwhile").isEqualTo("open");
+  }
+
+  /**
+   * Issue 36, item 3: "Redis did not take the circuit breaker's move to CLOSED", and the key said
+   * open until its expiry. A reset Redis did not take is written again until it lands, and given
+   * up once the vote it withdraws has expired in Redis on its own.
+   */
+  @Test
+  void reset_notTaken_isWrittenAgainUntilItLandsOrItsVoteExpires() {
+    FlagReader reader = reader(Unreachable.OPEN);
+    assertThat(reader.trip(Duration.ofSeconds(10))).isTrue();
+    link.down = true;
+    assertThat(reader.reset()).isFalse();
+    link.down = false;
+    Await.until("the reset written again", Duration.ofSeconds(3), () -> link.value(KEY) == null);
+    assertThat(reader.writePending()).isFalse();
+
+    assertThat(reader.trip(Duration.ofSeconds(10))).isTrue();
+    link.down = true;
+    assertThat(reader.reset()).isFalse();
+    assertThat(reader.writePending()).isTrue();
+    advance(10_000); // the vote has expired in Redis: nothing left to withdraw
+    Await.until("the reset given up", Duration.ofSeconds(3), () -> !reader.writePending());
   }
 
   @Test
