@@ -8,6 +8,7 @@ import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.RedisUri;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Bucket;
+import dev.sluice.internal.limit.HeldCount;
 import dev.sluice.internal.limit.Limiter;
 import dev.sluice.internal.limit.Share;
 import dev.sluice.internal.limit.Ticker;
@@ -161,6 +162,7 @@ final class Enforcer implements AutoCloseable {
         ? new Registry(name, link, registryHealth, heartbeat, expiry,
             new DemandShare(limiter, ticker))
         : new Registry(name, link, registryHealth, heartbeat, expiry,
+            new HeldCount(name, settings.get(Keys.INSTANCES_ASSUMED), expiry, ticker)::divisor,
             limiter.share()::setInstances);
     owned.add(0, registry); // leaves before the flag and the link close
     registry.start();

@@ -203,8 +203,10 @@ public final class Keys {
       .defaultValue(10, "`10`")
       .unit("instances")
       .doc("With `sluice.instances=redis`: the count this instance divides the budget by until"
-          + " the registry first answers (for example when it starts while Redis is down). Set"
-          + " it to your usual fleet size; `1` gives this instance the whole budget.")
+          + " the registry first answers (for example when it starts while Redis is down), and"
+          + " the least it divides by while a lower live count (after joining, or when others"
+          + " stop) has not yet lasted `sluice.instances.expiry`. Set it to your usual fleet"
+          + " size; `1` lets each count apply at once.")
       .group(Group.FREQUENTLY_USED).build();
 
   public static final Key<Division> INSTANCES_DIVISION = Key.named("sluice.instances.division",
