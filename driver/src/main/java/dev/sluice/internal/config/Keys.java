@@ -228,9 +228,10 @@ public final class Keys {
       .unit("duration")
       .doc("After the flag closes, limiting goes on at this instance's share until its demand"
           + " (calls at a door, admitted plus rejected) has stayed at or below"
-          + " `sluice.recovery.threshold` of the share for this long, so that a cold cache refills"
-          + " at the budget instead of flooding the database. `0` stops limiting as the flag"
-          + " closes.")
+          + " `sluice.recovery.threshold` of the share for this long, or has stopped falling"
+          + " within the share for this long (back to its everyday level), so that a cold cache"
+          + " refills at the budget instead of flooding the database. `0` stops limiting as the"
+          + " flag closes.")
       .group(Group.FREQUENTLY_USED).build();
 
   public static final Key<Double> RECOVERY_THRESHOLD = Key.named("sluice.recovery.threshold",

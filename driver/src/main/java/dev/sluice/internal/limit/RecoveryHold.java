@@ -79,6 +79,8 @@ public final class RecoveryHold implements AdmitLimit {
   private volatile BooleanSupplier openWasPresumed = () -> false;
   /** Whether the flag opened again during a recovery: a presumed open then keeps the hold. */
   private volatile boolean openedInRecovery;
+  /** Whether the WARN of a budget below the everyday load was logged; once per budget. */
+  private volatile boolean warnedBelowLoad;
   /** Rejections before the recovery began; published by the CAS to RECOVERING. */
   private long rejectedBeforeRecovery;
 
@@ -195,18 +197,55 @@ public final class RecoveryHold implements AdmitLimit {
         return false;
       } else if (seen == OPEN) {
         flagClosed();
-      } else if (seen == STARTING || !recovery.settled(ticker.read())) {
+      } else if (seen == STARTING) {
+        return true;
+      } else if (!recovery.settled(ticker.read())) {
+        noteSteadyAbove();
         return true;
       } else if (PHASE.compareAndSet(this, RECOVERING, OFF)) {
         whenLimitingStops.run();
-        LOG.warn("{} - recovery ended after {}: demand here stayed at or below {}/s for {};"
-            + " stopped limiting; {} refused during the recovery", name,
-            seconds(recovery.elapsedNanos(ticker.read())), quietRate(),
-            seconds(recovery.settle().toNanos()),
-            Counts.calls(counts.rejected() - rejectedBeforeRecovery));
+        logEnd();
         return false;
       }
     }
+  }
+
+  /** Logs why a recovery ended: quiet demand, or demand back at its everyday level. */
+  private void logEnd() {
+    long now = ticker.read();
+    String refused = Counts.calls(counts.rejected() - rejectedBeforeRecovery);
+    if (recovery.quiet(now)) {
+      LOG.warn("{} - recovery ended after {}: demand here stayed at or below {}/s for {};"
+          + " stopped limiting; {} refused during the recovery", name,
+          seconds(recovery.elapsedNanos(now)), quietRate(), seconds(recovery.settle().toNanos()),
+          refused);
+    } else {
+      LOG.warn("{} - recovery ended after {}: demand here stopped falling at about {}/s, within"
+          + " this instance's share of {}/s, for {}: back to its everyday level, the cache"
+          + " likely warm; stopped limiting; {} refused during the recovery", name,
+          seconds(recovery.elapsedNanos(now)), Share.rate(recovery.level()),
+          Share.rate(bucket.permitsPerSecond()), seconds(recovery.settle().toNanos()), refused);
+    }
+  }
+
+  /**
+   * Warns once per budget when demand stopped falling above the share: likely a budget below the
+   * everyday load, which refuses everyday traffic at every outage and keeps the hold on.
+   */
+  private void noteSteadyAbove() {
+    if (warnedBelowLoad || !recovery.steadyAbove(ticker.read())) {
+      return;
+    }
+    warnedBelowLoad = true;
+    double rate = bucket.permitsPerSecond();
+    double level = recovery.level();
+    LOG.warn("{} - during the recovery, demand here stopped falling at about {}/s, above this"
+        + " instance's share of {}/s (budget {}/s): if that is the everyday load, the budget is"
+        + " below it, so every outage refuses everyday traffic, and this hold goes on until"
+        + " demand falls to {}/s or stays steady within the share for {}. Raise sluice.budget to"
+        + " at least about {}/s, or end the recovery with the MXBean's endRecovery()", name,
+        Share.rate(level), Share.rate(rate), Share.rate(share.budget()), quietRate(),
+        seconds(recovery.settle().toNanos()), Share.rate(level * share.budget() / rate));
   }
 
   /** The flag was open and is closed: recover, or stop at once when there is no settle. */
