@@ -124,12 +124,21 @@ final class Enforcer implements AutoCloseable {
       // after the enforcer exists, for its stats; its list is a view, so it sees this
       owned.add(0, EnforcerJmx.register(limiter, opened::stats)); // unregistered first
     }
-    LOG.info("{} - Sluice limiter built: budget {} permits/s over {} instance(s), this instance"
-        + " admits {}/s, burst {}, scope {}, flag {}; settings {}", name,
-        Share.rate(settings.get(Keys.BUDGET)), settings.get(Keys.INSTANCES),
+    LOG.info("{} - Sluice limiter built: budget {} permits/s {}, this instance admits {}/s,"
+        + " burst {}, scope {}, flag {}; settings {}", name,
+        Share.rate(settings.get(Keys.BUDGET)), dividedBy(settings, limiter),
         Share.rate(bucket.permitsPerSecond()), bucket.burst(), limiter.scope(), flag,
         settings.describe());
     return opened;
+  }
+
+  /** How the budget is divided, for the log line: a fixed count, or the registry's. */
+  private static String dividedBy(Settings settings, Limiter limiter) {
+    if (!settings.get(Keys.INSTANCES).fromRedis()) {
+      return "over " + settings.get(Keys.INSTANCES) + " instance(s)";
+    }
+    return "divided by " + Share.rate(limiter.share().instances()) + " instance(s) for now (the"
+        + " live count in Redis, sluice.instances=redis)";
   }
 
   /** The settings of answers instead of refusals, each key checked on its own already. */

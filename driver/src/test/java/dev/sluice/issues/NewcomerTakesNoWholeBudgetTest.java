@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.RateLimitedDataSource;
 import dev.sluice.Scope;
 import dev.sluice.testing.Await;
+import dev.sluice.testing.LogTap;
 import dev.sluice.testing.StubDataSource;
 import dev.sluice.testing.TestRedis;
 import java.time.Duration;
@@ -73,6 +74,18 @@ class NewcomerTakesNoWholeBudgetTest {
           .isEqualTo(BUDGET / 2);
       Await.until("the whole budget once alone for an expiry", EXPIRY.plus(SLACK),
           () -> first.stats().permitsPerSecond() == BUDGET);
+    }
+  }
+
+  /** Issue 36, item 6: the line at build said "budget 70 permits/s over redis instance(s)". */
+  @Test
+  void builtLine_namesTheCountItDividesBy_notTheWordRedis() throws Exception {
+    String name = "t-" + UUID.randomUUID().toString().substring(0, 8);
+    try (LogTap log = LogTap.open(); RateLimitedDataSource ds = instance(name)) {
+      assertThat(log.lines("INFO", "Sluice limiter built")).singleElement().asString()
+          .contains("budget 70 permits/s divided by 2 instance(s) for now (the live count in"
+              + " Redis, sluice.instances=redis), this instance admits 35/s")
+          .doesNotContain("over redis");
     }
   }
 }
