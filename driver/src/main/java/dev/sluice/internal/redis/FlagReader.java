@@ -4,7 +4,10 @@ import dev.sluice.FlagState;
 import dev.sluice.internal.config.Unreachable;
 import dev.sluice.internal.limit.Ticker;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -61,6 +64,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class FlagReader implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FlagReader.class);
+  /**
+   * The readers of this JVM by Redis and key: a trip here opens the others at once, as its
+   * {@code open} message would a few milliseconds later (issue 36, item 5: the Spring Boot
+   * starter publishes the breaker through a flag of its own, and the data source's flag waited
+   * for the message or the next read while the breaker beside it was already open).
+   */
+  private static final Map<String, Set<FlagReader>> IN_THIS_JVM = new ConcurrentHashMap<>();
 
   private final String name;
   private final String key;
@@ -151,6 +161,7 @@ public final class FlagReader implements AutoCloseable {
     this.healthySinceNanos = now - settleNanos; // no outage yet: the first answer decides at once
     this.open = policy != Unreachable.CLOSED; // nothing read yet: as if unreachable
     this.presumedOpen = open;
+    IN_THIS_JVM.computeIfAbsent(localKey(), k -> ConcurrentHashMap.newKeySet()).add(this);
   }
 
   /**
@@ -246,7 +257,17 @@ public final class FlagReader implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+    for (FlagReader other : IN_THIS_JVM.getOrDefault(localKey(), Set.of())) {
+      if (other != this) {
+        other.heard(FlagValue.OPEN_WORD); // outside this lock: each takes its own
+      }
+    }
     return writer.await(call, timeoutNanos);
+  }
+
+  /** The Redis and the key: what readers of the same flag in this JVM share. */
+  private String localKey() {
+    return link + " " + key;
   }
 
   /**
@@ -491,6 +512,10 @@ public final class FlagReader implements AutoCloseable {
    */
   @Override
   public void close() {
+    IN_THIS_JVM.computeIfPresent(localKey(), (k, readers) -> {
+      readers.remove(this);
+      return readers.isEmpty() ? null : readers;
+    });
     stopped.countDown();
     writer.close();
     subscriber.close();

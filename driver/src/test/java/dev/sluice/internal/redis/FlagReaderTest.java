@@ -586,8 +586,8 @@ class FlagReaderTest {
     link.down = true;
     assertThat(reader.reset()).isFalse();
     link.down = false;
-    Await.until("the reset written again", Duration.ofSeconds(3), () -> link.value(KEY) == null);
-    assertThat(reader.writePending()).isFalse();
+    Await.until("the reset written again and taken", Duration.ofSeconds(3),
+        () -> link.value(KEY) == null && !reader.writePending());
 
     assertThat(reader.trip(Duration.ofSeconds(10))).isTrue();
     link.down = true;
@@ -595,6 +595,36 @@ class FlagReaderTest {
     assertThat(reader.writePending()).isTrue();
     advance(10_000); // the vote has expired in Redis: nothing left to withdraw
     Await.until("the reset given up", Duration.ofSeconds(3), () -> !reader.writePending());
+  }
+
+  /**
+   * Issue 36, item 5: the starter publishes the breaker through a flag of its own; the data
+   * source's flag in the same JVM waited for the message or the next read while the breaker beside
+   * it was open. A trip opens every reader of the same Redis and key in this JVM at once, also when
+   * Redis does not take it.
+   */
+  @Test
+  void trip_anotherReaderOfTheSameFlagInThisJvm_opensAtOnce() {
+    FlagReader dataSources = reader(Unreachable.OPEN);
+    FlagReader publisher = reader(Unreachable.OPEN);
+    dataSources.poll();
+    publisher.poll();
+    link.down = true;
+    assertThat(publisher.trip(Duration.ofMinutes(1))).isFalse();
+    assertThat(dataSources.isOpen()).as("without a read or a message").isTrue();
+    assertThat(dataSources.openWasPresumed()).isFalse();
+  }
+
+  @Test
+  void trip_aReaderOfAnotherKey_staysClosed() {
+    FlagReader other = new FlagReader("other", link, health, new FlagReader.Timing(
+        Duration.ofMillis(250), Duration.ofMillis(200), Duration.ofSeconds(1),
+        Duration.ofSeconds(1), Duration.ofMillis(UNREACHABLE_AFTER_MS)), Unreachable.OPEN,
+        now::get);
+    made.add(other);
+    other.poll();
+    reader(Unreachable.OPEN).trip(Duration.ofMinutes(1));
+    assertThat(other.isOpen()).isFalse();
   }
 
   @Test
