@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Whether a budget is limiting now: the breaker flag, and the recovery hold that goes on limiting
- * after the flag closes until this instance's demand has stayed low for
- * {@code sluice.recovery.settle} (the cache behind the flag is likely cold; see {@link Recovery}).
+ * after the flag closes until this instance's demand has stayed low, or steady within the share,
+ * for {@code sluice.recovery.settle} (the cache behind the flag is likely cold; see
+ * {@link Recovery}). A flag that was open only because its Redis could not be read starts no hold.
  * It logs each start and stop of limiting once.
  *
  * <p>Its phase is one volatile int, so that each call reads it once. {@code OFF} and {@code OPEN}
