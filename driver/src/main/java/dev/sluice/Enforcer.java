@@ -8,6 +8,7 @@ import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.RedisUri;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Bucket;
+import dev.sluice.internal.limit.HeldCount;
 import dev.sluice.internal.limit.Limiter;
 import dev.sluice.internal.limit.Share;
 import dev.sluice.internal.limit.Ticker;
@@ -103,6 +104,9 @@ final class Enforcer implements AutoCloseable {
         : BreakerFlag.alwaysOpen();
     Limiter limiter = new Limiter(name, settings, bucket, flag, count, driverMode, ticker,
         Hooks.INSTANCE);
+    if (flag instanceof RedisBreakerFlag redisFlag) { // also one given in code
+      limiter.hold().openPresumedBy(redisFlag::openWasPresumed);
+    }
     AnswerSettings answering = answerSettings(settings);
     Answers answers = !answering.on() ? null
         : share ? Answers.sharing(name, answering, ticker::read, StaleResultWarning.STALE)
@@ -122,12 +126,21 @@ final class Enforcer implements AutoCloseable {
       // after the enforcer exists, for its stats; its list is a view, so it sees this
       owned.add(0, EnforcerJmx.register(limiter, opened::stats)); // unregistered first
     }
-    LOG.info("{} - Sluice limiter built: budget {} permits/s over {} instance(s), this instance"
-        + " admits {}/s, burst {}, scope {}, flag {}; settings {}", name,
-        Share.rate(settings.get(Keys.BUDGET)), settings.get(Keys.INSTANCES),
+    LOG.info("{} - Sluice limiter built: budget {} permits/s {}, this instance admits {}/s,"
+        + " burst {}, scope {}, flag {}; settings {}", name,
+        Share.rate(settings.get(Keys.BUDGET)), dividedBy(settings, limiter),
         Share.rate(bucket.permitsPerSecond()), bucket.burst(), limiter.scope(), flag,
         settings.describe());
     return opened;
+  }
+
+  /** How the budget is divided, for the log line: a fixed count, or the registry's. */
+  private static String dividedBy(Settings settings, Limiter limiter) {
+    if (!settings.get(Keys.INSTANCES).fromRedis()) {
+      return "over " + settings.get(Keys.INSTANCES) + " instance(s)";
+    }
+    return "divided by " + Share.rate(limiter.share().instances()) + " instance(s) for now (the"
+        + " live count in Redis, sluice.instances=redis)";
   }
 
   /** The settings of answers instead of refusals, each key checked on its own already. */
@@ -160,6 +173,7 @@ final class Enforcer implements AutoCloseable {
         ? new Registry(name, link, registryHealth, heartbeat, expiry,
             new DemandShare(limiter, ticker))
         : new Registry(name, link, registryHealth, heartbeat, expiry,
+            new HeldCount(name, settings.get(Keys.INSTANCES_ASSUMED), expiry, ticker)::divisor,
             limiter.share()::setInstances);
     owned.add(0, registry); // leaves before the flag and the link close
     registry.start();

@@ -34,10 +34,13 @@ import java.util.Objects;
  * {@code open} message opens the flag at once (the safe direction), a {@code closed} message
  * only makes the key be read at once, and the read decides.
  *
- * <p><b>When Redis cannot be read</b> — down, refusing, or silent behind a partition — within
- * one refresh interval plus one timeout the flag reports {@link FlagState#UNREACHABLE} and answers
- * open (the cache is most likely down too, which is the case the limiter exists for);
- * {@code sluice.redis.unreachable} may choose {@code closed} or {@code last} instead. When Redis
+ * <p><b>When Redis cannot be read</b> — down, refusing, or silent behind a partition — for
+ * {@code sluice.redis.unreachable-after} (4 &times; (refresh + timeout), 1.8 s by default) the
+ * flag reports {@link FlagState#UNREACHABLE} and answers open (the cache is most likely down too,
+ * which is the case the limiter exists for); {@code sluice.redis.unreachable} may choose
+ * {@code closed} or {@code last} instead. Until then a late or failed read keeps the last value:
+ * one slow read on a busy CPU is not an outage. A flag that answered open only for that reason
+ * starts no recovery hold when Redis answers again with the key closed. When Redis
  * answers again an open key opens the flag at once, but a closed key closes it only after Redis
  * has answered for {@code sluice.redis.settle} (1 s), so that a flapping Redis does not flap the
  * limiter.
@@ -109,7 +112,7 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
     String name = settings.get(Keys.NAME);
     FlagReader.Timing timing = new FlagReader.Timing(settings.get(Keys.REDIS_REFRESH),
         settings.get(Keys.REDIS_TIMEOUT), settings.get(Keys.REDIS_SETTLE),
-        settings.get(Keys.REDIS_PING));
+        settings.get(Keys.REDIS_PING), SettingsCheck.unreachableAfter(settings));
     FlagReader reader = new FlagReader(name, link, health, timing,
         settings.get(Keys.REDIS_UNREACHABLE), ticker).start();
     return new RedisBreakerFlag(name, reader, owned, Keys.REDIS.show(settings.get(Keys.REDIS)));
@@ -126,8 +129,10 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
   }
 
   /**
-   * Opens the flag for every instance: sets the key to {@code open} with the given expiry and
-   * publishes {@code open}. This instance's flag opens at once, even when Redis does not answer.
+   * Opens the flag for every instance: casts this flag's vote in {@code sluice:<name>:votes}
+   * (expiring with {@code ttl}), sets the key to {@code open} for as long as the longest-lived vote
+   * and publishes {@code open}. This instance's flag opens at once, even when Redis does not
+   * answer.
    *
    * <p>Blocks at most {@code sluice.redis.timeout} (200 ms by default), whatever Redis does: the
    * write runs on a background thread, which also waits for pooled connections, connects and
@@ -158,12 +163,15 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
   }
 
   /**
-   * Closes the flag for every instance: deletes the key and publishes {@code closed}. This
-   * instance's flag closes once Redis took the delete (after an outage, once Redis has answered
-   * for {@code sluice.redis.settle}).
+   * Withdraws this flag's vote; when no other flag's vote is live (another instance's breaker that
+   * is still open), also closes the flag for every instance: deletes the key and publishes
+   * {@code closed}. So several instances' breakers publishing to one key keep it open while any
+   * of them says open. This instance's flag closes once Redis took the delete (after an outage,
+   * once Redis has answered for {@code sluice.redis.settle}).
    *
    * <p>Blocks at most {@code sluice.redis.timeout}, never throws for a Redis failure, and is
-   * written again until Redis takes it, exactly as {@link #trip(Duration)}: after a failed
+   * written again until Redis takes it, exactly as {@link #trip(Duration)} — but only while the
+   * vote it withdraws would live: after that Redis has let it go on its own. After a failed
    * {@code trip} and a failed {@code reset}, the key ends deleted once Redis answers again.
    *
    * @return {@code true} if Redis took the delete within the timeout; {@code false} if it did not
@@ -181,6 +189,11 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
    */
   public FlagState state() {
     return reader.state();
+  }
+
+  /** Whether the flag's last spell of open was only presumed (Redis unreadable), for the hold. */
+  boolean openWasPresumed() {
+    return reader.openWasPresumed();
   }
 
   /**
@@ -276,6 +289,19 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
     }
 
     /**
+     * Sets how long the key may go unread before Redis counts as unreachable
+     * ({@code sluice.redis.unreachable-after}, 4 &times; (refresh + timeout) by default); until
+     * then a late or failed read keeps the last value.
+     *
+     * @param silence a duration longer than refresh plus timeout ({@link #build()} checks that)
+     * @return this builder
+     * @throws IllegalArgumentException if it is not positive
+     */
+    public Builder unreachableAfter(Duration silence) {
+      return duration(Keys.REDIS_UNREACHABLE_AFTER, silence);
+    }
+
+    /**
      * Sets what the flag says while Redis cannot be read ({@code sluice.redis.unreachable},
      * {@link WhenUnreachable#OPEN} by default).
      *
@@ -293,12 +319,15 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
      * Reads the key once (waiting at most the timeout) and starts the background threads.
      *
      * @return the running flag; close it when done
+     * @throws IllegalArgumentException if the unreachable-after is not longer than refresh plus
+     *     timeout
      */
     public RedisBreakerFlag build() {
       return build(Ticker.system());
     }
 
     RedisBreakerFlag build(Ticker ticker) {
+      SettingsCheck.unreachableAfter(settings); // before anything is connected
       String name = settings.get(Keys.NAME);
       RedisEndpoint endpoint = RedisEndpoint.parse(settings.get(Keys.REDIS));
       RedisLink link = RedisLinks.connect(endpoint, settings.get(Keys.REDIS_TIMEOUT),

@@ -111,6 +111,9 @@ final class SettingsCheck {
       throw new IllegalArgumentException("sluice.stale.share=true needs sluice.redis, the Redis"
           + " the kept results travel through; set sluice.redis or remove sluice.stale.share");
     }
+    if (hasRedis) {
+      unreachableAfter(settings);
+    }
     Duration expiry = settings.get(Keys.INSTANCES_EXPIRY);
     Duration needed = settings.get(Keys.REDIS_HEARTBEAT).plus(settings.get(Keys.REDIS_TIMEOUT));
     if (registry && expiry.compareTo(needed) <= 0) {
@@ -118,6 +121,28 @@ final class SettingsCheck {
           + " sluice.redis.heartbeat plus sluice.redis.timeout (" + needed.toMillis() + " ms), but"
           + " was \"" + expiry.toMillis() + "ms\"; otherwise live instances would be pruned");
     }
+  }
+
+  /**
+   * How long the flag key may go unread before Redis counts as unreachable
+   * ({@code sluice.redis.unreachable-after}): as set, or 4 x (refresh + timeout).
+   *
+   * @throws IllegalArgumentException if set no longer than refresh plus timeout: each read
+   *     would then start an outage
+   */
+  static Duration unreachableAfter(Settings settings) {
+    Duration oneRead = settings.get(Keys.REDIS_REFRESH).plus(settings.get(Keys.REDIS_TIMEOUT));
+    if (!settings.isSet(Keys.REDIS_UNREACHABLE_AFTER)) {
+      return oneRead.multipliedBy(4);
+    }
+    Duration given = settings.get(Keys.REDIS_UNREACHABLE_AFTER);
+    if (given.compareTo(oneRead) <= 0) {
+      throw new IllegalArgumentException("sluice.redis.unreachable-after must be longer than"
+          + " sluice.redis.refresh plus sluice.redis.timeout (" + oneRead.toMillis() + " ms), but"
+          + " was \"" + settings.given(Keys.REDIS_UNREACHABLE_AFTER) + "\"; a shorter one would"
+          + " take every read between two refreshes for an outage");
+    }
+    return given;
   }
 
   private static void checkConcurrency(Settings settings) {

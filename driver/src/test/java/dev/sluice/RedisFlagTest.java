@@ -42,6 +42,8 @@ class RedisFlagTest {
    */
   static final Duration PATIENT_TIMEOUT = Duration.ofMillis(1_000);
   static final Duration SETTLE = Duration.ofMillis(600);
+  /** How long the key may go unread before Redis counts as unreachable: just over refresh + timeout. */
+  static final Duration UNREACHABLE_AFTER = Duration.ofMillis(400);
   /** Room for a loaded two-core machine; far below Jedis' 2 s defaults and a doubled interval. */
   static final Duration SLACK = Duration.ofMillis(400);
 
@@ -70,6 +72,7 @@ class RedisFlagTest {
     p.setProperty("sluice.redis.timeout", TIMEOUT.toMillis() + "ms");
     p.setProperty("sluice.redis.settle", SETTLE.toMillis() + "ms");
     p.setProperty("sluice.redis.ping", "300ms");
+    p.setProperty("sluice.redis.unreachable-after", UNREACHABLE_AFTER.toMillis() + "ms");
     p.setProperty("sluice.recovery.settle", "0"); // limiting() follows the flag itself here
     return p;
   }
@@ -121,6 +124,7 @@ class RedisFlagTest {
     String name = uniqueName();
     Properties p = settings(redis.uri(), name);
     p.setProperty("sluice.redis.refresh", "3s"); // polling alone would take ~1.5 s on average
+    p.setProperty("sluice.redis.unreachable-after", "4s"); // more than refresh + timeout
     try (RateLimitedDataSource ds = dataSource(p); Jedis cli = redis.client()) {
       Await.until("subscriber connected", Duration.ofSeconds(3),
           () -> cli.pubsubNumSub(key(name)).getOrDefault(key(name), 0L) > 0);
@@ -194,7 +198,7 @@ class RedisFlagTest {
   }
 
   @Test
-  void redisStopped_opensWithinRefreshPlusTimeout_thenFollowsTheKeyAfterSettle()
+  void redisStopped_opensWithinUnreachableAfter_thenFollowsTheKeyAfterSettle()
       throws Exception {
     TestRedis own = TestRedis.start();
     assumeTrue(own.canStop(), "needs the embedded Redis to stop it");
@@ -204,7 +208,7 @@ class RedisFlagTest {
 
       long stopped = System.nanoTime();
       own.stop();
-      Await.until("limiting after Redis stopped", REFRESH.plus(TIMEOUT).plus(SLACK),
+      Await.until("limiting after Redis stopped", UNREACHABLE_AFTER.plus(REFRESH).plus(SLACK),
           () -> ds.stats().limiting());
       long failSafeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped);
       assertThat(ds.stats().flagState()).isEqualTo(FlagState.UNREACHABLE);
@@ -268,7 +272,8 @@ class RedisFlagTest {
 
       long silent = System.nanoTime();
       proxy.mode(TcpProxy.Mode.SILENT);
-      Await.until("limiting while Redis is silent", REFRESH.plus(TIMEOUT).plus(SLACK), () -> {
+      Await.until("limiting while Redis is silent", UNREACHABLE_AFTER.plus(REFRESH).plus(SLACK),
+          () -> {
         noteRedisFrames(requests, onRedis);
         return ds.stats().limiting();
       });
@@ -319,7 +324,8 @@ class RedisFlagTest {
       Await.until("subscriber running", Duration.ofSeconds(2),
           () -> sluiceThreadsBesides(before).size() >= 3);
       proxy.mode(TcpProxy.Mode.SILENT);
-      Await.until("unreachable", Duration.ofSeconds(2),
+      // unreachable-after: 4 x (refresh + timeout) = 4.4 s by default
+      Await.until("unreachable", Duration.ofSeconds(6),
           () -> flag.state() == FlagState.UNREACHABLE);
       flag.close();
       assertThat(sluiceThreadsBesides(before)).isEmpty();

@@ -146,6 +146,7 @@ class RedisRegistryTest {
     p.setProperty("sluice.budget", "1");
     p.setProperty("sluice.flag", "always");
     p.setProperty("sluice.instances.expiry", "30s"); // the 1,199 others stay live meanwhile
+    p.setProperty("sluice.instances.assumed", "1"); // each count applies at once (HeldCount)
     try (RateLimitedDataSource ds = dataSource(p); Jedis cli = redis.client()) {
       Await.until("alone", CONVERGE, () -> ds.stats().permitsPerSecond() == 1.0);
       String me = cli.zrange(key, 0, -1).get(0);

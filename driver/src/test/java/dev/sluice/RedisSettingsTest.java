@@ -3,6 +3,8 @@ package dev.sluice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.Settings;
 import dev.sluice.testing.StubDataSource;
 import java.time.Duration;
 import java.util.Properties;
@@ -50,6 +52,35 @@ class RedisSettingsTest {
     assertThat(failure(props("sluice.redis", "redis://localhost:1", "sluice.instances", "redis",
         "sluice.redis.heartbeat", "1s", "sluice.instances.expiry", "1s")))
         .startsWith("sluice.instances.expiry must be longer than");
+  }
+
+  @Test
+  void unreachableAfter_notLongerThanRefreshPlusTimeout_failsNamingKeyAndValue() {
+    assertThat(failure(props("sluice.redis", "redis://localhost:1",
+        "sluice.redis.unreachable-after", "450ms")))
+        .startsWith("sluice.redis.unreachable-after must be longer than sluice.redis.refresh"
+            + " plus sluice.redis.timeout (450 ms), but was \"450ms\"");
+    assertThat(failure(props("sluice.redis", "redis://localhost:1",
+        "sluice.redis.unreachable-after", "0s")))
+        .startsWith("sluice.redis.unreachable-after must be a positive duration");
+  }
+
+  @Test
+  void unreachableAfter_unset_isFourReads() {
+    assertThat(SettingsCheck.unreachableAfter(Settings.empty()
+        .with(Keys.REDIS_REFRESH, Duration.ofSeconds(1))
+        .with(Keys.REDIS_TIMEOUT, Duration.ofMillis(500))))
+        .isEqualTo(Duration.ofSeconds(6));
+    assertThat(SettingsCheck.unreachableAfter(Settings.empty()))
+        .isEqualTo(Duration.ofMillis(1_800));
+  }
+
+  @Test
+  void unreachableAfter_onTheFlagsBuilder_checkedAtBuild() {
+    RedisBreakerFlag.Builder builder = RedisBreakerFlag.builder("redis://localhost:1", "x")
+        .refresh(Duration.ofSeconds(1)).unreachableAfter(Duration.ofMillis(900));
+    assertThat(assertThrows(IllegalArgumentException.class, builder::build).getMessage())
+        .startsWith("sluice.redis.unreachable-after must be longer than");
   }
 
   @Test

@@ -154,6 +154,17 @@ public final class Keys {
           + " closes the flag again, so that a flapping Redis does not flap the limiter.")
       .group(Group.RARELY_USED).build();
 
+  public static final Key<Duration> REDIS_UNREACHABLE_AFTER = Key.named(
+          "sluice.redis.unreachable-after", Duration.class, Key::positiveDuration, DURATION)
+      .computedDefault("4 × (`sluice.redis.refresh` + `sluice.redis.timeout`): `1800ms` with"
+          + " their defaults")
+      .unit("duration")
+      .doc("How long the flag key may go unread before Redis counts as unreachable and the flag"
+          + " answers what `sluice.redis.unreachable` says. Until then a late or failed read keeps"
+          + " the last value read, so that a slow read on a busy CPU is not taken for an outage."
+          + " Must be longer than `sluice.redis.refresh` plus `sluice.redis.timeout`.")
+      .group(Group.RARELY_USED).build();
+
   public static final Key<Unreachable> REDIS_UNREACHABLE = Key.named(
           "sluice.redis.unreachable", Unreachable.class, Key.oneOf(Unreachable.class),
           "be `open`, `closed` or `last`")
@@ -192,8 +203,10 @@ public final class Keys {
       .defaultValue(10, "`10`")
       .unit("instances")
       .doc("With `sluice.instances=redis`: the count this instance divides the budget by until"
-          + " the registry first answers (for example when it starts while Redis is down). Set"
-          + " it to your usual fleet size; `1` gives this instance the whole budget.")
+          + " the registry first answers (for example when it starts while Redis is down), and"
+          + " the least it divides by while a lower live count (after joining, or when others"
+          + " stop) has not yet lasted `sluice.instances.expiry`. Set it to your usual fleet"
+          + " size; `1` lets each count apply at once.")
       .group(Group.FREQUENTLY_USED).build();
 
   public static final Key<Division> INSTANCES_DIVISION = Key.named("sluice.instances.division",
@@ -215,9 +228,10 @@ public final class Keys {
       .unit("duration")
       .doc("After the flag closes, limiting goes on at this instance's share until its demand"
           + " (calls at a door, admitted plus rejected) has stayed at or below"
-          + " `sluice.recovery.threshold` of the share for this long, so that a cold cache refills"
-          + " at the budget instead of flooding the database. `0` stops limiting as the flag"
-          + " closes.")
+          + " `sluice.recovery.threshold` of the share for this long, or has stopped falling"
+          + " within the share for this long (back to its everyday level), so that a cold cache"
+          + " refills at the budget instead of flooding the database. `0` stops limiting as the"
+          + " flag closes.")
       .group(Group.FREQUENTLY_USED).build();
 
   public static final Key<Double> RECOVERY_THRESHOLD = Key.named("sluice.recovery.threshold",
@@ -388,14 +402,16 @@ public final class Keys {
   public static final List<Key<?>> ALL = List.of(
       NAME, BUDGET, INSTANCES, REDIS, REDIS_PASSWORD, BURST, SCOPE, FLAG, REDIS_REFRESH,
       REDIS_TIMEOUT, INSTANCES_ASSUMED, RECOVERY_SETTLE, RESERVE, MODE, INSTANCES_DIVISION,
-      CONCURRENCY, STACK_TRACES, SUMMARY_INTERVAL, REDIS_SETTLE, REDIS_UNREACHABLE, REDIS_PING,
+      CONCURRENCY, STACK_TRACES, SUMMARY_INTERVAL, REDIS_SETTLE, REDIS_UNREACHABLE,
+      REDIS_UNREACHABLE_AFTER, REDIS_PING,
       REDIS_HEARTBEAT, INSTANCES_EXPIRY, POOL_AUTO_COMMIT, JMX, RECOVERY_THRESHOLD,
       CONCURRENCY_MIN, CONCURRENCY_MAX, STALE_MAX_AGE, STALE_WAIT, STALE_MAX_ROWS, STALE_MEMORY,
       STALE_SHARE,      ENABLED, DATASOURCES, CIRCUIT_BREAKER, CIRCUIT_BREAKER_PUBLISH, WEB, WEB_PRIORITY_HEADER);
 
   /** The keys that only mean something with {@code sluice.redis}. */
   public static final List<Key<?>> REDIS_ONLY = List.of(
-      REDIS_PASSWORD, REDIS_REFRESH, REDIS_TIMEOUT, REDIS_SETTLE, REDIS_UNREACHABLE, REDIS_PING);
+      REDIS_PASSWORD, REDIS_REFRESH, REDIS_TIMEOUT, REDIS_SETTLE, REDIS_UNREACHABLE,
+      REDIS_UNREACHABLE_AFTER, REDIS_PING);
 
   /** The keys that only mean something with {@code sluice.instances=redis}. */
   public static final List<Key<?>> REGISTRY_ONLY = List.of(

@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Whether a budget is limiting now: the breaker flag, and the recovery hold that goes on limiting
- * after the flag closes until this instance's demand has stayed low for
- * {@code sluice.recovery.settle} (the cache behind the flag is likely cold; see {@link Recovery}).
+ * after the flag closes until this instance's demand has stayed low, or steady within the share,
+ * for {@code sluice.recovery.settle} (the cache behind the flag is likely cold; see
+ * {@link Recovery}). A flag that was open only because its Redis could not be read starts no hold.
  * It logs each start and stop of limiting once.
  *
  * <p>Its phase is one volatile int, so that each call reads it once. {@code OFF} and {@code OPEN}
@@ -72,6 +73,15 @@ public final class RecoveryHold implements AdmitLimit {
   /** Read on every gated call; replaced once, by {@link #stop()}, with {@link #STOPPED}. */
   private volatile BreakerFlag flag;
   private volatile int phase;
+  /**
+   * Whether the flag's last spell of open was only presumed (its Redis unreadable, the breaker's
+   * word unknown): such a spell ends without a hold. Read only when the flag closes.
+   */
+  private volatile BooleanSupplier openWasPresumed = () -> false;
+  /** Whether the flag opened again during a recovery: a presumed open then keeps the hold. */
+  private volatile boolean openedInRecovery;
+  /** Whether the WARN of a budget below the everyday load was logged; once per budget. */
+  private volatile boolean warnedBelowLoad;
   /** Rejections before the recovery began; published by the CAS to RECOVERING. */
   private long rejectedBeforeRecovery;
 
@@ -135,6 +145,16 @@ public final class RecoveryHold implements AdmitLimit {
   }
 
   /**
+   * Tells the hold how to learn that an open flag was only presumed open (a Redis flag that could
+   * not be read): set once, before the limiter is handed out.
+   *
+   * @param presumed {@code true} while the flag's last spell of open was a fail-safe guess
+   */
+  public void openPresumedBy(BooleanSupplier presumed) {
+    this.openWasPresumed = presumed;
+  }
+
+  /**
    * Ends a recovery at once (an operator's JMX call).
    *
    * @param by who asked, for the log line
@@ -178,23 +198,68 @@ public final class RecoveryHold implements AdmitLimit {
         return false;
       } else if (seen == OPEN) {
         flagClosed();
-      } else if (seen == STARTING || !recovery.settled(ticker.read())) {
+      } else if (seen == STARTING) {
+        return true;
+      } else if (!recovery.settled(ticker.read())) {
+        noteSteadyAbove();
         return true;
       } else if (PHASE.compareAndSet(this, RECOVERING, OFF)) {
         whenLimitingStops.run();
-        LOG.warn("{} - recovery ended after {}: demand here stayed at or below {}/s for {};"
-            + " stopped limiting; {} refused during the recovery", name,
-            seconds(recovery.elapsedNanos(ticker.read())), quietRate(),
-            seconds(recovery.settle().toNanos()),
-            Counts.calls(counts.rejected() - rejectedBeforeRecovery));
+        logEnd();
         return false;
       }
     }
   }
 
+  /** Logs why a recovery ended: quiet demand, or demand back at its everyday level. */
+  private void logEnd() {
+    long now = ticker.read();
+    String refused = Counts.calls(counts.rejected() - rejectedBeforeRecovery);
+    if (recovery.quiet(now)) {
+      LOG.warn("{} - recovery ended after {}: demand here stayed at or below {}/s for {};"
+          + " stopped limiting; {} refused during the recovery", name,
+          seconds(recovery.elapsedNanos(now)), quietRate(), seconds(recovery.settle().toNanos()),
+          refused);
+    } else {
+      LOG.warn("{} - recovery ended after {}: demand here stopped falling at about {}/s, within"
+          + " this instance's share of {}/s, for {}: back to its everyday level, the cache"
+          + " likely warm; stopped limiting; {} refused during the recovery", name,
+          seconds(recovery.elapsedNanos(now)), Share.rate(recovery.level()),
+          Share.rate(bucket.permitsPerSecond()), seconds(recovery.settle().toNanos()), refused);
+    }
+  }
+
+  /**
+   * Warns once per budget when demand stopped falling above the share: likely a budget below the
+   * everyday load, which refuses everyday traffic at every outage and keeps the hold on.
+   */
+  private void noteSteadyAbove() {
+    if (warnedBelowLoad || !recovery.steadyAbove(ticker.read())) {
+      return;
+    }
+    warnedBelowLoad = true;
+    double rate = bucket.permitsPerSecond();
+    double level = recovery.level();
+    LOG.warn("{} - during the recovery, demand here stopped falling at about {}/s, above this"
+        + " instance's share of {}/s (budget {}/s): if that is the everyday load, the budget is"
+        + " below it, so every outage refuses everyday traffic, and this hold goes on until"
+        + " demand falls to {}/s or stays steady within the share for {}. Raise sluice.budget to"
+        + " at least about {}/s, or end the recovery with the MXBean's endRecovery()", name,
+        Share.rate(level), Share.rate(rate), Share.rate(share.budget()), quietRate(),
+        seconds(recovery.settle().toNanos()), Share.rate(level * share.budget() / rate));
+  }
+
   /** The flag was open and is closed: recover, or stop at once when there is no settle. */
   private void flagClosed() {
-    if (!recovery.enabled()) {
+    if (openWasPresumed.getAsBoolean() && !openedInRecovery) {
+      if (PHASE.compareAndSet(this, OPEN, OFF)) {
+        whenLimitingStops.run();
+        LOG.warn("{} - the breaker flag's Redis answers again and the key says closed: stopped"
+            + " limiting, with no recovery hold, since the flag was open only because Redis could"
+            + " not be read, not because the cache's breaker opened; {} since the last summary",
+            name, counts.sinceLastSummary());
+      }
+    } else if (!recovery.enabled()) {
       if (PHASE.compareAndSet(this, OPEN, OFF)) {
         whenLimitingStops.run();
         LOG.warn("{} - the cache breaker flag is closed: stopped limiting; {} since the last"
@@ -215,6 +280,7 @@ public final class RecoveryHold implements AdmitLimit {
   }
 
   private void limitingStarted(int seen) {
+    openedInRecovery = seen == RECOVERING || seen == STARTING;
     if (seen == STARTING) {
       return; // the flag closed and opened again before the recovery even began: nothing changed
     }

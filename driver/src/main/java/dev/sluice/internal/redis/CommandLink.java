@@ -91,6 +91,35 @@ abstract class CommandLink<C extends JedisCommands> implements RedisLink {
       "redis.call('PEXPIRE', KEYS[1], expiry * 2)",
       "return live");
 
+  /*
+   * The breaker's votes: one atomic step on one hash (a Redis Cluster runs it on the key's node).
+   * Each field is a voter, its value the Redis time (ms) its vote expires; a vote is cast with a
+   * positive ttl, withdrawn with 0. Expired or unreadable fields are pruned. Returns how long the
+   * longest-lived vote has left, and lets the hash expire with it.
+   */
+  static final String VOTE = String.join("\n",
+      "if redis.replicate_commands then redis.replicate_commands() end",
+      "local t = redis.call('TIME')",
+      "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)",
+      "local ttl = tonumber(ARGV[2])",
+      "if ttl > 0 then",
+      "  redis.call('HSET', KEYS[1], ARGV[1], now + ttl)",
+      "else",
+      "  redis.call('HDEL', KEYS[1], ARGV[1])",
+      "end",
+      "local all = redis.call('HGETALL', KEYS[1])",
+      "local last = 0",
+      "for i = 1, #all, 2 do",
+      "  local ends = tonumber(all[i + 1])",
+      "  if ends == nil or ends <= now then",
+      "    redis.call('HDEL', KEYS[1], all[i])",
+      "  elseif ends - now > last then",
+      "    last = ends - now",
+      "  end",
+      "end",
+      "if last > 0 then redis.call('PEXPIRE', KEYS[1], last) end",
+      "return last");
+
   /** The server or cluster, and its login. */
   final RedisEndpoint endpoint;
   /** Each connect, read and pool wait takes at most this long. */
@@ -129,6 +158,13 @@ abstract class CommandLink<C extends JedisCommands> implements RedisLink {
   @Override
   public final void send(String channel, String message) {
     call("PUBLISH " + channel, client -> publishOn(client, channel, message));
+  }
+
+  @Override
+  public final long vote(String key, String member, Duration ttl) {
+    String ms = ttl.isZero() ? "0" : px(ttl);
+    Object left = call("vote " + key, client -> client.eval(VOTE, 1, key, member, ms));
+    return (Long) left;
   }
 
   @Override

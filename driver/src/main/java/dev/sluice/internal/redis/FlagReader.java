@@ -4,7 +4,10 @@ import dev.sluice.FlagState;
 import dev.sluice.internal.config.Unreachable;
 import dev.sluice.internal.limit.Ticker;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -33,10 +36,17 @@ import org.slf4j.LoggerFactory;
  *       {@code sluice.redis.ping}; its read timeout is the ping interval plus the timeout, so a
  *       silent connection ends in an exception and the thread subscribes again
  *       ({@link ChannelSubscriber}).
- *   <li><b>Cannot read in time means unreachable.</b> A failed read, or no successful read started
- *       within the last refresh interval plus the timeout (a watchdog on a second thread checks,
- *       so a read stuck on a silent Redis cannot hide it), turns the state to
- *       {@link FlagState#UNREACHABLE} and the flag to what {@code sluice.redis.unreachable} says.
+ *   <li><b>A late read is not an outage; a sustained silence is.</b> A failed or late read keeps
+ *       the last value read: on a busy CPU one read may take several timeouts while Redis is
+ *       fine (0.5 to 1.1 s were seen with a 200 ms timeout), and taking each for an outage
+ *       flipped the flag open and back dozens of times a run. Only when no successful read has
+ *       started for {@code sluice.redis.unreachable-after} (4 &times; (refresh + timeout) by
+ *       default; a watchdog on a second thread checks, so a read stuck on a silent Redis cannot
+ *       hide it) does the state turn {@link FlagState#UNREACHABLE}, the flag to what
+ *       {@code sluice.redis.unreachable} says, and the WARN get logged.
+ *   <li><b>Presumed open is not open.</b> A flag that answers open only because the key could
+ *       not be read ({@link #openWasPresumed()}) says the cache's breaker never opened: the
+ *       limiter ends such a spell without a recovery hold.
  *   <li><b>Settle.</b> After an outage, a closed key closes the flag only once Redis has answered
  *       without a failure for the settle time; an open key opens it at once.
  *   <li><b>Odd values.</b> A value other than {@code open} means closed, as the protocol says
@@ -54,6 +64,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class FlagReader implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FlagReader.class);
+  /**
+   * The readers of this JVM by Redis and key: a trip here opens the others at once, as its
+   * {@code open} message would a few milliseconds later (issue 36, item 5: the Spring Boot
+   * starter publishes the breaker through a flag of its own, and the data source's flag waited
+   * for the message or the next read while the breaker beside it was already open).
+   */
+  private static final Map<String, Set<FlagReader>> IN_THIS_JVM = new ConcurrentHashMap<>();
 
   private final String name;
   private final String key;
@@ -64,10 +81,17 @@ public final class FlagReader implements AutoCloseable {
   private final long timeoutNanos;
   private final long settleNanos;
   private final long pingNanos;
+  private final long unreachableAfterNanos;
   private final Unreachable policy;
 
   private volatile boolean open;
   private volatile FlagState source = FlagState.UNREACHABLE;
+  /**
+   * Whether the flag's last spell of open began because the key could not be read (or was not
+   * read yet) and saw no real open since: no key read {@code open}, no {@code open} message, no
+   * trip. Kept after the flag closes, until the next spell of open begins.
+   */
+  private volatile boolean presumedOpen;
   private volatile long lastReadNanos;
   /** Guarded by {@link #lock}: whether no failure happened since {@link #healthySinceNanos}. */
   private boolean healthy = true;
@@ -117,14 +141,17 @@ public final class FlagReader implements AutoCloseable {
     this.timeoutNanos = timing.timeout().toNanos();
     this.settleNanos = timing.settle().toNanos();
     this.pingNanos = timing.ping().toNanos();
+    this.unreachableAfterNanos = timing.unreachableAfter().toNanos();
     this.policy = policy;
     this.threads = new DaemonThreads("redis-flag", name);
     this.subscriberThreads = new DaemonThreads("redis-subscriber", name);
     this.writerThreads = new DaemonThreads("redis-writer", name);
-    this.writer = new FlagWriter(link, key, ticker, health.forUse("the breaker flag's writes"
-        + " (trip/reset)", "the last trip() or reset() is written again every "
-        + TimeUnit.NANOSECONDS.toMillis(refreshNanos) + " ms until Redis takes it; this"
-        + " instance's flag follows it meanwhile"), timing.refresh(), writerThreads, this::taken);
+    this.writer = new FlagWriter(name, link, key, "sluice:" + name + ":votes",
+        Registry.memberId(), ticker, health.forUse("the breaker flag's writes (trip/reset)",
+        "the last trip() or reset() is written again every "
+        + TimeUnit.NANOSECONDS.toMillis(refreshNanos) + " ms until Redis takes it (a reset only"
+        + " while its vote lives); this instance's flag follows it meanwhile"), timing.refresh(),
+        writerThreads, this::taken);
     this.subscriber = new ChannelSubscriber(name, "the breaker subscriber", key, link,
         Duration.ofNanos(pingNanos + timeoutNanos), Math.min(refreshNanos, pingNanos), this::heard,
         subscriberThreads);
@@ -133,6 +160,8 @@ public final class FlagReader implements AutoCloseable {
     this.tripUntilNanos = now;
     this.healthySinceNanos = now - settleNanos; // no outage yet: the first answer decides at once
     this.open = policy != Unreachable.CLOSED; // nothing read yet: as if unreachable
+    this.presumedOpen = open;
+    IN_THIS_JVM.computeIfAbsent(localKey(), k -> ConcurrentHashMap.newKeySet()).add(this);
   }
 
   /**
@@ -142,8 +171,11 @@ public final class FlagReader implements AutoCloseable {
    * @param timeout how long one read may take
    * @param settle how long Redis must answer before a closed key closes the flag after an outage
    * @param ping how often the subscriber pings
+   * @param unreachableAfter how long the key may go unread before Redis counts as unreachable;
+   *     longer than refresh plus timeout
    */
-  public record Timing(Duration refresh, Duration timeout, Duration settle, Duration ping) {}
+  public record Timing(Duration refresh, Duration timeout, Duration settle, Duration ping,
+      Duration unreachableAfter) {}
 
   /**
    * Reads the key once (waiting at most the timeout), then starts the background threads.
@@ -193,8 +225,20 @@ public final class FlagReader implements AutoCloseable {
   }
 
   /**
-   * Opens this instance's flag at once and has the key set to {@code open} with an expiry and
-   * {@code open} published. Waits at most the timeout for Redis; if Redis did not take the write
+   * Returns whether the flag's current (or, once closed, its last) spell of open was only
+   * presumed: it began because Redis could not be read, and neither the key, a message nor a
+   * trip said open since. The limiter starts no recovery hold after such a spell.
+   *
+   * @return {@code true} if the open was a fail-safe guess, not the breaker's word
+   */
+  public boolean openWasPresumed() {
+    return presumedOpen;
+  }
+
+  /**
+   * Opens this instance's flag at once, casts this instance's vote (expiring with the trip) and has
+   * the key set to {@code open} for as long as the longest-lived vote, {@code open} published.
+   * Waits at most the timeout for Redis; if Redis did not take the write
    * by then, it is written again in the background until Redis takes it, unless a later
    * {@link #trip} or {@link #reset} replaces it (the last call wins). Under
    * {@code sluice.redis.unreachable=closed} the flag stays open for {@code ttl} while Redis cannot
@@ -213,14 +257,25 @@ public final class FlagReader implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+    for (FlagReader other : IN_THIS_JVM.getOrDefault(localKey(), Set.of())) {
+      if (other != this) {
+        other.heard(FlagValue.OPEN_WORD); // outside this lock: each takes its own
+      }
+    }
     return writer.await(call, timeoutNanos);
   }
 
+  /** The Redis and the key: what readers of the same flag in this JVM share. */
+  private String localKey() {
+    return link + " " + key;
+  }
+
   /**
-   * Has the key deleted and {@code closed} published; this instance's flag closes once Redis took
-   * it (and Redis has answered for the settle time after an outage). Waits at most the timeout;
-   * if Redis did not take the write by then, it is written again in the background as for
-   * {@link #trip}.
+   * Withdraws this instance's vote and, when no other instance's vote is live, has the key
+   * deleted and {@code closed} published; this instance's flag closes once Redis took it (and
+   * Redis has answered for the settle time after an outage). Waits at most the timeout; if Redis
+   * did not take the write by then, it is written again in the background as for {@link #trip},
+   * until the vote it withdraws would have expired anyway.
    *
    * @return whether Redis took the write (or a later call's) within the timeout
    */
@@ -228,13 +283,19 @@ public final class FlagReader implements AutoCloseable {
     long call;
     lock.lock();
     try {
+      long voteUntilNanos = tripUntilNanos;
       tripUntilNanos = ticker.read();
       messages++;
-      call = writer.submit(false, 0);
+      call = writer.submit(false, voteUntilNanos);
     } finally {
       lock.unlock();
     }
     return writer.await(call, timeoutNanos);
+  }
+
+  /** Whether this instance's last trip or reset is still waiting for Redis; for tests. */
+  boolean writePending() {
+    return writer.pending();
   }
 
   /** Redis took a trip or reset of this instance: the local copy follows, unless a later came. */
@@ -331,6 +392,7 @@ public final class FlagReader implements AutoCloseable {
   /** Guarded by {@link #lock}: an event newer than any read in flight opens the local copy. */
   private void openNow() {
     messages++; // a read in flight started before this event: its answer is stale
+    presumedOpen = false;
     open = true;
     if (source != FlagState.UNREACHABLE) {
       source = FlagState.OPEN;
@@ -361,6 +423,7 @@ public final class FlagReader implements AutoCloseable {
   private void apply(boolean keyOpen, long now) {
     if (keyOpen) {
       source = FlagState.OPEN;
+      presumedOpen = false;
       open = true;
       return;
     }
@@ -371,36 +434,76 @@ public final class FlagReader implements AutoCloseable {
     }
   }
 
+  /**
+   * A read failed. Within {@code unreachable-after} of the last successful read's start it keeps
+   * the last value and logs nothing: the next read decides (while settling after an outage, the
+   * settle starts again). After that, Redis is unreachable.
+   */
   void failed(RedisDown why) {
+    RedisDown outage = null;
     lock.lock();
     try {
-      healthy = false;
-      source = FlagState.UNREACHABLE;
-      if (policy == Unreachable.OPEN || policy == Unreachable.LAST && !everRead) {
-        open = true;
-      } else if (policy == Unreachable.CLOSED) {
-        open = ticker.read() - tripUntilNanos < 0; // this instance's own trip still holds
+      long silentNanos = ticker.read() - lastReadNanos;
+      if (silentNanos <= unreachableAfterNanos) {
+        if (ticker.read() - healthySinceNanos < settleNanos) {
+          healthy = false; // a flapping Redis: the settle counts again from its next answer
+        }
+        return;
       }
+      // a refusal (NOPERM, WRONGTYPE) is an answer: its WARN must not call Redis unreachable
+      outage = why.refused()
+          ? new RedisDown(why.getMessage() + "; every read for " + millis(silentNanos) + " ms",
+              why, true)
+          : new RedisDown("no successful GET " + key + " for " + millis(silentNanos) + " ms,"
+              + " more than sluice.redis.unreachable-after (" + millis(unreachableAfterNanos)
+              + " ms); the last read: " + why.getMessage(), why);
+      unreachable();
     } finally {
       lock.unlock();
     }
-    health.failed(why);
+    health.failed(outage); // logs: outside the lock, which trip() and reset() callers take
   }
 
-  /** The watchdog: no successful read started within refresh + timeout means unreachable. */
+  /** The watchdog: no successful read started within {@code unreachable-after} means unreachable. */
   void checkStale() {
-    long age = ticker.read() - lastReadNanos;
-    if (age > refreshNanos + timeoutNanos && source != FlagState.UNREACHABLE) {
-      lock.lock();
-      try {
-        if (ticker.read() - lastReadNanos > refreshNanos + timeoutNanos) {
-          failed(new RedisDown("no answer to GET " + key + " for "
-              + TimeUnit.NANOSECONDS.toMillis(age) + " ms", null));
-        }
-      } finally {
-        lock.unlock();
-      }
+    if (ticker.read() - lastReadNanos <= unreachableAfterNanos
+        || source == FlagState.UNREACHABLE) {
+      return;
     }
+    RedisDown outage;
+    lock.lock();
+    try {
+      long silentNanos = ticker.read() - lastReadNanos;
+      if (silentNanos <= unreachableAfterNanos || source == FlagState.UNREACHABLE) {
+        return;
+      }
+      outage = new RedisDown("no answer to GET " + key + " for " + millis(silentNanos)
+          + " ms, more than sluice.redis.unreachable-after (" + millis(unreachableAfterNanos)
+          + " ms)", null);
+      unreachable();
+    } finally {
+      lock.unlock();
+    }
+    health.failed(outage);
+  }
+
+  /** Guarded by {@link #lock}: Redis has been silent too long; the policy answers. */
+  private void unreachable() {
+    healthy = false;
+    source = FlagState.UNREACHABLE;
+    boolean wasOpen = open;
+    if (policy == Unreachable.OPEN || policy == Unreachable.LAST && !everRead) {
+      open = true;
+    } else if (policy == Unreachable.CLOSED) {
+      open = ticker.read() - tripUntilNanos < 0; // this instance's own trip still holds
+    }
+    if (open && !wasOpen) {
+      presumedOpen = true;
+    }
+  }
+
+  private static long millis(long nanos) {
+    return TimeUnit.NANOSECONDS.toMillis(nanos);
   }
 
   /**
@@ -409,6 +512,10 @@ public final class FlagReader implements AutoCloseable {
    */
   @Override
   public void close() {
+    IN_THIS_JVM.computeIfPresent(localKey(), (k, readers) -> {
+      readers.remove(this);
+      return readers.isEmpty() ? null : readers;
+    });
     stopped.countDown();
     writer.close();
     subscriber.close();

@@ -4,6 +4,8 @@ import dev.sluice.internal.limit.Ticker;
 import java.time.Duration;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes this instance's trips and resets of the breaker key on a thread of its own, and writes
@@ -28,7 +30,20 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>A trip's expiry counts from the call. Written again later, the key gets what is left of it;
  * once nothing is left the trip is written as a reset, because a {@code SET} buffered during the
- * outage may have set the key for the whole expiry, counted from the resume.
+ * outage may have set the key for the whole expiry, counted from the resume. A reset is written
+ * again only while the vote it withdraws lives: after that Redis has let the vote go on its own.
+ *
+ * <h2>Several breakers, one flag: votes</h2>
+ *
+ * <p>Each writer (each {@code RedisBreakerFlag}, so each instance's breaker) votes in the hash
+ * {@code sluice:<name>:votes}: a trip casts its vote, expiring with the trip, then sets the key
+ * {@code open} for as long as the longest-lived vote; a reset withdraws its vote and deletes the key
+ * only when no other vote is live. So the fleet's flag is open while any instance's breaker says
+ * open, and closes when none does, whichever closes last; it never follows the last writer. The
+ * vote and the key are two steps (on a Redis Cluster they may live on two nodes): a trip votes
+ * before it sets the key, and a reset that deleted it reads the votes again and sets it back if a
+ * trip voted meanwhile, so a reset racing a trip leaves the key open, at worst closed for one round
+ * trip.
  *
  * <p>This class is threadsafe.
  */
@@ -54,8 +69,13 @@ final class FlagWriter implements AutoCloseable {
     void taken(Call call, boolean wroteOpen);
   }
 
+  private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.RateLimitedDataSource");
+
+  private final String name;
   private final RedisLink link;
   private final String key;
+  private final String votes;
+  private final String voter;
   private final Ticker ticker;
   private final RedisHealth health;
   private final long retryNanos;
@@ -76,18 +96,24 @@ final class FlagWriter implements AutoCloseable {
   /**
    * Makes a writer; its thread starts with the first call.
    *
+   * @param name the budget's name, for the log
    * @param link the Redis
    * @param key the breaker key, also the channel
+   * @param votes the hash of the breakers' votes
+   * @param voter this writer's field in it
    * @param ticker the clock a trip's expiry is measured on
    * @param health where write failures and recoveries are reported
    * @param retry how long to wait before writing a call Redis did not take again
    * @param threads makes the writer's thread
    * @param onTaken hears each call Redis took
    */
-  FlagWriter(RedisLink link, String key, Ticker ticker, RedisHealth health, Duration retry,
-      DaemonThreads threads, Taken onTaken) {
+  FlagWriter(String name, RedisLink link, String key, String votes, String voter, Ticker ticker,
+      RedisHealth health, Duration retry, DaemonThreads threads, Taken onTaken) {
+    this.name = name;
     this.link = link;
     this.key = key;
+    this.votes = votes;
+    this.voter = voter;
     this.ticker = ticker;
     this.health = health;
     this.retryNanos = retry.toNanos();
@@ -99,7 +125,8 @@ final class FlagWriter implements AutoCloseable {
    * Records a call, replacing any call not yet written, and wakes the writer.
    *
    * @param open a trip, or a reset
-   * @param untilNanos when a trip ends, on the ticker; ignored for a reset
+   * @param untilNanos when a trip ends, on the ticker; for a reset, when the vote it withdraws
+   *     ends (it is written again only until then)
    * @return the call's number, for {@link #await}
    */
   long submit(boolean open, long untilNanos) {
@@ -156,6 +183,20 @@ final class FlagWriter implements AutoCloseable {
   }
 
   /**
+   * Returns whether a call is waiting for Redis (being written or to be written again).
+   *
+   * @return {@code true} while the last call is not taken nor dropped
+   */
+  boolean pending() {
+    lock.lock();
+    try {
+      return wanted != null;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
    * Returns whether a trip with time left is waiting for Redis: the key does not say it yet, so a
    * read that finds it closed must not close this instance's flag.
    *
@@ -180,7 +221,11 @@ final class FlagWriter implements AutoCloseable {
         if (!isStopped()) {
           health.failed(e instanceof RedisDown down ? down : new RedisDown(e.toString(), e));
         }
-        pause(call);
+        if (!call.open() && call.untilNanos() - ticker.read() <= 0) {
+          drop(call); // the vote it withdraws has expired in Redis on its own
+        } else {
+          pause(call);
+        }
         continue;
       }
       health.answered();
@@ -189,15 +234,49 @@ final class FlagWriter implements AutoCloseable {
     }
   }
 
+  /** Writes a call; returns whether the key says open after it (this or another's vote). */
   private boolean write(Call call) {
     long leftNanos = call.untilNanos() - ticker.read();
     if (call.open() && leftNanos > 0) {
-      link.setAndPublish(key, FlagValue.OPEN_WORD, Duration.ofNanos(leftNanos), key,
-          FlagValue.OPEN_WORD);
+      long lastMillis = link.vote(votes, voter, Duration.ofNanos(leftNanos));
+      openFor(Math.max(lastMillis, 1));
+      return true;
+    }
+    long othersMillis = link.vote(votes, voter, Duration.ZERO);
+    if (othersMillis > 0) {
+      LOG.info("{} - this instance's breaker closed, but the breaker flag stays open: another"
+          + " instance's breaker still says open (its vote lasts {} s more at most)", name,
+          (othersMillis + 999) / 1000);
       return true;
     }
     link.deleteAndPublish(key, key, FlagValue.CLOSED_WORD);
+    othersMillis = link.vote(votes, voter, Duration.ZERO); // a trip between the two steps
+    if (othersMillis > 0) {
+      openFor(othersMillis);
+      return true;
+    }
     return false;
+  }
+
+  private void openFor(long millis) {
+    link.setAndPublish(key, FlagValue.OPEN_WORD, Duration.ofMillis(millis), key,
+        FlagValue.OPEN_WORD);
+  }
+
+  /** Stops writing a reset whose vote has expired, unless a later call replaced it. */
+  private void drop(Call call) {
+    lock.lock();
+    try {
+      if (wanted != call) {
+        return;
+      }
+      wanted = null;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    LOG.info("{} - stopped writing this instance's reset of the breaker flag to Redis: the vote"
+        + " it withdraws has expired there on its own", name);
   }
 
   /** The call to write, waiting for one; {@code null} once stopped. */

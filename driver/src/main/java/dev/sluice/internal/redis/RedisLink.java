@@ -42,6 +42,18 @@ public interface RedisLink extends AutoCloseable {
   void deleteAndPublish(String key, String channel, String message);
 
   /**
+   * Casts or withdraws {@code member}'s vote for the breaker in the hash {@code key}: with a
+   * positive {@code ttl} the vote lives that long by Redis' own clock, with a zero one it is
+   * withdrawn; expired votes are pruned; all in one atomic step that touches {@code key} alone
+   * (so it runs on a Redis Cluster too).
+   *
+   * @return how many milliseconds the longest-lived vote has left, {@code member}'s included; 0
+   *     when no vote is live
+   * @throws RedisDown if Redis did not answer in time
+   */
+  long vote(String key, String member, Duration ttl);
+
+  /**
    * Renews {@code member} in the sorted set {@code key} with Redis' own clock as its score,
    * prunes members older than {@code expiry}, and counts the rest, all in one atomic step.
    *

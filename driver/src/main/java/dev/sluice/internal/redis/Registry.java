@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
+import java.util.function.IntUnaryOperator;
 
 /**
  * This instance's member of the registry {@code sluice:<name>:instances}, a sorted set of
@@ -40,6 +41,10 @@ public final class Registry implements AutoCloseable {
   private final Duration heartbeat;
   private final Duration expiry;
   private final IntConsumer onCount;
+  /** What the budget is divided by for a live count ({@code HeldCount}); identity by default. */
+  private final IntUnaryOperator divisor;
+  /** The last count handed to {@link #onCount}; only the heartbeat thread touches it. */
+  private int offered;
   /** With demand division: {@code sluice:<name>:demand} and its hook; else {@code null}. */
   private final String demandKey;
   private final Demand demand;
@@ -60,7 +65,23 @@ public final class Registry implements AutoCloseable {
    */
   public Registry(String name, RedisLink link, RedisHealth health, Duration heartbeat,
       Duration expiry, IntConsumer onCount) {
-    this(name, link, health, heartbeat, expiry, onCount, null);
+    this(name, link, health, heartbeat, expiry, IntUnaryOperator.identity(), onCount, null);
+  }
+
+  /**
+   * Makes a member that hands on, for each live count, the count {@code divisor} makes of it.
+   *
+   * @param name the budget's name
+   * @param link the Redis
+   * @param health where failures and recoveries are reported
+   * @param heartbeat how often the member is renewed
+   * @param expiry when a member not renewed is pruned
+   * @param divisor the count to divide by for each live count read, on the heartbeat thread
+   * @param onCount hears each new count {@code divisor} made, on the heartbeat thread
+   */
+  public Registry(String name, RedisLink link, RedisHealth health, Duration heartbeat,
+      Duration expiry, IntUnaryOperator divisor, IntConsumer onCount) {
+    this(name, link, health, heartbeat, expiry, divisor, onCount, null);
   }
 
   /**
@@ -76,11 +97,11 @@ public final class Registry implements AutoCloseable {
    */
   public Registry(String name, RedisLink link, RedisHealth health, Duration heartbeat,
       Duration expiry, Demand demand) {
-    this(name, link, health, heartbeat, expiry, count -> {}, demand);
+    this(name, link, health, heartbeat, expiry, IntUnaryOperator.identity(), count -> {}, demand);
   }
 
   private Registry(String name, RedisLink link, RedisHealth health, Duration heartbeat,
-      Duration expiry, IntConsumer onCount, Demand demand) {
+      Duration expiry, IntUnaryOperator divisor, IntConsumer onCount, Demand demand) {
     this.demandKey = demand == null ? null : "sluice:" + name + ":demand";
     this.demand = demand;
     this.key = "sluice:" + name + ":instances";
@@ -90,11 +111,12 @@ public final class Registry implements AutoCloseable {
     this.heartbeat = heartbeat;
     this.expiry = expiry;
     this.onCount = onCount;
+    this.divisor = divisor;
     this.threads = new DaemonThreads("redis-registry", name);
   }
 
   /** {@code <pid>-<random>}: unique without a host name lookup, which could block. */
-  private static String memberId() {
+  static String memberId() {
     byte[] random = new byte[6];
     RANDOM.nextBytes(random);
     return ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(random);
@@ -133,10 +155,12 @@ public final class Registry implements AutoCloseable {
     }
     health.answered();
     int before = liveCount;
-    if (live != before) {
-      liveCount = live; // before the share follows, so that stats never show a stale count
+    liveCount = live; // before the share follows, so that stats never show a stale count
+    int divided = divisor.applyAsInt(live);
+    if (divided != offered) {
       try {
-        onCount.accept(live);
+        onCount.accept(divided);
+        offered = divided;
       } catch (RuntimeException | Error e) {
         liveCount = before; // the next beat offers the count again
         throw e;

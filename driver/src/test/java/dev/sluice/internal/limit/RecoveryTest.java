@@ -128,8 +128,52 @@ class RecoveryTest {
     recovery.begin(ORIGIN);
     for (long t = ORIGIN; t < ORIGIN + 60 * SECOND; t += SECOND * 9 / 10) { // 1.11/s
       recovery.count(t, 1);
-      assertThat(recovery.settled(t)).as("at %d ms", (t - ORIGIN) / 1_000_000).isFalse();
+      assertThat(recovery.quiet(t)).as("at %d ms", (t - ORIGIN) / 1_000_000).isFalse();
     }
+  }
+
+  /** {@code n} calls spread over the second that starts at {@code start}. */
+  private static void second(Recovery recovery, long start, int n, double share) {
+    for (int i = 0; i < n; i++) {
+      recovery.count(start + i * SECOND / n, share);
+    }
+  }
+
+  /** Issue 36, item 1: demand back at its everyday level within the share settles the hold. */
+  @Test
+  void steady_demandStopsFallingWithinTheShare_settlesOneSettleAfterTheLastFall() {
+    Recovery recovery = recovery();
+    int[] demand = {20, 14, 10, 9, 9, 10, 9, 9, 9, 9, 9};
+    for (int s = 0; s < demand.length; s++) {
+      second(recovery, ORIGIN + s * SECOND, demand[s], 10);
+      boolean expected = s + 1 >= 3 + 5; // the window of 10 fell last: counted when it ended, at 3 s
+      assertThat(recovery.settled(ORIGIN + (s + 1) * SECOND - 1)).as("second %d", s)
+          .isEqualTo(s + 1 > 8 && expected);
+    }
+    assertThat(recovery.quiet(ORIGIN + 11 * SECOND)).as("9 > 0.8 x 10: never quiet").isFalse();
+    assertThat(recovery.level()).isEqualTo(10.0);
+    assertThat(recovery.steadyAbove(ORIGIN + 11 * SECOND)).isFalse();
+  }
+
+  @Test
+  void steady_demandStopsFallingAboveTheShare_neverSettles_andSaysSo() {
+    Recovery recovery = recovery();
+    second(recovery, ORIGIN, 30, 10);
+    for (int s = 1; s < 20; s++) {
+      second(recovery, ORIGIN + s * SECOND, 12, 10);
+    }
+    long now = ORIGIN + 20 * SECOND;
+    assertThat(recovery.settled(now)).isFalse();
+    assertThat(recovery.steadyAbove(now)).isTrue();
+    assertThat(recovery.level()).isEqualTo(12.0);
+  }
+
+  @Test
+  void steady_anEmptySecond_isAFall() {
+    Recovery recovery = recovery();
+    second(recovery, ORIGIN, 12, 10);
+    second(recovery, ORIGIN + 3 * SECOND, 12, 10); // seconds 1 and 2 had no call
+    assertThat(recovery.level()).isZero();
   }
 
   /** At 0.001/s and threshold 0.5 the windows are 2^11 s: one call in each is quiet. */

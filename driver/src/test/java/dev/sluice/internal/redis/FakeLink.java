@@ -76,6 +76,27 @@ final class FakeLink implements RedisLink {
     }
   }
 
+  /** Redis' clock for the votes, in ms: a test steps it with its fake ticker. */
+  volatile java.util.function.LongSupplier millis = () -> 0;
+
+  @Override
+  public long vote(String key, String member, Duration ttl) {
+    beforeWrite.run();
+    synchronized (this) {
+      checkWrite();
+      long now = millis.getAsLong();
+      Map<String, String> votes = hashes.computeIfAbsent(key, k -> new HashMap<>());
+      if (ttl.isZero()) {
+        votes.remove(member);
+      } else {
+        votes.put(member, Long.toString(now + Math.max(1, ttl.toMillis())));
+      }
+      votes.values().removeIf(ends -> Long.parseLong(ends) <= now);
+      return votes.values().stream().mapToLong(ends -> Long.parseLong(ends) - now).max()
+          .orElse(0);
+    }
+  }
+
   @Override
   public synchronized long heartbeat(String key, String member, Duration expiry) {
     check();

@@ -34,7 +34,8 @@ class FlagReaderRedisTest {
         RedisLink held = new HeldWrites(real, writing, release);
         FlagReader reader = new FlagReader(name, held, new RedisHealth(name, redis.uri(),
             "the breaker flag's reads", "test"), new FlagReader.Timing(Duration.ofSeconds(10),
-            Duration.ofMillis(500), Duration.ofMillis(100), Duration.ofSeconds(1)),
+            Duration.ofMillis(500), Duration.ofMillis(100), Duration.ofSeconds(1),
+            Duration.ofSeconds(60)),
             Unreachable.OPEN, Ticker.system());
         Jedis cli = redis.client()) {
       reader.poll();
@@ -81,6 +82,12 @@ class FlagReaderRedisTest {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+    }
+
+    @Override
+    public long vote(String key, String member, Duration ttl) {
+      hold();
+      return real.vote(key, member, ttl);
     }
 
     @Override

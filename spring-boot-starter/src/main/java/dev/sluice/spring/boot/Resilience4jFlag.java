@@ -99,7 +99,10 @@ final class Resilience4jFlag {
   private static void write(RedisBreakerFlag redis, State to, Duration ttl, String budget) {
     boolean taken = isOpen(to) ? redis.trip(ttl) : redis.reset();
     if (!taken) {
-      LOG.warn("{} - Redis did not take the circuit breaker's move to {}", budget, to);
+      LOG.warn("{} - Redis has not taken the circuit breaker's move to {} yet (it did not answer"
+          + " within sluice.redis.timeout); it is written again in the background until Redis"
+          + " takes it{}", budget, to, isOpen(to) ? ", while the trip lasts"
+          : ", while this instance's vote for open would live");
     }
   }
 
