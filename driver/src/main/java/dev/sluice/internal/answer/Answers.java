@@ -57,6 +57,8 @@ public final class Answers {
   private final Store store;
   private final Flights flights;
   private final AnswerCounts counts = new AnswerCounts();
+  /** The sessions and the write fences ({@link Tracker}). */
+  private final Tracker tracker;
   /** {@code null} unless {@code sluice.stale.share}. */
   private final Sharing sharing;
   /**
@@ -85,6 +87,12 @@ public final class Answers {
     this.maxAgeNanos = settings.maxAge().toNanos();
     this.store = new Store(settings.memoryBytes(), maxAgeNanos);
     this.flights = new Flights(maxAgeNanos, waitersPerRead);
+    this.tracker = new Tracker(nanoTime);
+  }
+
+  /** What answers follow of the statements that pass while limiting: sessions, write fences. */
+  public Tracker tracker() {
+    return tracker;
   }
 
   /**
@@ -135,6 +143,14 @@ public final class Answers {
    *     column's type is not answered faithfully, or it is not forward-only and read-only)
    */
   public Recording record(ReadKey key, ResultSet live) {
+    return record(key, live, nanoTime.getAsLong());
+  }
+
+  /**
+   * As {@link #record(ReadKey, ResultSet)}, for a read that started at {@code startedNanos}: the
+   * result is as old as its read's start, for its age and for the write fences ({@link Fences}).
+   */
+  public Recording record(ReadKey key, ResultSet live, long startedNanos) {
     if (key == null) {
       return null;
     }
@@ -149,7 +165,8 @@ public final class Answers {
         return null;
       }
       long now = nanoTime.getAsLong();
-      return new Recording(landing, settings, key, flights.depart(key, now), columns, d, now);
+      return new Recording(landing, settings, key, flights.depart(key, now), columns, d,
+          Math.min(now, startedNanos));
     } catch (SQLException | RuntimeException e) {
       return null; // the caller's result is untouched; this one is just not kept
     }
@@ -199,15 +216,29 @@ public final class Answers {
    * @return the answered result, or {@code null}: refuse the read as without answers
    */
   public ResultSet answer(ReadKey key, Statement caller, Priority priority) {
+    return answer(key, caller, priority, null);
+  }
+
+  /**
+   * As {@link #answer(ReadKey, Statement, Priority)}, to a read of {@code session}: never from a
+   * result older than a write that may have changed it ({@link Fences}), nor older than the
+   * session's own last write.
+   *
+   * @param session the caller's session, or {@code null}: no session's own write to respect
+   */
+  public ResultSet answer(ReadKey key, Statement caller, Priority priority, Session session) {
     if (key == null) {
       return null;
     }
     long now = nanoTime.getAsLong();
     Kept kept = store.get(key, now);
+    if (kept != null && !tracker.admits(kept, session)) {
+      kept = null; // a younger read in flight may still answer it
+    }
     boolean join = kept == null;
     if (join) {
       kept = flights.join(key, settings.joinWait().toNanos(), now);
-      if (kept == null) {
+      if (kept == null || !tracker.admits(kept, session)) {
         return null;
       }
     }

@@ -1,5 +1,8 @@
 package dev.sluice.internal.jdbc;
 
+import dev.sluice.internal.answer.Answers;
+import dev.sluice.internal.answer.Parameters;
+import dev.sluice.internal.answer.Session;
 import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import java.sql.Connection;
@@ -60,6 +63,12 @@ abstract class ReportingConnection implements Connection {
    * one per statement: a connection runs one statement at a time.
    */
   private long startNanos;
+  /**
+   * The physical session answers follow for this connection ({@link #session(Answers)});
+   * {@code null}
+   * until a statement is noted while limiting with answers on, or a read is kept or answered.
+   */
+  Session session;
 
   ReportingConnection(Connection delegate, Limiter limiter, int state, String user) {
     this.delegate = delegate;
@@ -104,7 +113,20 @@ abstract class ReportingConnection implements Connection {
    * @throws SQLException a {@code RateLimitExceededException} when the limiter refuses it
    */
   final int beforeStatement() throws SQLException {
-    return held(limiter.beforeStatement(state, delegate));
+    return held(limiter.beforeStatement(state, delegate), null, null);
+  }
+
+  /**
+   * As {@link #beforeStatement()}, for a prepared statement's own execution: while limiting with
+   * answers on, its text and parameters are noted ({@link #noteStarted}).
+   *
+   * @param sql the text it was prepared with, or {@code null}
+   * @param parameters its parameters as recorded, or {@code null}
+   * @return as {@link #beforeStatement()}
+   * @throws SQLException a {@code RateLimitExceededException} when the limiter refuses it
+   */
+  final int beforePrepared(String sql, Parameters parameters) throws SQLException {
+    return held(limiter.beforeStatement(state, delegate), sql, parameters);
   }
 
   /**
@@ -116,15 +138,23 @@ abstract class ReportingConnection implements Connection {
    * @throws SQLException a {@code RateLimitExceededException} when the limiter refuses it
    */
   final int beforeStatement(String sql) throws SQLException {
-    return held(limiter.beforeStatement(state, delegate, sql));
+    return held(limiter.beforeStatement(state, delegate, sql), sql, null);
   }
 
-  /** Keeps the state; the place in flight is the caller's, never part of it. */
-  private int held(int next) {
+  /**
+   * Keeps the state; the place in flight is the caller's, never part of it. A statement marked
+   * {@link ConnectionState#NOTED} (limiting, answers on) is noted as it starts.
+   */
+  private int held(int next, String sql, Parameters parameters) {
     state = ConnectionState.kept(next);
     int held = ConnectionState.held(next);
-    if ((held & ConnectionState.SAMPLED) != 0) {
-      startNanos = limiter.places().startNanos(); // only a sampled statement is timed
+    if (held != 0) {
+      if ((held & ConnectionState.SAMPLED) != 0) {
+        startNanos = limiter.places().startNanos(); // only a sampled statement is timed
+      }
+      if ((held & ConnectionState.NOTED) != 0) {
+        noteStarted(sql, parameters);
+      }
     }
     return held;
   }
@@ -142,8 +172,72 @@ abstract class ReportingConnection implements Connection {
    */
   final int afterStatement(int held, String sql, SQLException failure) {
     if (held != 0) {
-      limiter.places().afterStatement(held, startNanos, sql, failure);
+      if ((held & (ConnectionState.HELD | ConnectionState.SAMPLED)) != 0) {
+        limiter.places().afterStatement(held, startNanos, sql, failure);
+      }
+      if ((held & ConnectionState.NOTED) != 0) {
+        noteEnded(failure != null);
+      }
     }
     return 0;
+  }
+
+  // --- what answers follow while limiting (dev.sluice.internal.answer.Tracker): a statement the
+  // limiter marked NOTED (admitted while limiting, answers on) is noted as it starts and applied
+  // as it ends; a transaction's end through the JDBC API fences again what it wrote. The
+  // session is found by the physical connection once per wrapper, when first needed.
+
+  /** This connection's session, looked up once per wrapper. */
+  final Session session(Answers answers) {
+    Session s = session;
+    if (s == null) {
+      s = answers.tracker().session(delegate);
+      session = s;
+    }
+    return s;
+  }
+
+  /** A noted statement starts. */
+  private void noteStarted(String sql, Parameters parameters) {
+    Answers a = limiter.answers();
+    if (a != null) {
+      a.tracker().started(session(a), sql, parameters);
+    }
+  }
+
+  /** A noted statement ended: applied to its session and the fences. */
+  private void noteEnded(boolean failed) {
+    Answers a = limiter.answers();
+    Session s = session;
+    if (a != null && s != null) {
+      a.tracker().ended(s, limiter.episode(), autoCommit(), failed);
+    }
+  }
+
+  /** A transaction ended through the JDBC API: what it wrote is fenced again. */
+  final void transactionEnded() {
+    Answers a = limiter.answers();
+    Session s = session;
+    if (a != null && s != null) {
+      a.tracker().transactionEnded(s);
+    }
+  }
+
+  /**
+   * The session was changed through the JDBC API ({@code setSchema}, {@code setCatalog}), or
+   * may be changed by the pool once the connection goes back (HikariCP resets what a borrower
+   * changed): unknown until read again.
+   */
+  final void sessionChanged() {
+    Answers a = limiter.answers();
+    if (a != null) {
+      session(a).unknown();
+    }
+  }
+
+  /** Whether the connection is in auto-commit, outside any transaction Sluice tracks. */
+  final boolean autoCommit() {
+    return (state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION
+        | ConnectionState.UNREAD)) == ConnectionState.AUTO_COMMIT;
   }
 }

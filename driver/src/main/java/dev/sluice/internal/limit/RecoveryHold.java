@@ -72,6 +72,12 @@ public final class RecoveryHold implements AdmitLimit {
   /** Read on every gated call; replaced once, by {@link #stop()}, with {@link #STOPPED}. */
   private volatile BreakerFlag flag;
   private volatile int phase;
+  /**
+   * Counts the changes into and out of limiting, each counted before the phase changes: whoever
+   * sees the new phase sees the new count ({@link #episode()}).
+   */
+  private final java.util.concurrent.atomic.AtomicLong episodes =
+      new java.util.concurrent.atomic.AtomicLong();
   /** Rejections before the recovery began; published by the CAS to RECOVERING. */
   private long rejectedBeforeRecovery;
 
@@ -111,6 +117,15 @@ public final class RecoveryHold implements AdmitLimit {
     return transition(open);
   }
 
+  /**
+   * How many times limiting has started or stopped: a statement that ran while not limiting ran
+   * in another episode than the one before and the one after it. Read only by answers, while
+   * limiting.
+   */
+  public long episode() {
+    return episodes.get();
+  }
+
   /** Counts a call that reached a door while recovering, admitted or not: the demand. */
   @Override
   public boolean tryAcquire(Priority priority) {
@@ -142,6 +157,7 @@ public final class RecoveryHold implements AdmitLimit {
    */
   public boolean endRecovery(String by) {
     transition(flag.isOpen()); // a close no call has seen yet starts its recovery first
+    episodes.incrementAndGet();
     if (PHASE.compareAndSet(this, RECOVERING, OFF)) {
       whenLimitingStops.run();
       LOG.warn("{} - recovery ended by {} after {}: stopped limiting; {} refused during the"
@@ -159,6 +175,7 @@ public final class RecoveryHold implements AdmitLimit {
    */
   void stop() {
     flag = STOPPED;
+    episodes.incrementAndGet();
     phase = OFF; // ends a recovery too: with the flag closed for good, nothing moves it again
     whenLimitingStops.run();
   }
@@ -168,6 +185,9 @@ public final class RecoveryHold implements AdmitLimit {
     while (true) {
       int seen = phase;
       if (open) {
+        if (seen == OFF) {
+          episodes.incrementAndGet(); // before the phase: whoever sees it limiting sees this
+        }
         if (seen == OPEN || PHASE.compareAndSet(this, seen, OPEN)) {
           if (seen != OPEN) {
             limitingStarted(seen);
@@ -180,14 +200,17 @@ public final class RecoveryHold implements AdmitLimit {
         flagClosed();
       } else if (seen == STARTING || !recovery.settled(ticker.read())) {
         return true;
-      } else if (PHASE.compareAndSet(this, RECOVERING, OFF)) {
-        whenLimitingStops.run();
-        LOG.warn("{} - recovery ended after {}: demand here stayed at or below {}/s for {};"
-            + " stopped limiting; {} refused during the recovery", name,
-            seconds(recovery.elapsedNanos(ticker.read())), quietRate(),
-            seconds(recovery.settle().toNanos()),
-            Counts.calls(counts.rejected() - rejectedBeforeRecovery));
-        return false;
+      } else {
+        episodes.incrementAndGet(); // before the phase, as above
+        if (PHASE.compareAndSet(this, RECOVERING, OFF)) {
+          whenLimitingStops.run();
+          LOG.warn("{} - recovery ended after {}: demand here stayed at or below {}/s for {};"
+              + " stopped limiting; {} refused during the recovery", name,
+              seconds(recovery.elapsedNanos(ticker.read())), quietRate(),
+              seconds(recovery.settle().toNanos()),
+              Counts.calls(counts.rejected() - rejectedBeforeRecovery));
+          return false;
+        }
       }
     }
   }
@@ -195,6 +218,7 @@ public final class RecoveryHold implements AdmitLimit {
   /** The flag was open and is closed: recover, or stop at once when there is no settle. */
   private void flagClosed() {
     if (!recovery.enabled()) {
+      episodes.incrementAndGet();
       if (PHASE.compareAndSet(this, OPEN, OFF)) {
         whenLimitingStops.run();
         LOG.warn("{} - the cache breaker flag is closed: stopped limiting; {} since the last"

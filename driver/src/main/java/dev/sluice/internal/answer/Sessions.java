@@ -1,0 +1,73 @@
+package dev.sluice.internal.answer;
+
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+import java.sql.Connection;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The sessions of one budget, one per physical connection, held weakly: a connection the pool
+ * closes and drops takes its session with it. The physical connection is the one the driver
+ * made ({@code unwrap(Connection.class)} of what the pool lends: HikariCP gives its delegate), so
+ * that in decorator mode every checkout of one pooled connection finds the same session.
+ *
+ * <p>Threadsafe, no lock: a {@link ConcurrentHashMap} keyed by identity.
+ */
+final class Sessions {
+  private final ConcurrentHashMap<Key, Session> byConnection = new ConcurrentHashMap<>();
+  private final ReferenceQueue<Object> gone = new ReferenceQueue<>();
+
+  /** The session of {@code connection}'s physical connection, made on first sight. */
+  Session of(Connection connection) {
+    Object physical = physical(connection);
+    Session s = byConnection.get(new Key(physical, null));
+    if (s != null) {
+      return s;
+    }
+    expunge();
+    return byConnection.computeIfAbsent(new Key(physical, gone), k -> new Session());
+  }
+
+  int size() {
+    return byConnection.size();
+  }
+
+  private static Object physical(Connection connection) {
+    try {
+      Connection inner = connection.unwrap(Connection.class);
+      return inner == null ? connection : inner;
+    } catch (Exception e) {
+      return connection;
+    }
+  }
+
+  private void expunge() {
+    for (Object k = gone.poll(); k != null; k = gone.poll()) {
+      byConnection.remove(k);
+    }
+  }
+
+  /** A physical connection, weakly, equal by identity. */
+  private static final class Key extends WeakReference<Object> {
+    private final int hash;
+
+    Key(Object referent, ReferenceQueue<Object> queue) {
+      super(referent, queue);
+      this.hash = System.identityHashCode(referent);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      Object mine = get();
+      return o instanceof Key k && mine != null && mine == k.get();
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
+}
