@@ -330,7 +330,7 @@ class KeptCodecTest {
   }
 
   /** The metadata of {@code n} integer columns {@code C1…Cn}, read from H2. */
-  private static Columns columns(int n) throws SQLException {
+  static Columns columns(int n) throws SQLException {
     String select = "SELECT " + IntStream.rangeClosed(1, n).mapToObj(i -> i + " AS c" + i)
         .collect(Collectors.joining(", "));
     try (Connection c = DriverManager.getConnection("jdbc:h2:mem:codec");
