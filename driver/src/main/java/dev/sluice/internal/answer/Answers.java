@@ -22,18 +22,24 @@ import java.util.function.LongSupplier;
  * query consolidator). Otherwise it is refused as before. Its caller's alternative was an
  * exception; what it gets instead is marked ({@code StaleResultWarning}) and bounded in age.
  *
+ * <h2>Whose view, and after which writes</h2>
+ * A read's key holds its session ({@link Session}: server, database, user, role, settings,
+ * each {@code SET} since), so an answer is what the caller's own session would read; a session
+ * Sluice cannot know gets none and gives none. A write through this instance fences the results
+ * that may read what it wrote ({@link Fences}), so a session reads its own writes and the other
+ * sessions of the instance read them too. Both are followed by {@link Tracker} while limiting.
+ *
  * <h2>The consistency given up</h2>
- * An answer may predate the caller's own write by up to {@code max-age}: a service that writes a
- * row and reads it back while limiting may read the row as it was. An application that writes an
- * answered read back into its cache extends that by the cache's TTL. Nothing is answered inside
- * a transaction, nor for a read that locks ({@code FOR UPDATE}), writes ({@code WITH … DELETE}),
- * or draws something new ({@code nextval}, {@code random()}); see {@link ReadText}.
+ * An answer may predate a write made through another instance or around Sluice by up to
+ * {@code max-age}. An application that writes an answered read back into its cache extends that
+ * by the cache's TTL. Nothing is answered inside a transaction, nor for a read that locks
+ * ({@code FOR UPDATE}), writes ({@code WITH … DELETE}), or draws something new
+ * ({@code nextval}, {@code random()}); see {@link ReadText}.
  *
  * <h2>When not to turn it on</h2>
- * When a read must see the caller's latest write (read-your-writes across requests, a balance
- * checked before a debit); when a read calls a function of the application's own that writes or
- * draws a value (Sluice cannot see inside it); when a stale result is worse for the user than an
- * error. Any of these, for some reads only: keep them in a transaction, or off the budget.
+ * When a stale result, up to {@code max-age} old, is worse for the user than an error; when a
+ * read calls a function of the application's own that draws a value (Sluice cannot see inside
+ * it). Either, for some reads only: keep them in a transaction, or off the budget.
  *
  * <h2>How it runs</h2>
  * While limiting, an admitted eligible read is recorded ({@link #record}) as its caller reads
