@@ -156,6 +156,9 @@ public final class SessionText {
 
   /** A read's text: a read, a {@code set_config} of its own, or (not a read) unknown. */
   private static Effect reading(String sql, int at) {
+    if (!mentions(sql, "set_config")) {
+      return ReadText.isRead(sql) ? Effect.READ : Effect.UNKNOWN;
+    }
     List<String> words = words(sql);
     if (words == null) {
       return Effect.UNKNOWN;
@@ -173,8 +176,23 @@ public final class SessionText {
    * answered (its key would need the setting's value, which Sluice may not know).
    */
   public static boolean touchesSession(String sql) {
+    if (!mentions(sql, "set_config") && !mentions(sql, "current_setting")) {
+      return false; // the usual read: one pass over its characters, nothing allocated
+    }
     List<String> words = words(sql);
     return words == null || words.contains("set_config") || words.contains("current_setting");
+  }
+
+  /** Whether {@code name} (lower case) appears anywhere in the text, in any case. */
+  private static boolean mentions(String sql, String name) {
+    int last = sql.length() - name.length();
+    char first = name.charAt(0);
+    for (int i = 0; i <= last; i++) {
+      if (Scan.lower(sql.charAt(i)) == first && sql.regionMatches(true, i, name, 0, name.length())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
