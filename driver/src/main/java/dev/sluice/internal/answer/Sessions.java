@@ -11,16 +11,23 @@ import java.util.concurrent.ConcurrentHashMap;
  * made ({@code unwrap(Connection.class)} of what the pool lends: HikariCP gives its delegate), so
  * that in decorator mode every checkout of one pooled connection finds the same session.
  *
- * <p>Threadsafe, no lock: a {@link ConcurrentHashMap} keyed by identity.
+ * <p>Threadsafe, no lock: a {@link ConcurrentHashMap} keyed by identity; a lookup allocates
+ * nothing (a probe per thread).
  */
 final class Sessions {
-  private final ConcurrentHashMap<Key, Session> byConnection = new ConcurrentHashMap<>();
+  /** A lookup key per thread, so that finding a session allocates nothing. */
+  private static final ThreadLocal<Probe> PROBE = ThreadLocal.withInitial(Probe::new);
+  private final ConcurrentHashMap<Object, Session> byConnection = new ConcurrentHashMap<>();
   private final ReferenceQueue<Object> gone = new ReferenceQueue<>();
 
   /** The session of {@code connection}'s physical connection, made on first sight. */
   Session of(Connection connection) {
     Object physical = physical(connection);
-    Session s = byConnection.get(new Key(physical, null));
+    Probe probe = PROBE.get();
+    probe.target = physical;
+    probe.hash = System.identityHashCode(physical);
+    Session s = byConnection.get(probe);
+    probe.target = null;
     if (s != null) {
       return s;
     }
@@ -47,6 +54,22 @@ final class Sessions {
     }
   }
 
+  /** A physical connection looked for: equal to the {@link Key} of the same connection. */
+  private static final class Probe {
+    Object target;
+    int hash;
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && target != null && target == k.get();
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
+
   /** A physical connection, weakly, equal by identity. */
   private static final class Key extends WeakReference<Object> {
     private final int hash;
@@ -62,7 +85,8 @@ final class Sessions {
         return true;
       }
       Object mine = get();
-      return o instanceof Key k && mine != null && mine == k.get();
+      return mine != null && (o instanceof Key k ? mine == k.get()
+          : o instanceof Probe p && mine == p.target);
     }
 
     @Override

@@ -121,7 +121,7 @@ abstract class ConnectionWrapper extends ReportingConnection {
       switched = true;
     } finally {
       state = limiter.places().afterAutoCommit(state, next, autoCommit, switched);
-      if (autoCommit && session != null) {
+      if (autoCommit) {
         transactionEnded(); // the switch commits
       }
     }
@@ -155,9 +155,7 @@ abstract class ConnectionWrapper extends ReportingConnection {
       }
     } finally {
       state = limiter.places().afterEnd(state);
-      if (session != null) {
-        transactionEnded(); // what it wrote, fenced again now others see it
-      }
+      transactionEnded(); // what it wrote, fenced again now others see it
     }
   }
 

@@ -63,12 +63,6 @@ abstract class ReportingConnection implements Connection {
    * one per statement: a connection runs one statement at a time.
    */
   private long startNanos;
-  /**
-   * The physical session answers follow for this connection ({@link #session(Answers)});
-   * {@code null}
-   * until a statement is noted while limiting with answers on, or a read is kept or answered.
-   */
-  Session session;
 
   ReportingConnection(Connection delegate, Limiter limiter, int state, String user) {
     this.delegate = delegate;
@@ -185,16 +179,14 @@ abstract class ReportingConnection implements Connection {
   // --- what answers follow while limiting (dev.sluice.internal.answer.Tracker): a statement the
   // limiter marked NOTED (admitted while limiting, answers on) is noted as it starts and applied
   // as it ends; a transaction's end through the JDBC API fences again what it wrote. The
-  // session is found by the physical connection once per wrapper, when first needed.
+  // session is found by the physical connection each time it is needed (only while limiting).
 
-  /** This connection's session, looked up once per wrapper. */
+  /**
+   * This connection's session, by its physical connection: looked up each time (a lock-free
+   * map read, only while limiting), so that the wrapper is no larger than before answers.
+   */
   final Session session(Answers answers) {
-    Session s = session;
-    if (s == null) {
-      s = answers.tracker().session(delegate);
-      session = s;
-    }
-    return s;
+    return answers.tracker().session(delegate);
   }
 
   /** A noted statement starts. */
@@ -208,18 +200,19 @@ abstract class ReportingConnection implements Connection {
   /** A noted statement ended: applied to its session and the fences. */
   private void noteEnded(boolean failed) {
     Answers a = limiter.answers();
-    Session s = session;
-    if (a != null && s != null) {
-      a.tracker().ended(s, limiter.episode(), autoCommit(), failed);
+    if (a != null) {
+      a.tracker().ended(session(a), limiter.episode(), autoCommit(), failed);
     }
   }
 
-  /** A transaction ended through the JDBC API: what it wrote is fenced again. */
+  /**
+   * A transaction ended through the JDBC API: what it wrote while limiting is fenced again.
+   * With answers off one plain read; on, two while recording is off (nothing was kept then).
+   */
   final void transactionEnded() {
     Answers a = limiter.answers();
-    Session s = session;
-    if (a != null && s != null) {
-      a.tracker().transactionEnded(s);
+    if (a != null && a.active()) {
+      a.tracker().transactionEnded(session(a));
     }
   }
 
