@@ -494,7 +494,8 @@ public final class GenerateWrappers {
     String shape = gate.sql() == Sql.ARGUMENT ? "a0" : gate.sql() == Sql.PREPARED ? "sql" : "null";
     signature(out, method);
     out.append(GATED_BODY
-        .replace("BEFORE", gate.sql() == Sql.ARGUMENT ? "beforeStatement(a0)" : "beforeStatement()")
+        .replace("BEFORE", gate.sql() == Sql.ARGUMENT ? "beforeStatement(a0)"
+            : gate.sql() == Sql.PREPARED ? "beforePrepared(sql, parameters)" : "beforeStatement()")
         .replace("CALL", call(leaf, method))
         .replace("SHAPE", shape));
   }

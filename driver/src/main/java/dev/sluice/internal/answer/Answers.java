@@ -22,18 +22,24 @@ import java.util.function.LongSupplier;
  * query consolidator). Otherwise it is refused as before. Its caller's alternative was an
  * exception; what it gets instead is marked ({@code StaleResultWarning}) and bounded in age.
  *
+ * <h2>Whose view, and after which writes</h2>
+ * A read's key holds its session ({@link Session}: server, database, user, role, settings,
+ * each {@code SET} since), so an answer is what the caller's own session would read; a session
+ * Sluice cannot know gets none and gives none. A write through this instance fences the results
+ * that may read what it wrote ({@link Fences}), so a session reads its own writes and the other
+ * sessions of the instance read them too. Both are followed by {@link Tracker} while limiting.
+ *
  * <h2>The consistency given up</h2>
- * An answer may predate the caller's own write by up to {@code max-age}: a service that writes a
- * row and reads it back while limiting may read the row as it was. An application that writes an
- * answered read back into its cache extends that by the cache's TTL. Nothing is answered inside
- * a transaction, nor for a read that locks ({@code FOR UPDATE}), writes ({@code WITH … DELETE}),
- * or draws something new ({@code nextval}, {@code random()}); see {@link ReadText}.
+ * An answer may predate a write made through another instance or around Sluice by up to
+ * {@code max-age}. An application that writes an answered read back into its cache extends that
+ * by the cache's TTL. Nothing is answered inside a transaction, nor for a read that locks
+ * ({@code FOR UPDATE}), writes ({@code WITH … DELETE}), or draws something new
+ * ({@code nextval}, {@code random()}); see {@link ReadText}.
  *
  * <h2>When not to turn it on</h2>
- * When a read must see the caller's latest write (read-your-writes across requests, a balance
- * checked before a debit); when a read calls a function of the application's own that writes or
- * draws a value (Sluice cannot see inside it); when a stale result is worse for the user than an
- * error. Any of these, for some reads only: keep them in a transaction, or off the budget.
+ * When a stale result, up to {@code max-age} old, is worse for the user than an error; when a
+ * read calls a function of the application's own that draws a value (Sluice cannot see inside
+ * it). Either, for some reads only: keep them in a transaction, or off the budget.
  *
  * <h2>How it runs</h2>
  * While limiting, an admitted eligible read is recorded ({@link #record}) as its caller reads
@@ -57,6 +63,8 @@ public final class Answers {
   private final Store store;
   private final Flights flights;
   private final AnswerCounts counts = new AnswerCounts();
+  /** The sessions and the write fences ({@link Tracker}). */
+  private final Tracker tracker;
   /** {@code null} unless {@code sluice.stale.share}. */
   private final Sharing sharing;
   /**
@@ -85,6 +93,12 @@ public final class Answers {
     this.maxAgeNanos = settings.maxAge().toNanos();
     this.store = new Store(settings.memoryBytes(), maxAgeNanos);
     this.flights = new Flights(maxAgeNanos, waitersPerRead);
+    this.tracker = new Tracker(nanoTime);
+  }
+
+  /** What answers follow of the statements that pass while limiting: sessions, write fences. */
+  public Tracker tracker() {
+    return tracker;
   }
 
   /**
@@ -135,6 +149,14 @@ public final class Answers {
    *     column's type is not answered faithfully, or it is not forward-only and read-only)
    */
   public Recording record(ReadKey key, ResultSet live) {
+    return record(key, live, nanoTime.getAsLong());
+  }
+
+  /**
+   * As {@link #record(ReadKey, ResultSet)}, for a read that started at {@code startedNanos}: the
+   * result is as old as its read's start, for its age and for the write fences ({@link Fences}).
+   */
+  public Recording record(ReadKey key, ResultSet live, long startedNanos) {
     if (key == null) {
       return null;
     }
@@ -149,7 +171,8 @@ public final class Answers {
         return null;
       }
       long now = nanoTime.getAsLong();
-      return new Recording(landing, settings, key, flights.depart(key, now), columns, d, now);
+      return new Recording(landing, settings, key, flights.depart(key, now), columns, d,
+          Math.min(now, startedNanos));
     } catch (SQLException | RuntimeException e) {
       return null; // the caller's result is untouched; this one is just not kept
     }
@@ -199,15 +222,29 @@ public final class Answers {
    * @return the answered result, or {@code null}: refuse the read as without answers
    */
   public ResultSet answer(ReadKey key, Statement caller, Priority priority) {
+    return answer(key, caller, priority, null);
+  }
+
+  /**
+   * As {@link #answer(ReadKey, Statement, Priority)}, to a read of {@code session}: never from a
+   * result older than a write that may have changed it ({@link Fences}), nor older than the
+   * session's own last write.
+   *
+   * @param session the caller's session, or {@code null}: no session's own write to respect
+   */
+  public ResultSet answer(ReadKey key, Statement caller, Priority priority, Session session) {
     if (key == null) {
       return null;
     }
     long now = nanoTime.getAsLong();
     Kept kept = store.get(key, now);
+    if (kept != null && !tracker.admits(kept, session)) {
+      kept = null; // a younger read in flight may still answer it
+    }
     boolean join = kept == null;
     if (join) {
       kept = flights.join(key, settings.joinWait().toNanos(), now);
-      if (kept == null) {
+      if (kept == null || !tracker.admits(kept, session)) {
         return null;
       }
     }

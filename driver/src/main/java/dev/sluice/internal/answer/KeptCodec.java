@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>The format (big-endian): a version byte; the age in nanoseconds; the dialect's name; the
  * key (SQL, each parameter's setter by name, its extra and its value, {@code maxRows}, user,
- * catalog, schema); the column count and each column's {@link Columns#PROPERTIES} answers; the
- * row count and each value's three forms, each a {@link WireValue} over the bytes of
+ * catalog, schema, the session's fingerprint); the column count and each column's
+ * {@link Columns#PROPERTIES} answers; the row count and each value's three forms, each a {@link WireValue} over the bytes of
  * {@link Wire}.
  *
  * <p>A result holding a value of a class {@link WireValue} does not carry is not shared —
@@ -33,7 +33,7 @@ final class KeptCodec {
   /** The largest encoding; a larger result is not shared. */
   static final int MAX_BYTES = Wire.MAX_BYTES;
 
-  private static final byte VERSION = 1;
+  private static final byte VERSION = 2; // 2: the session's fingerprint in the key
   private static final AtomicBoolean WARMED = new AtomicBoolean();
   private static final Dialect[] DIALECTS = {PostgresDialect.INSTANCE, H2Dialect.INSTANCE};
 
@@ -178,6 +178,7 @@ final class KeptCodec {
     WireValue.write(out, key.user());
     WireValue.write(out, key.catalog());
     WireValue.write(out, key.schema());
+    WireValue.write(out, key.session());
   }
 
   private static ReadKey readKey(ByteBuffer in) throws Unshareable {
@@ -192,7 +193,8 @@ final class KeptCodec {
       values[i] = WireValue.read(in, true);
     }
     return new ReadKey(sql, new Parameters.Snapshot(values, setters, extras), in.getInt(),
-        WireValue.readText(in), WireValue.readText(in), WireValue.readText(in));
+        WireValue.readText(in), WireValue.readText(in), WireValue.readText(in),
+        WireValue.readText(in));
   }
 
   private static Dialect dialect(String name) throws Unshareable {

@@ -21,10 +21,13 @@ import java.util.UUID;
  * setter that set it. A statement records them only while answers are on; with answers off its
  * field stays {@code null} and each setter costs one null check, nothing else.
  *
- * <p>Values of a value type are kept by reference and copied only when a key is made
- * ({@link #snapshot()}), since JDBC, too, reads them at execution. A setter of a stream, LOB,
- * array, {@code REF}, {@code URL} or an object of another type marks the statement ineligible
- * until {@link #clear()}.
+ * <p>Each value is kept as the setter was given it, a mutable one ({@code byte[]},
+ * {@code Timestamp}, {@code Date}, {@code Time}) copied there and then: the driver reads it at
+ * the setter too (pgjdbc copies a {@code byte[]} and renders a date as text when it is set), so
+ * an application that changes its object afterwards changes neither what the database is sent
+ * nor the read's key ({@code AnswerParameterAttackTest}). A {@code Calendar}'s time zone is read
+ * at the setter. A setter of a stream, LOB, array, {@code REF}, {@code URL} or an object of
+ * another type marks the statement ineligible until {@link #clear()}.
  *
  * <p>Not threadsafe: a statement is used by one thread at a time, as JDBC requires.
  */
@@ -123,10 +126,37 @@ public final class Parameters {
     if (i >= values.length) {
       grow(i + 1);
     }
-    values[i] = value;
+    values[i] = copy(value);
     setters[i] = setter;
     extras[i] = extra;
     count = Math.max(count, index);
+  }
+
+  /**
+   * The value as it is now: a copy of a mutable one, so that a change the application makes after
+   * the setter reaches neither the key nor, through it, an answer.
+   */
+  static Object copy(Object value) {
+    if (value instanceof byte[] bytes) {
+      return bytes.clone();
+    }
+    if (value instanceof java.util.Date d) {
+      return d.clone(); // Timestamp (its nanos too), Date, Time, and a subclass as itself
+    }
+    if (value instanceof Zoned z) {
+      return new Zoned(copy(z.value()), z.zone());
+    }
+    return value;
+  }
+
+  /**
+   * The value set at {@code index} (1-based) as the database was sent it, or {@code null} when
+   * it is unset, {@code NULL} or the statement is ineligible: for a {@code set_config(?, ?, ?)}
+   * whose arguments are parameters.
+   */
+  Object valueAt(int index) {
+    int i = index - 1;
+    return ineligible || i < 0 || i >= count || setters[i] == null ? null : values[i];
   }
 
   private void grow(int atLeast) {
@@ -137,7 +167,7 @@ public final class Parameters {
   }
 
   /**
-   * The values as part of a key: copies, with {@code byte[]} copied by content; {@code null} if
+   * The values as part of a key (each a copy made when set); {@code null} if
    * the statement is ineligible or a parameter below the highest one was never set.
    */
   Snapshot snapshot() {
@@ -149,7 +179,7 @@ public final class Parameters {
       if (setters[i] == null) {
         return null;
       }
-      v[i] = values[i] instanceof byte[] bytes ? bytes.clone() : values[i];
+      v[i] = values[i]; // copied when set, and never changed here: a setter replaces it
     }
     return new Snapshot(v, Arrays.copyOf(setters, count), Arrays.copyOf(extras, count));
   }

@@ -1,12 +1,15 @@
 package dev.sluice.internal.answer;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
  * The identity of a read: two reads are identical when their SQL text, parameter values with
- * their setters, {@code maxRows}, and the connection's user, catalog and schema (as Sluice knows
- * them) are equal. Made only for a read that is about to be kept or answered, never on the
- * flag-closed path.
+ * their setters (as the database was sent them: {@link Parameters}), {@code maxRows}, the
+ * connection's user, catalog and schema (as Sluice knows them) and its session's fingerprint
+ * ({@link Session}: the server and database, the user and role, every setting, the custom
+ * settings that policies read, each {@code SET} since) are equal. Made only for a read that is
+ * about to be kept or answered, never on the flag-closed path.
  *
  * <p>Instances are immutable and threadsafe.
  */
@@ -17,18 +20,29 @@ public final class ReadKey {
   private final String user;
   private final String catalog;
   private final String schema;
+  /** The session's fingerprint ({@link Session#fingerprint}); {@code null}: none given. */
+  private final String session;
   private final int hash;
+  /** The words of the text, for the write fences; made on first need (a benign race). */
+  private List<String> words;
 
   /** A key as {@link #of} makes it, or as a shared result names it ({@code KeptCodec}). */
   ReadKey(String sql, Parameters.Snapshot parameters, int maxRows, String user,
       String catalog, String schema) {
+    this(sql, parameters, maxRows, user, catalog, schema, null);
+  }
+
+  /** A key as {@link #of} makes it, or as a shared result names it ({@code KeptCodec}). */
+  ReadKey(String sql, Parameters.Snapshot parameters, int maxRows, String user,
+      String catalog, String schema, String session) {
+    this.session = session;
     this.sql = sql;
     this.parameters = parameters;
     this.maxRows = maxRows;
     this.user = user;
     this.catalog = catalog;
     this.schema = schema;
-    this.hash = Objects.hash(sql, parameters, maxRows, user, catalog, schema);
+    this.hash = Objects.hash(sql, parameters, maxRows, user, catalog, schema, session);
   }
 
   /**
@@ -45,13 +59,41 @@ public final class ReadKey {
    */
   public static ReadKey of(String sql, Parameters parameters, int maxRows, String user,
       String catalog, String schema) {
-    if (!ReadText.isRead(sql)) {
+    return of(sql, parameters, maxRows, user, catalog, schema, null);
+  }
+
+  /**
+   * As {@link #of(String, Parameters, int, String, String, String)}, in a session: a read whose
+   * text changes or reads its session's settings ({@code set_config}, {@code current_setting})
+   * has no key, so it is never answered and always runs ({@link SessionText#touchesSession}).
+   *
+   * @param session the session's fingerprint ({@link Session#fingerprint}), or {@code null}
+   * @return the key, or {@code null} for an ineligible read
+   */
+  public static ReadKey of(String sql, Parameters parameters, int maxRows, String user,
+      String catalog, String schema, String session) {
+    if (!ReadText.isRead(sql) || SessionText.touchesSession(sql)) {
       return null;
     }
     Parameters.Snapshot values =
         parameters == null ? Parameters.Snapshot.NONE : parameters.snapshot();
     return values == null ? null
-        : new ReadKey(sql, values, maxRows, user, catalog, schema);
+        : new ReadKey(sql, values, maxRows, user, catalog, schema, session);
+  }
+
+  /** The session's fingerprint, or {@code null}. */
+  String session() {
+    return session;
+  }
+
+  /** The words of the text, lower case ({@link SessionText#words}); {@code null}: unplaced. */
+  List<String> words() {
+    List<String> w = words;
+    if (w == null) {
+      w = SessionText.words(sql);
+      words = w;
+    }
+    return w;
   }
 
   /** The statement's text. */
@@ -83,14 +125,15 @@ public final class ReadKey {
   /** Roughly the bytes the key holds, for the store's bound. */
   long bytes() {
     return 64 + Sizes.of(sql) + parameters.bytes() + Sizes.of(user) + Sizes.of(catalog)
-        + Sizes.of(schema);
+        + Sizes.of(schema) + Sizes.of(session);
   }
 
   @Override
   public boolean equals(Object o) {
     return o instanceof ReadKey k && hash == k.hash && maxRows == k.maxRows
         && sql.equals(k.sql) && parameters.equals(k.parameters) && Objects.equals(user, k.user)
-        && Objects.equals(catalog, k.catalog) && Objects.equals(schema, k.schema);
+        && Objects.equals(catalog, k.catalog) && Objects.equals(schema, k.schema)
+        && Objects.equals(session, k.session);
   }
 
   @Override

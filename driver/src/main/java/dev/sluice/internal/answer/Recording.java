@@ -132,8 +132,9 @@ public final class Recording {
   }
 
   /**
-   * The kept result, stamped with the time the database answered ({@code executeQuery}
-   * returned), not the time its caller finished reading: an answer's age never understates.
+   * The kept result, stamped with the time its read started (at the latest, when
+   * {@code executeQuery} returned), not the time its caller finished reading: an answer's age
+   * never understates, and a write that ended after the read began fences it.
    */
   Kept toKept() {
     return new Kept(key, columns, dialect, objects.toArray(), texts.toArray(new String[0]),

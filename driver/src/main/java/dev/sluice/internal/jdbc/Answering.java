@@ -5,6 +5,7 @@ import dev.sluice.internal.answer.Answers;
 import dev.sluice.internal.answer.Parameters;
 import dev.sluice.internal.answer.ReadKey;
 import dev.sluice.internal.answer.Recording;
+import dev.sluice.internal.answer.Session;
 import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Decisions;
 import dev.sluice.internal.limit.Limiter;
@@ -76,9 +77,14 @@ final class Answering {
           ? connection.delegate.getAutoCommit()
           : (state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION))
               == ConnectionState.AUTO_COMMIT;
-      ReadKey key = autoCommit ? key(connection, caller, sql, parameters, prepared) : null;
+      Session session = autoCommit ? connection.session(a) : null;
+      String fingerprint = session == null ? null
+          : a.tracker().fingerprint(session, connection.limiter.episode(), connection.delegate,
+              false);
+      ReadKey key = fingerprint == null ? null
+          : key(connection, caller, sql, parameters, prepared, fingerprint);
       answer = key == null ? null
-          : a.answer(key, caller, connection.limiter.doorPriority(state));
+          : a.answer(key, caller, connection.limiter.doorPriority(state), session);
     } catch (SQLException | RuntimeException e) {
       refused.addSuppressed(e); // not answerable: refused as without answers
     }
@@ -117,9 +123,16 @@ final class Answering {
     }
     ResultSetWrapper wrapper = (ResultSetWrapper) result;
     try {
-      ReadKey key = key(connection, caller, sql, parameters, prepared);
-      if (key != null && wrapper.recording == null) {
-        wrapper.recording = a.record(key, wrapper.delegate);
+      Session session = connection.session(a);
+      long episode = limiter.episode();
+      long started = session.startedNanos();
+      // unknown: read from the database now, on the caller's connection (its read has run)
+      String fingerprint = started == Session.NONE || wrapper.recording != null ? null
+          : a.tracker().fingerprint(session, episode, connection.delegate, true);
+      ReadKey key = fingerprint == null ? null
+          : key(connection, caller, sql, parameters, prepared, fingerprint);
+      if (key != null) {
+        wrapper.recording = a.record(key, wrapper.delegate, started);
       }
     } catch (SQLException | RuntimeException e) {
       // not recorded; the caller's result is untouched
@@ -128,13 +141,14 @@ final class Answering {
   }
 
   /**
-   * The key of an eligible read, else {@code null}: not a callable statement, nor a plain
+   * The key of an eligible read in its session ({@code session}, the fingerprint of
+   * {@link Session}), else {@code null}: not a callable statement, nor a plain
    * statement's text on a prepared one; a prepared statement whose every parameter was
    * recorded; a forward-only, read-only result with no {@code maxFieldSize} (it would truncate
    * values); read text that takes no lock ({@link ReadKey#of}). The caller checked auto-commit.
    */
   private static ReadKey key(ReportingConnection connection, Statement caller, String sql,
-      Parameters parameters, boolean prepared) throws SQLException {
+      Parameters parameters, boolean prepared, String session) throws SQLException {
     if (caller instanceof CallableStatement
         || (prepared ? parameters == null : caller instanceof PreparedStatement)) {
       return null;
@@ -149,7 +163,8 @@ final class Answering {
       return null; // the driver would refuse it: never answered
     }
     ReportingConnection.Identity id = connection.identity();
-    return id == null ? ReadKey.of(sql, parameters, caller.getMaxRows(), null, null, null)
-        : ReadKey.of(sql, parameters, caller.getMaxRows(), id.user(), id.catalog(), id.schema());
+    return id == null ? ReadKey.of(sql, parameters, caller.getMaxRows(), null, null, null,
+        session) : ReadKey.of(sql, parameters, caller.getMaxRows(), id.user(), id.catalog(),
+        id.schema(), session);
   }
 }

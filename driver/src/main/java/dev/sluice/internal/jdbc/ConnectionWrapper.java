@@ -121,6 +121,9 @@ abstract class ConnectionWrapper extends ReportingConnection {
       switched = true;
     } finally {
       state = limiter.places().afterAutoCommit(state, next, autoCommit, switched);
+      if (autoCommit) {
+        transactionEnded(); // the switch commits
+      }
     }
   }
 
@@ -152,6 +155,7 @@ abstract class ConnectionWrapper extends ReportingConnection {
       }
     } finally {
       state = limiter.places().afterEnd(state);
+      transactionEnded(); // what it wrote, fenced again now others see it
     }
   }
 
@@ -163,10 +167,14 @@ abstract class ConnectionWrapper extends ReportingConnection {
   @Override
   public final void close() throws SQLException {
     if (identity != CLOSED) {
+      Identity was = identity;
       try {
         delegate.close();
       } finally {
         givePlacesBack();
+        if (was != null && (was.catalog() != null || was.schema() != null)) {
+          sessionChanged(); // a pool resets them as the connection goes back
+        }
       }
     }
   }
@@ -203,6 +211,7 @@ abstract class ConnectionWrapper extends ReportingConnection {
     }
     identity = was == null ? new Identity(null, catalog, null)
         : new Identity(was.user(), catalog, was.schema());
+    sessionChanged();
   }
 
   /** Kept: the schema is part of a read's identity for answers. */
@@ -215,6 +224,7 @@ abstract class ConnectionWrapper extends ReportingConnection {
     }
     identity = was == null ? new Identity(null, null, schema)
         : new Identity(was.user(), was.catalog(), schema);
+    sessionChanged();
   }
 
   @Override

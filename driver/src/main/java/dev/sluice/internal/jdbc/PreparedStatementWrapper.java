@@ -95,7 +95,7 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
    */
   private int admitOrAnswer() throws SQLException {
     try {
-      return connection.beforeRead();
+      return connection.beforePrepared(sql, parameters);
     } catch (RateLimitExceededException refused) {
       answered(Answering.answerOrThrow(connection, refused, this, sql, parameters, true));
       return ANSWERED;

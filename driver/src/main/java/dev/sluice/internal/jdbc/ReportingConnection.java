@@ -1,6 +1,9 @@
 package dev.sluice.internal.jdbc;
 
 import dev.sluice.RateLimitExceededException;
+import dev.sluice.internal.answer.Answers;
+import dev.sluice.internal.answer.Parameters;
+import dev.sluice.internal.answer.Session;
 import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import java.sql.Connection;
@@ -117,7 +120,20 @@ abstract class ReportingConnection implements Connection {
    * told to the limiter's {@code Decisions} by {@link Answering}, once the answer is known.
    */
   final int beforeRead() throws SQLException {
-    return held(limiter.beforeStatement(state, delegate));
+    return held(limiter.beforeStatement(state, delegate), null, null);
+  }
+
+  /**
+   * As {@link #beforeRead()}, for a prepared statement's own execution: while limiting with
+   * answers on, its text and parameters are noted ({@link #noteStarted}).
+   *
+   * @param sql the text it was prepared with, or {@code null}
+   * @param parameters its parameters as recorded, or {@code null}
+   * @return as {@link #beforeStatement()}
+   * @throws SQLException a {@code RateLimitExceededException} when the limiter refuses it
+   */
+  final int beforePrepared(String sql, Parameters parameters) throws SQLException {
+    return held(limiter.beforeStatement(state, delegate), sql, parameters);
   }
 
   /**
@@ -141,15 +157,23 @@ abstract class ReportingConnection implements Connection {
    * {@link #beforeRead()}).
    */
   final int beforeRead(String sql) throws SQLException {
-    return held(limiter.beforeStatement(state, delegate, sql));
+    return held(limiter.beforeStatement(state, delegate, sql), sql, null);
   }
 
-  /** Keeps the state; the place in flight is the caller's, never part of it. */
-  private int held(int next) {
+  /**
+   * Keeps the state; the place in flight is the caller's, never part of it. A statement marked
+   * {@link ConnectionState#NOTED} (limiting, answers on) is noted as it starts.
+   */
+  private int held(int next, String sql, Parameters parameters) {
     state = ConnectionState.kept(next);
     int held = ConnectionState.held(next);
-    if ((held & ConnectionState.SAMPLED) != 0) {
-      startNanos = limiter.places().startNanos(); // only a sampled statement is timed
+    if (held != 0) {
+      if ((held & ConnectionState.SAMPLED) != 0) {
+        startNanos = limiter.places().startNanos(); // only a sampled statement is timed
+      }
+      if ((held & ConnectionState.NOTED) != 0) {
+        noteStarted(sql, parameters);
+      }
     }
     return held;
   }
@@ -167,8 +191,71 @@ abstract class ReportingConnection implements Connection {
    */
   final int afterStatement(int held, String sql, SQLException failure) {
     if (held != 0) {
-      limiter.places().afterStatement(held, startNanos, sql, failure);
+      if ((held & (ConnectionState.HELD | ConnectionState.SAMPLED)) != 0) {
+        limiter.places().afterStatement(held, startNanos, sql, failure);
+      }
+      if ((held & ConnectionState.NOTED) != 0) {
+        noteEnded(failure != null);
+      }
     }
     return 0;
+  }
+
+  // --- what answers follow while limiting (dev.sluice.internal.answer.Tracker): a statement the
+  // limiter marked NOTED (admitted while limiting, answers on) is noted as it starts and applied
+  // as it ends; a transaction's end through the JDBC API fences again what it wrote. The
+  // session is found by the physical connection each time it is needed (only while limiting).
+
+  /**
+   * This connection's session, by its physical connection: looked up each time (a lock-free
+   * map read, only while limiting), so that the wrapper is no larger than before answers.
+   */
+  final Session session(Answers answers) {
+    return answers.tracker().session(delegate);
+  }
+
+  /** A noted statement starts. */
+  private void noteStarted(String sql, Parameters parameters) {
+    Answers a = limiter.answers();
+    if (a != null) {
+      a.tracker().started(session(a), sql, parameters);
+    }
+  }
+
+  /** A noted statement ended: applied to its session and the fences. */
+  private void noteEnded(boolean failed) {
+    Answers a = limiter.answers();
+    if (a != null) {
+      a.tracker().ended(session(a), limiter.episode(), autoCommit(), failed);
+    }
+  }
+
+  /**
+   * A transaction ended through the JDBC API: what it wrote while limiting is fenced again.
+   * With answers off one plain read; on, two while recording is off (nothing was kept then).
+   */
+  final void transactionEnded() {
+    Answers a = limiter.answers();
+    if (a != null && a.active()) {
+      a.tracker().transactionEnded(session(a));
+    }
+  }
+
+  /**
+   * The session was changed through the JDBC API ({@code setSchema}, {@code setCatalog}), or
+   * may be changed by the pool once the connection goes back (HikariCP resets what a borrower
+   * changed): unknown until read again.
+   */
+  final void sessionChanged() {
+    Answers a = limiter.answers();
+    if (a != null) {
+      session(a).unknown();
+    }
+  }
+
+  /** Whether the connection is in auto-commit, outside any transaction Sluice tracks. */
+  final boolean autoCommit() {
+    return (state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION
+        | ConnectionState.UNREAD)) == ConnectionState.AUTO_COMMIT;
   }
 }

@@ -24,6 +24,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *  bits 11-16  SAMPLE_COUNT     statements counted towards the next latency sample
  *  bit  17     SAMPLED          returned with the state, never kept: this statement is timed
  *  bit  18     HELD             returned with the state, never kept: this call took a place
+ *  bit  19     NOTED            returned with the state, never kept: limiting with answers on,
+ *                               the statement is noted for them (its session, its writes)
  * </pre>
  *
  * <p>{@link #SAMPLED} and {@link #HELD} travel beside the state from a door to the end of the
@@ -99,6 +101,13 @@ public final class ConnectionState {
    * exactly once.
    */
   public static final int HELD = 1 << 18;
+  /**
+   * Never kept in the state: returned with it by a door while limiting with answers on, so that
+   * the connection notes what the statement does to its session and which tables it writes
+   * (answers' session keys and write fences), and again when it ends. Never set while not
+   * limiting: the flag-closed path notes nothing.
+   */
+  public static final int NOTED = 1 << 19;
 
   /** What ends with a transaction. */
   static final int TRANSACTION = IN_TRANSACTION | PREPAID | RAN | UNCHARGED | TX_PLACE
@@ -153,24 +162,26 @@ public final class ConnectionState {
   }
 
   /**
-   * What a door returned, without {@link #HELD} and {@link #SAMPLED}: the state to keep.
+   * What a door returned, without {@link #HELD}, {@link #SAMPLED} and {@link #NOTED}: the state
+   * to keep.
    *
    * @param next what the door returned
    * @return the state bits
    */
   public static int kept(int next) {
-    return next & ~(HELD | SAMPLED);
+    return next & ~(HELD | SAMPLED | NOTED);
   }
 
   /**
-   * What a door returned, only {@link #HELD} and {@link #SAMPLED}: what the end of the statement
+   * What a door returned, only {@link #HELD}, {@link #SAMPLED} and {@link #NOTED}: what the end of
+   * the statement
    * reports back.
    *
    * @param next what the door returned
    * @return the bits, {@code 0} when the statement holds nothing and is not timed
    */
   public static int held(int next) {
-    return next & (HELD | SAMPLED);
+    return next & (HELD | SAMPLED | NOTED);
   }
 
   /**

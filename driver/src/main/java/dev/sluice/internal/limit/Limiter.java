@@ -125,8 +125,13 @@ public final class Limiter {
     }
     boolean limiting = hold.isLimiting();
     int next = decide(state, connection, limiting);
-    return limiting && sampleWhileClosed && (next & (HELD | TX_PLACE)) != 0
-        ? ConnectionState.sampleOneIn(next, concurrency.sampleStride()) : next;
+    if (!limiting) {
+      return next;
+    }
+    if (sampleWhileClosed && (next & (HELD | TX_PLACE)) != 0) {
+      next = ConnectionState.sampleOneIn(next, concurrency.sampleStride());
+    }
+    return answers == null ? next : next | ConnectionState.NOTED;
   }
 
   private int decide(int state, Connection connection, boolean limiting) throws SQLException {
@@ -169,8 +174,10 @@ public final class Limiter {
    */
   public int beforeStatement(int state, Connection connection, String sql) throws SQLException {
     if (scope == Scope.STATEMENT && (state & AUTO_COMMIT) == 0 && TransactionText.ends(sql)) {
-      // the transaction's place is held until the ending statement returns
-      return (state & ~TRANSACTION) | ((state & TX_PLACE) != 0 ? HELD : 0);
+      // the transaction's place is held until the ending statement returns; with answers on,
+      // the end is noted (the transaction's writes are fenced again once committed)
+      return (state & ~TRANSACTION) | ((state & TX_PLACE) != 0 ? HELD : 0)
+          | (answers == null ? 0 : ConnectionState.NOTED);
     }
     return beforeStatement(state, connection);
   }
@@ -380,6 +387,14 @@ public final class Limiter {
     if (kept != null) {
       kept.notLimiting();
     }
+  }
+
+  /**
+   * How many times limiting has started or stopped (a count, not a time): a session whose
+   * statements answers noted only while limiting is known only within one such episode.
+   */
+  public long episode() {
+    return hold.episode();
   }
 
   /** The budget's answers instead of refusals (the connections ask them), or {@code null}. */

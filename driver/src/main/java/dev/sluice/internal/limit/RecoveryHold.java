@@ -6,6 +6,7 @@ import dev.sluice.RateLimitExceededException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,6 +83,11 @@ public final class RecoveryHold implements AdmitLimit {
   private volatile boolean openedInRecovery;
   /** Whether the WARN of a budget below the everyday load was logged; once per budget. */
   private volatile boolean warnedBelowLoad;
+  /**
+   * Counts the changes into and out of limiting, each counted before the phase changes: whoever
+   * sees the new phase sees the new count ({@link #episode()}).
+   */
+  private final AtomicLong episodes = new AtomicLong();
   /** Rejections before the recovery began; published by the CAS to RECOVERING. */
   private long rejectedBeforeRecovery;
 
@@ -119,6 +125,15 @@ public final class RecoveryHold implements AdmitLimit {
    */
   public boolean limiting(boolean open) {
     return transition(open);
+  }
+
+  /**
+   * How many times limiting has started or stopped: a statement that ran while not limiting ran
+   * in another episode than the one before and the one after it. Read only by answers, while
+   * limiting.
+   */
+  public long episode() {
+    return episodes.get();
   }
 
   /** Counts a call that reached a door while recovering, admitted or not: the demand. */
@@ -162,6 +177,7 @@ public final class RecoveryHold implements AdmitLimit {
    */
   public boolean endRecovery(String by) {
     transition(flag.isOpen()); // a close no call has seen yet starts its recovery first
+    episodes.incrementAndGet();
     if (PHASE.compareAndSet(this, RECOVERING, OFF)) {
       whenLimitingStops.run();
       LOG.warn("{} - recovery ended by {} after {}: stopped limiting; {} refused during the"
@@ -179,6 +195,7 @@ public final class RecoveryHold implements AdmitLimit {
    */
   void stop() {
     flag = STOPPED;
+    episodes.incrementAndGet();
     phase = OFF; // ends a recovery too: with the flag closed for good, nothing moves it again
     whenLimitingStops.run();
   }
@@ -188,6 +205,9 @@ public final class RecoveryHold implements AdmitLimit {
     while (true) {
       int seen = phase;
       if (open) {
+        if (seen == OFF) {
+          episodes.incrementAndGet(); // before the phase: whoever sees it limiting sees this
+        }
         if (seen == OPEN || PHASE.compareAndSet(this, seen, OPEN)) {
           if (seen != OPEN) {
             limitingStarted(seen);
@@ -203,10 +223,13 @@ public final class RecoveryHold implements AdmitLimit {
       } else if (!recovery.settled(ticker.read())) {
         noteSteadyAbove();
         return true;
-      } else if (PHASE.compareAndSet(this, RECOVERING, OFF)) {
-        whenLimitingStops.run();
-        logEnd();
-        return false;
+      } else {
+        episodes.incrementAndGet(); // before the phase, as above
+        if (PHASE.compareAndSet(this, RECOVERING, OFF)) {
+          whenLimitingStops.run();
+          logEnd();
+          return false;
+        }
       }
     }
   }
@@ -252,6 +275,7 @@ public final class RecoveryHold implements AdmitLimit {
   /** The flag was open and is closed: recover, or stop at once when there is no settle. */
   private void flagClosed() {
     if (openWasPresumed.getAsBoolean() && !openedInRecovery) {
+      episodes.incrementAndGet(); // before the phase, as in transition
       if (PHASE.compareAndSet(this, OPEN, OFF)) {
         whenLimitingStops.run();
         LOG.warn("{} - the breaker flag's Redis answers again and the key says closed: stopped"
@@ -260,6 +284,7 @@ public final class RecoveryHold implements AdmitLimit {
             name, counts.sinceLastSummary());
       }
     } else if (!recovery.enabled()) {
+      episodes.incrementAndGet();
       if (PHASE.compareAndSet(this, OPEN, OFF)) {
         whenLimitingStops.run();
         LOG.warn("{} - the cache breaker flag is closed: stopped limiting; {} since the last"

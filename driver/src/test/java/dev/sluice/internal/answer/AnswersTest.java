@@ -163,13 +163,22 @@ class AnswersTest {
   }
 
   @Test
-  void aKeptByteArrayParameter_isCopied() {
+  void aByteArrayOrTimestampParameter_isCopiedWhenSet_soALaterChangeMovesNoKey() {
     byte[] bytes = {1, 2};
+    java.sql.Timestamp at = new java.sql.Timestamp(1_000);
+    at.setNanos(7);
     Parameters p = new Parameters();
     p.set(1, Parameters.Setter.BYTES, bytes);
-    ReadKey before = ReadKey.of("SELECT ?", p, 0, null, null, null);
+    p.set(2, Parameters.Setter.TIMESTAMP, at);
+    ReadKey before = ReadKey.of("SELECT ?, ?", p, 0, null, null, null);
     bytes[0] = 9;
-    assertThat(ReadKey.of("SELECT ?", p, 0, null, null, null)).isNotEqualTo(before);
+    at.setTime(2_000);
+    // the driver sent the values as set: the key is theirs
+    assertThat(ReadKey.of("SELECT ?, ?", p, 0, null, null, null)).isEqualTo(before);
+    Parameters changed = new Parameters();
+    changed.set(1, Parameters.Setter.BYTES, bytes);
+    changed.set(2, Parameters.Setter.TIMESTAMP, at);
+    assertThat(ReadKey.of("SELECT ?, ?", changed, 0, null, null, null)).isNotEqualTo(before);
   }
 
   @Test

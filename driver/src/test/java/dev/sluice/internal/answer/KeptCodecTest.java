@@ -233,7 +233,8 @@ class KeptCodecTest {
 
     assertThat(KeptCodec.decode(new byte[0], 0)).isNull();
     assertThat(KeptCodec.decode(null, 0)).isNull();
-    assertThat(KeptCodec.decode(with(valid, 0, (byte) 2), 0)).as("version 2").isNull();
+    assertThat(KeptCodec.decode(with(valid, 0, (byte) 1), 0)).as("version 1").isNull();
+    assertThat(KeptCodec.decode(with(valid, 0, (byte) 3), 0)).as("version 3").isNull();
     assertThat(KeptCodec.decode(with(valid, 14, (byte) '3'), 0)).as("dialect H3").isNull();
     // The end is column 1's Integer (tag, 4 bytes), its text ("5") and bytes, then column 2's
     // three nulls.
@@ -329,7 +330,7 @@ class KeptCodecTest {
   }
 
   /** The metadata of {@code n} integer columns {@code C1…Cn}, read from H2. */
-  private static Columns columns(int n) throws SQLException {
+  static Columns columns(int n) throws SQLException {
     String select = "SELECT " + IntStream.rangeClosed(1, n).mapToObj(i -> i + " AS c" + i)
         .collect(Collectors.joining(", "));
     try (Connection c = DriverManager.getConnection("jdbc:h2:mem:codec");

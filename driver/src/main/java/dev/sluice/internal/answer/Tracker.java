@@ -1,0 +1,199 @@
+package dev.sluice.internal.answer;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.function.LongSupplier;
+
+/**
+ * What answers follow of the statements that pass through while limiting: each session's state
+ * ({@link Session}, the key's fingerprint) and the writes ({@link Fences}). A statement admitted
+ * while limiting is noted when it starts ({@link #started}: what it does, read from its text)
+ * and applied when it ends ({@link #ended}: a setting joins the session once it ran; a write
+ * fences its tables once it ended). Nothing here runs while not limiting: the connection's
+ * door marks only a limiting statement to be noted.
+ *
+ * <p>Threadsafe: the sessions and fences are; a session's own notes are confined to the thread
+ * using its connection.
+ */
+public final class Tracker {
+  private final Sessions sessions = new Sessions();
+  private final Fences fences = new Fences();
+  private final LongSupplier nanoTime;
+
+  Tracker(LongSupplier nanoTime) {
+    this.nanoTime = nanoTime;
+  }
+
+  /**
+   * The session of a connection, by its physical connection.
+   *
+   * @param delegate the connection Sluice wraps (the pool's or the driver's)
+   * @return its session, made on first sight
+   */
+  public Session session(Connection delegate) {
+    return sessions.of(delegate);
+  }
+
+  /**
+   * A statement admitted while limiting starts: notes what it will do.
+   *
+   * @param session its connection's session
+   * @param sql its text; {@code null}: unknown (a batch)
+   * @param parameters a prepared statement's parameters, or {@code null}
+   */
+  public void started(Session session, String sql, Parameters parameters) {
+    SessionText.Effect effect = SessionText.classify(sql);
+    if ((effect.kind == SessionText.Effect.Kind.READ
+        || effect.kind == SessionText.Effect.Kind.WRITE)
+        && SessionText.callsAny(sql, fences.catalog().functions)) {
+      effect = SessionText.Effect.UNKNOWN; // a function of the application's own: anything
+    }
+    session.noted = effect;
+    session.notedName = effect.name;
+    session.notedValue = effect.value;
+    if (effect.kind == SessionText.Effect.Kind.SET) {
+      resolve(session, effect, parameters);
+    }
+    session.startedNanos = nanoTime.getAsLong();
+  }
+
+  /** A {@code set_config(?, ?, ?)}: its arguments as the database was sent them. */
+  private static void resolve(Session session, SessionText.Effect effect, Parameters p) {
+    if (effect.nameParameter > 0) {
+      Object name = p == null ? null : p.valueAt(effect.nameParameter);
+      session.notedName = name instanceof String n ? n.toLowerCase(java.util.Locale.ROOT) : null;
+    }
+    if (effect.valueParameter > 0) {
+      Object value = p == null ? null : p.valueAt(effect.valueParameter);
+      session.notedValue = value instanceof String v ? v : null;
+    }
+    if (effect.localParameter > 0) {
+      Object local = p == null ? null : p.valueAt(effect.localParameter);
+      if (!Boolean.FALSE.equals(local)) {
+        session.notedName = null; // is_local: the transaction's own, or unknown
+      }
+    }
+  }
+
+  /**
+   * The statement noted by {@link #started} has returned or thrown: applies it.
+   *
+   * @param session its connection's session
+   * @param episode the limiter's episode now
+   * @param autoCommit whether the connection is in auto-commit, outside any transaction
+   * @param failed whether it threw
+   */
+  public void ended(Session session, long episode, boolean autoCommit, boolean failed) {
+    SessionText.Effect e = session.noted;
+    if (e == null) {
+      return;
+    }
+    session.noted = null;
+    boolean inTransaction = !autoCommit || session.textTransaction;
+    switch (e.kind) {
+      case READ, NEUTRAL -> { }
+      case BEGIN -> session.textTransaction = !failed || session.textTransaction;
+      case END -> {
+        session.textTransaction = false;
+        transactionEnded(session);
+      }
+      case SET -> {
+        if (failed || inTransaction || session.notedName == null || session.notedValue == null) {
+          session.unknown();
+        } else {
+          // tagged by how it was set: SET's text and set_config's value never look alike
+          session.set(episode, session.notedName,
+              (e.config ? "by set_config to " : "by SET to ") + session.notedValue);
+        }
+      }
+      case SESSION_UNKNOWN -> session.unknown();
+      case WRITE -> wrote(session, e.tables, inTransaction);
+      case UNKNOWN -> {
+        session.unknown();
+        wrote(session, null, inTransaction);
+      }
+      default -> throw new IllegalStateException("unexpected " + e);
+    }
+  }
+
+  /** A write ended now: its tables fenced; in a transaction, again when the transaction ends. */
+  private void wrote(Session session, String[] tables, boolean inTransaction) {
+    long now = nanoTime.getAsLong();
+    fences.wrote(tables, now);
+    session.wrote(now);
+    if (inTransaction) {
+      if (tables == null) {
+        session.pendingAll = true;
+      } else {
+        String[] pending = session.pendingTables;
+        session.pendingTables = pending == null ? tables.clone() : concat(pending, tables);
+      }
+    }
+  }
+
+  private static String[] concat(String[] a, String[] b) {
+    String[] all = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
+  }
+
+  /**
+   * The session's transaction ended (commit, rollback, a switch to auto-commit): what it wrote
+   * is fenced again, now that others may see it.
+   *
+   * @param session the connection's session
+   */
+  public void transactionEnded(Session session) {
+    if (session.pendingAll || session.pendingTables != null) {
+      long now = nanoTime.getAsLong();
+      fences.wrote(session.pendingAll ? null : session.pendingTables, now);
+      session.wrote(now);
+      session.pendingAll = false;
+      session.pendingTables = null;
+    }
+  }
+
+  /**
+   * The session's fingerprint in {@code episode}; if it is not known, read from the database
+   * first ({@link SessionBase}) on {@code readFrom} — by a query only when {@code mayQuery}
+   * (an admitted read's connection; never a refused read's: the database is not asked more than
+   * its budget).
+   *
+   * @param session the session
+   * @param episode the limiter's episode, read before
+   * @param readFrom the driver's connection of the session
+   * @param mayQuery whether a query may read it
+   * @return the fingerprint, or {@code null}: the session is not known, its reads neither
+   *     answered nor kept
+   */
+  public String fingerprint(Session session, long episode, Connection readFrom,
+      boolean mayQuery) {
+    String f = session.fingerprint(episode);
+    if (f != null) {
+      return f;
+    }
+    SessionBase.Base base;
+    try {
+      base = SessionBase.read(readFrom, mayQuery);
+    } catch (SQLException | RuntimeException e) {
+      return null;
+    }
+    if (base == null) {
+      return null;
+    }
+    fences.learn(base.catalog());
+    session.known(episode, base.digest());
+    return session.fingerprint(episode);
+  }
+
+  /** Whether {@code kept} may be answered to a read of {@code session} ({@link Fences}). */
+  boolean admits(Kept kept, Session session) {
+    return fences.admits(kept, session);
+  }
+
+  /** How many sessions are followed (for tests). */
+  int sessions() {
+    return sessions.size();
+  }
+}
