@@ -67,6 +67,7 @@ public final class Answers {
   private final long maxAgeNanos;
   private final Recording.Landing landing = new Landing();
   private volatile Dialect dialect;
+  private final Catalog catalog;
   /**
    * Whether the flag opened, or this budget refused a read, since a read last found it not
    * limiting: the request path's hint to ask the limiter whether a read is to be recorded. A
@@ -85,6 +86,7 @@ public final class Answers {
     this.maxAgeNanos = settings.maxAge().toNanos();
     this.store = new Store(settings.memoryBytes(), maxAgeNanos);
     this.flights = new Flights(maxAgeNanos, waitersPerRead);
+    this.catalog = new Catalog(nanoTime);
   }
 
   /**
@@ -152,6 +154,29 @@ public final class Answers {
       return new Recording(landing, settings, key, flights.depart(key, now), columns, d, now);
     } catch (SQLException | RuntimeException e) {
       return null; // the caller's result is untouched; this one is just not kept
+    }
+  }
+
+  /**
+   * Whether a read may be kept or answered on this connection now, by the database's own
+   * knowledge: the session is outside any transaction however it began
+   * ({@link Dialect#inTransaction}), and every function the text calls, directly or through a
+   * view, is one an answer may stand for ({@link Catalog}). Asked only for a read about to be
+   * kept or answered, never on the flag-closed path; with a warm cache, one look-up of the text
+   * and the driver's transaction state.
+   *
+   * @param sql the read's text
+   * @param connection the driver's connection (not Sluice's wrapper: the catalog's queries must
+   *     not pass the limiter)
+   * @return {@code false} for a database without a dialect, and whenever it cannot tell
+   */
+  public boolean eligible(String sql, Connection connection) {
+    try {
+      Dialect d = dialect(connection);
+      return d != null && !d.inTransaction(connection)
+          && catalog.eligible(d, connection.getMetaData().getURL(), sql, connection);
+    } catch (SQLException | RuntimeException e) {
+      return false;
     }
   }
 
