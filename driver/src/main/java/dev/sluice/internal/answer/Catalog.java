@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,7 +13,8 @@ import java.util.function.LongSupplier;
 /**
  * Whether a read's text calls only what an answer may stand for, by the database's own
  * knowledge: the names it calls and mentions ({@link Calls}), judged by the dialect from the
- * catalog ({@link Dialect#judgeFunctions}, {@link Dialect#judgeRelations}).
+ * catalog ({@link Dialect#judgeFunctions}); a name that is a view is judged by its definition
+ * ({@link Dialect#views}), read as a read's text is, through at most {@link #MAX_DEPTH} views.
  *
  * <h2>Design</h2>
  * Verdicts are cached per database (its JDBC URL), per text and per name, each for
@@ -32,6 +34,8 @@ import java.util.function.LongSupplier;
 final class Catalog {
   static final long TTL_NANOS = 1_000_000_000L;
   static final int MAX_ENTRIES = 8_192;
+  /** Views read through views: deeper is ineligible. */
+  static final int MAX_DEPTH = 8;
 
   private final LongSupplier nanoTime;
   private final ConcurrentHashMap<String, Database> databases = new ConcurrentHashMap<>();
@@ -78,52 +82,86 @@ final class Catalog {
     return eligible;
   }
 
-  private boolean judge(Dialect dialect, Database db, String sql, Connection connection,
+  private static boolean judge(Dialect dialect, Database db, String sql, Connection connection,
       long now) throws SQLException {
-    if (!ReadText.isRead(sql)) {
+    return ReadText.isRead(sql) && judgeText(dialect, db, sql, connection, now, 0);
+  }
+
+  /** A read's text, or a view's definition {@code depth} views down. */
+  private static boolean judgeText(Dialect dialect, Database db, String sql,
+      Connection connection, long now, int depth) throws SQLException {
+    if (depth > MAX_DEPTH) {
       return false;
     }
     Calls calls = Calls.of(sql, dialect.syntax(), dialect.foldsToUpper());
-    if (!calls.placeable()) {
-      return false;
-    }
-    if (!allEligible(db.functions, calls.functions(), now, connection, dialect, true)) {
-      return false;
-    }
-    return allEligible(db.relations, calls.names(), now, connection, dialect, false);
+    return calls.placeable()
+        && functionsEligible(dialect, db, calls.functions(), connection, now)
+        && relationsEligible(dialect, db, calls.names(), connection, now, depth);
   }
 
-  /** Whether every name is eligible, asking the catalog once for those not known now. */
-  private static boolean allEligible(ConcurrentHashMap<String, Verdict> cache, Set<String> names,
-      long now, Connection connection, Dialect dialect, boolean functions) throws SQLException {
-    Set<String> unknown = null;
+  /** Whether every function is eligible, asking the catalog once for those not known now. */
+  private static boolean functionsEligible(Dialect dialect, Database db, Set<String> names,
+      Connection connection, long now) throws SQLException {
+    Set<String> unknown = unknown(db.functions, names, now);
+    if (unknown == null) {
+      return false;
+    }
+    if (unknown.isEmpty()) {
+      return true;
+    }
+    Map<String, Boolean> verdicts = new HashMap<>();
+    dialect.judgeFunctions(connection, unknown, verdicts);
+    boolean all = true;
+    for (String name : unknown) {
+      boolean eligible = Boolean.TRUE.equals(verdicts.get(name));
+      put(db.functions, name, new Verdict(eligible, now));
+      all &= eligible;
+    }
+    return all;
+  }
+
+  /** Whether no name is a view that calls what is not eligible, through the views it reads. */
+  private static boolean relationsEligible(Dialect dialect, Database db, Set<String> names,
+      Connection connection, long now, int depth) throws SQLException {
+    Set<String> unknown = unknown(db.relations, names, now);
+    if (unknown == null) {
+      return false;
+    }
+    if (unknown.isEmpty()) {
+      return true;
+    }
+    Map<String, List<String>> views = dialect.views(connection, unknown);
+    boolean all = true;
+    for (String name : unknown) {
+      boolean eligible = true;
+      for (String definition : views.getOrDefault(name, List.of())) {
+        eligible &= judgeText(dialect, db, definition, connection, now, depth + 1);
+      }
+      put(db.relations, name, new Verdict(eligible, now));
+      all &= eligible;
+    }
+    return all;
+  }
+
+  /**
+   * The names whose verdict is not known now (empty: all known and eligible), or {@code null}
+   * when a known verdict refuses one.
+   */
+  private static Set<String> unknown(ConcurrentHashMap<String, Verdict> cache, Set<String> names,
+      long now) {
+    Set<String> unknown = Set.of();
     for (String name : names) {
       Verdict v = cache.get(name);
       if (v == null || now - v.atNanos() >= TTL_NANOS) {
-        if (unknown == null) {
+        if (unknown.isEmpty()) {
           unknown = new HashSet<>();
         }
         unknown.add(name);
       } else if (!v.eligible()) {
-        return false;
+        return null;
       }
     }
-    if (unknown == null) {
-      return true;
-    }
-    Map<String, Boolean> verdicts = new HashMap<>();
-    if (functions) {
-      dialect.judgeFunctions(connection, unknown, verdicts);
-    } else {
-      dialect.judgeRelations(connection, unknown, verdicts);
-    }
-    boolean all = true;
-    for (String name : unknown) {
-      boolean eligible = Boolean.TRUE.equals(verdicts.get(name));
-      put(cache, name, new Verdict(eligible, now));
-      all &= eligible;
-    }
-    return all;
+    return unknown;
   }
 
   private static void put(ConcurrentHashMap<String, Verdict> cache, String key, Verdict v) {

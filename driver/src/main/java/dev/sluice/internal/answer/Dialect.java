@@ -2,6 +2,7 @@ package dev.sluice.internal.answer;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -56,14 +57,13 @@ abstract class Dialect {
       Map<String, Boolean> verdicts) throws SQLException;
 
   /**
-   * Judges each name a read mentions as a relation: {@code true} unless it names a view that
-   * calls (itself or through the views it reads) a function {@link #judgeFunctions} refuses.
+   * The definitions of the views among {@code names}, each as SELECT text the database would
+   * run for it (a name may be a view in more than one schema); a name that is no view is absent.
    *
-   * @param verdicts receives a verdict for every name
    * @throws SQLException when the catalog cannot be read: nothing is eligible then
    */
-  abstract void judgeRelations(Connection connection, Set<String> names,
-      Map<String, Boolean> verdicts) throws SQLException;
+  abstract Map<String, List<String>> views(Connection connection, Set<String> names)
+      throws SQLException;
 
   /** Whether results with a column of this type may be kept. */
   abstract boolean answers(int sqlType, String typeName);

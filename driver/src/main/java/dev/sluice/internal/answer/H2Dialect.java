@@ -11,7 +11,8 @@ import java.sql.Time;
 import java.sql.Timestamp;
 import java.util.Calendar;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -42,7 +43,7 @@ import java.util.Set;
  * {@code INFORMATION_SCHEMA.ROUTINES} lists only the application's routines, with
  * {@code IS_DETERMINISTIC}: a routine is eligible when deterministic; a built-in only when on
  * {@link #BUILT_INS} (deterministic functions and the keywords written before a parenthesis);
- * a view is never looked through (a read that names one is ineligible). Text is read strictly
+ * a view is read through its {@code VIEW_DEFINITION}, as a read's text is. Text is read strictly
  * ({@code Lexer.STRICT}: H2's {@code //} comments and the like make it ineligible).
  */
 final class H2Dialect extends Dialect {
@@ -98,18 +99,18 @@ final class H2Dialect extends Dialect {
   }
 
   @Override
-  void judgeRelations(Connection connection, Set<String> names, Map<String, Boolean> verdicts)
+  Map<String, List<String>> views(Connection connection, Set<String> names)
       throws SQLException {
-    Set<String> views = new HashSet<>();
+    Map<String, List<String>> views = new HashMap<>();
     try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(
-        "SELECT TABLE_NAME FROM INFORMATION_SCHEMA.VIEWS")) {
+        "SELECT TABLE_NAME, VIEW_DEFINITION FROM INFORMATION_SCHEMA.VIEWS")) {
       while (rs.next()) {
-        views.add(rs.getString(1));
+        if (names.contains(rs.getString(1))) {
+          views.computeIfAbsent(rs.getString(1), v -> new ArrayList<>()).add(rs.getString(2));
+        }
       }
     }
-    for (String name : names) {
-      verdicts.put(name, !views.contains(name));
-    }
+    return views;
   }
 
   @Override

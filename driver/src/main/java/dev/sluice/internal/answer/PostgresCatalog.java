@@ -6,6 +6,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -26,9 +29,10 @@ import java.util.Set;
  *       {@code STABLE} and reading the session ({@code current_setting}, the privilege checks),
  *       or of the application's own: ineligible. A name no function has calls nothing
  *       (PostgreSQL would refuse the call): a keyword before a parenthesis, an alias's columns.
- *   <li><b>Views</b>: the functions a view's rule depends on ({@code pg_depend} of its
- *       {@code pg_rewrite} row, operators by their {@code oprcode}), through the views it reads,
- *       judged as above.
+ *   <li><b>Views</b>: a view's definition as the server prints it ({@code pg_get_viewdef}),
+ *       read as a read's text is (its calls and the views it reads in turn). Not
+ *       {@code pg_depend}: PostgreSQL records no dependency on its own (pinned) functions, so a
+ *       view over {@code nextval} shows none there.
  * </ul>
  *
  * <p>A function marked {@code IMMUTABLE} or {@code STABLE} that writes or draws anyway is taken
@@ -45,24 +49,9 @@ final class PostgresCatalog {
       + " JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace"
       + " WHERE p.proname::text = ANY (?)";
 
-  private static final String VIEWS = "WITH RECURSIVE v(root, oid) AS ("
-      + " SELECT c.relname::text, c.oid FROM pg_catalog.pg_class c"
-      + " WHERE c.relkind = 'v' AND c.relname::text = ANY (?)"
-      + " UNION SELECT v.root, c.oid FROM v"
-      + " JOIN pg_catalog.pg_rewrite r ON r.ev_class = v.oid"
-      + " JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_rewrite'::regclass"
-      + " AND d.objid = r.oid AND d.refclassid = 'pg_catalog.pg_class'::regclass"
-      + " JOIN pg_catalog.pg_class c ON c.oid = d.refobjid AND c.relkind = 'v')"
-      + " SELECT v.root, p.proname::text, n.nspname::text, p.provolatile::text FROM v"
-      + " JOIN pg_catalog.pg_rewrite r ON r.ev_class = v.oid"
-      + " JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_rewrite'::regclass"
-      + " AND d.objid = r.oid"
-      + " LEFT JOIN pg_catalog.pg_operator o"
-      + " ON d.refclassid = 'pg_catalog.pg_operator'::regclass AND o.oid = d.refobjid"
-      + " JOIN pg_catalog.pg_proc p ON p.oid = CASE"
-      + " WHEN d.refclassid = 'pg_catalog.pg_proc'::regclass THEN d.refobjid"
-      + " ELSE o.oprcode::oid END"
-      + " JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace";
+  private static final String VIEWS = "SELECT c.relname::text,"
+      + " pg_catalog.pg_get_viewdef(c.oid) FROM pg_catalog.pg_class c"
+      + " WHERE c.relkind = 'v' AND c.relname::text = ANY (?)";
 
   /** pgjdbc's {@code getTransactionState()} on a connection's class; {@code null}: none. */
   private static final ClassValue<Method> TRANSACTION_STATE = new ClassValue<>() {
@@ -126,23 +115,20 @@ final class PostgresCatalog {
     }
   }
 
-  static void judgeRelations(Connection connection, Set<String> names,
-      Map<String, Boolean> verdicts) throws SQLException {
-    for (String name : names) {
-      verdicts.put(name, true); // a table, a column, an alias: nothing is called
-    }
+  static Map<String, List<String>> views(Connection connection, Set<String> names)
+      throws SQLException {
+    Map<String, List<String>> views = new HashMap<>();
     try (PreparedStatement s = connection.prepareStatement(VIEWS)) {
       Array array = connection.createArrayOf("text", names.toArray());
       s.setArray(1, array);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
-          if (!eligible(rs.getString(2), rs.getString(3), rs.getString(4))) {
-            verdicts.put(rs.getString(1), false);
-          }
+          views.computeIfAbsent(rs.getString(1), v -> new ArrayList<>()).add(rs.getString(2));
         }
       } finally {
         array.free();
       }
     }
+    return views;
   }
 }

@@ -9,6 +9,7 @@ import java.sql.Time;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.util.Calendar;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -72,9 +73,9 @@ final class PostgresDialect extends Dialect {
   }
 
   @Override
-  void judgeRelations(Connection connection, Set<String> names, Map<String, Boolean> verdicts)
+  Map<String, List<String>> views(Connection connection, Set<String> names)
       throws SQLException {
-    PostgresCatalog.judgeRelations(connection, names, verdicts);
+    return PostgresCatalog.views(connection, names);
   }
 
   @Override
