@@ -4,7 +4,7 @@ package dev.sluice.internal.sql;
  * The one SQL lexer of the library: where a token begins and ends, read as PostgreSQL reads it
  * ({@code scan.l}), so that what Sluice takes for code is what the server runs. Used by
  * {@code TransactionText} (which text ends or begins a transaction) and by the answers' reading
- * of a statement ({@code ReadText}, {@code Calls}); {@code LexerAgreementTest} (src-it) checks
+ * of a statement ({@code ReadText}, {@code Calls}); {@code LexerAgreementTest} (on an embedded PostgreSQL) checks
  * its boundaries against a real PostgreSQL over a corpus of a few hundred texts.
  *
  * <ul>

@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The lexer's tokens, by hand. The same rules are checked against a real PostgreSQL over a
- * generated corpus in src-it ({@code LexerAgreementTest}).
+ * generated corpus ({@code dev.sluice.internal.answer.LexerAgreementTest}).
  */
 class LexerTest {
 
