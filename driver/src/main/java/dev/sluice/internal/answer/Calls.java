@@ -13,7 +13,7 @@ import java.util.Set;
  *   <li>A <em>call</em> is a name followed by {@code (}: quoted ({@code "nextval"(…)}) or not,
  *       schema-qualified or not ({@code pg_catalog.nextval(…)}: the last part). A dotted name's
  *       last part counts as a call too: PostgreSQL reads {@code t.f} as {@code f(t)} when
- *       {@code t} has no column {@code f}. Keywords followed by {@code (} ({@code IN},
+ *       {@code t} has no column {@code f} (not for H2, which has no such notation). Keywords followed by {@code (} ({@code IN},
  *       {@code EXISTS}, an alias's column list) are calls here as well: the catalog knows no
  *       function of that name, and PostgreSQL calls none.
  *   <li>Every other name may be a relation: a view is looked through for what it calls.
@@ -130,7 +130,7 @@ final class Calls {
       return Integer.MIN_VALUE;
     }
     boolean call = after >= 0 && after < sql.length() && sql.charAt(after) == '(';
-    if (call || parts > 1) {
+    if (call || parts > 1 && syntax == Lexer.POSTGRES) { // t.f: f(t) in PostgreSQL
       if (!(unquoted && parts == 1 && TIME_VALUES.contains(folded))) {
         functions.add(last);
       }
