@@ -26,14 +26,16 @@ import java.util.function.LongSupplier;
  * An answer may predate the caller's own write by up to {@code max-age}: a service that writes a
  * row and reads it back while limiting may read the row as it was. An application that writes an
  * answered read back into its cache extends that by the cache's TTL. Nothing is answered inside
- * a transaction, nor for a read that locks ({@code FOR UPDATE}), writes ({@code WITH … DELETE}),
- * or draws something new ({@code nextval}, {@code random()}); see {@link ReadText}.
+ * a transaction however it began, nor for a read that locks ({@code FOR UPDATE}), writes
+ * ({@code WITH … DELETE}), or calls what the catalog does not call pure ({@code nextval},
+ * {@code random()}, a view over them, the application's volatile functions); see
+ * {@link #eligible}, {@link ReadText} and {@link Catalog}.
  *
  * <h2>When not to turn it on</h2>
  * When a read must see the caller's latest write (read-your-writes across requests, a balance
- * checked before a debit); when a read calls a function of the application's own that writes or
- * draws a value (Sluice cannot see inside it); when a stale result is worse for the user than an
- * error. Any of these, for some reads only: keep them in a transaction, or off the budget.
+ * checked before a debit); when a function of the application's own writes or draws a value but
+ * is declared {@code IMMUTABLE} or {@code STABLE} (the catalog is taken at its word); when a stale
+ * result is worse for the user than an error. Any of these, for some reads only: keep them in a transaction, or off the budget.
  *
  * <h2>How it runs</h2>
  * While limiting, an admitted eligible read is recorded ({@link #record}) as its caller reads
