@@ -32,14 +32,16 @@ import java.util.function.LongSupplier;
  * <h2>The consistency given up</h2>
  * An answer may predate a write made through another instance or around Sluice by up to
  * {@code max-age}. An application that writes an answered read back into its cache extends that
- * by the cache's TTL. Nothing is answered inside a transaction, nor for a read that locks
- * ({@code FOR UPDATE}), writes ({@code WITH … DELETE}), or draws something new
- * ({@code nextval}, {@code random()}); see {@link ReadText}.
+ * by the cache's TTL. Nothing is answered inside a transaction however it began, nor for a read
+ * that locks ({@code FOR UPDATE}), writes ({@code WITH … DELETE}), or calls what the catalog does
+ * not call pure ({@code nextval}, {@code random()}, a view over them, the application's volatile
+ * functions); see {@link #eligible}, {@link ReadText} and {@link Catalog}.
  *
  * <h2>When not to turn it on</h2>
  * When a stale result, up to {@code max-age} old, is worse for the user than an error; when a
- * read calls a function of the application's own that draws a value (Sluice cannot see inside
- * it). Either, for some reads only: keep them in a transaction, or off the budget.
+ * function of the application's own writes or draws a value but is declared {@code IMMUTABLE} or
+ * {@code STABLE} (the catalog is taken at its word). Either, for some reads only: keep them in a
+ * transaction, or off the budget.
  *
  * <h2>How it runs</h2>
  * While limiting, an admitted eligible read is recorded ({@link #record}) as its caller reads
@@ -75,6 +77,7 @@ public final class Answers {
   private final long maxAgeNanos;
   private final Recording.Landing landing = new Landing();
   private volatile Dialect dialect;
+  private final Catalog catalog;
   /**
    * Whether the flag opened, or this budget refused a read, since a read last found it not
    * limiting: the request path's hint to ask the limiter whether a read is to be recorded. A
@@ -94,6 +97,7 @@ public final class Answers {
     this.store = new Store(settings.memoryBytes(), maxAgeNanos);
     this.flights = new Flights(maxAgeNanos, waitersPerRead);
     this.tracker = new Tracker(nanoTime);
+    this.catalog = new Catalog(nanoTime);
   }
 
   /** What answers follow of the statements that pass while limiting: sessions, write fences. */
@@ -175,6 +179,29 @@ public final class Answers {
           Math.min(now, startedNanos));
     } catch (SQLException | RuntimeException e) {
       return null; // the caller's result is untouched; this one is just not kept
+    }
+  }
+
+  /**
+   * Whether a read may be kept or answered on this connection now, by the database's own
+   * knowledge: the session is outside any transaction however it began
+   * ({@link Dialect#inTransaction}), and every function the text calls, directly or through a
+   * view, is one an answer may stand for ({@link Catalog}). Asked only for a read about to be
+   * kept or answered, never on the flag-closed path; with a warm cache, one look-up of the text
+   * and the driver's transaction state.
+   *
+   * @param sql the read's text
+   * @param connection the driver's connection (not Sluice's wrapper: the catalog's queries must
+   *     not pass the limiter)
+   * @return {@code false} for a database without a dialect, and whenever it cannot tell
+   */
+  public boolean eligible(String sql, Connection connection) {
+    try {
+      Dialect d = dialect(connection);
+      return d != null && !d.inTransaction(connection)
+          && catalog.eligible(d, connection.getMetaData().getURL(), sql, connection);
+    } catch (SQLException | RuntimeException e) {
+      return false;
     }
   }
 

@@ -1,6 +1,10 @@
 package dev.sluice.internal.answer;
 
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * How a driver's getters turn a value into each Java type, re-done over the kept
@@ -9,6 +13,10 @@ import java.sql.SQLException;
  * driver returns, or throws where it throws, as {@code AnswerFidelityTest} checks against the
  * real database. A result with a column of any other type is never kept. {@code Answers} picks
  * the dialect by the database's product name.
+ *
+ * <p>A dialect also knows what only the database knows ({@code Catalog} asks, off the flag-closed
+ * path): whether a session is inside a transaction however it began, and what the functions a
+ * read calls and the views it reads do.
  */
 abstract class Dialect {
 
@@ -24,6 +32,38 @@ abstract class Dialect {
 
   /** The dialect's name, which names it in a shared result ({@code KeptCodec}). */
   abstract String name();
+
+  /** How the database reads text: {@code Lexer.POSTGRES} or {@code Lexer.STRICT}. */
+  abstract int syntax();
+
+  /** Whether the database folds unquoted names to upper case (else to lower case). */
+  abstract boolean foldsToUpper();
+
+  /**
+   * Whether the session is inside a transaction, as the driver or the database knows it
+   * (however it began: {@code setAutoCommit(false)}, {@code BEGIN} as text, a procedure);
+   * {@code true} when that cannot be known.
+   */
+  abstract boolean inTransaction(Connection connection);
+
+  /**
+   * Judges each function name (folded as {@link #foldsToUpper()} says): {@code true} when every
+   * function of that name a read may call is one an answer may stand for.
+   *
+   * @param verdicts receives a verdict for every name
+   * @throws SQLException when the catalog cannot be read: nothing is eligible then
+   */
+  abstract void judgeFunctions(Connection connection, Set<String> names,
+      Map<String, Boolean> verdicts) throws SQLException;
+
+  /**
+   * The definitions of the views among {@code names}, each as SELECT text the database would
+   * run for it (a name may be a view in more than one schema); a name that is no view is absent.
+   *
+   * @throws SQLException when the catalog cannot be read: nothing is eligible then
+   */
+  abstract Map<String, List<String>> views(Connection connection, Set<String> names)
+      throws SQLException;
 
   /** Whether results with a column of this type may be kept. */
   abstract boolean answers(int sqlType, String typeName);

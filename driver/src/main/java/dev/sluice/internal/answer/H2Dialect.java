@@ -2,11 +2,18 @@ package dev.sluice.internal.answer;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.sql.Connection;
 import java.sql.Date;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Time;
 import java.sql.Timestamp;
 import java.util.Calendar;
+import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -30,6 +37,14 @@ import java.util.Set;
  * {@code BigInteger}, {@code BigDecimal}, {@code Boolean} and {@code byte[]} as H2 does, and
  * throws for any other class (H2 throws for each of them for these types, {@code Object} too).
  * {@code AnswerFidelityTest} checks every getter against the live H2.
+ *
+ * <p>What H2 knows: whether the session is in a transaction is its own auto-commit
+ * ({@code getAutoCommit()} asks the session, which {@code BEGIN} as text turns off). Its
+ * {@code INFORMATION_SCHEMA.ROUTINES} lists only the application's routines, with
+ * {@code IS_DETERMINISTIC}: a routine is eligible when deterministic; a built-in only when on
+ * {@link #BUILT_INS} (deterministic functions and the keywords written before a parenthesis);
+ * a view is read through its {@code VIEW_DEFINITION}, as a read's text is. Text is read strictly
+ * ({@code Lexer.STRICT}: H2's {@code //} comments and the like make it ineligible).
  */
 final class H2Dialect extends Dialect {
   static final H2Dialect INSTANCE = new H2Dialect();
@@ -37,7 +52,66 @@ final class H2Dialect extends Dialect {
   private static final Set<String> WHOLE = Set.of("TINYINT", "SMALLINT", "INTEGER", "BIGINT");
   private static final Set<String> TEXT = Set.of("CHARACTER VARYING", "CHARACTER");
 
+  /** H2's deterministic built-ins, and keywords that may stand before a parenthesis. */
+  static final Set<String> BUILT_INS = Set.of("SELECT", "FROM", "WHERE", "AND", "OR", "NOT",
+      "IN", "EXISTS", "VALUES", "AS", "ON", "USING", "JOIN", "ANY", "ALL", "SOME", "ARRAY", "ROW",
+      "CAST", "COALESCE", "NULLIF", "GREATEST", "LEAST", "OVER", "FILTER", "CASE", "WHEN", "THEN",
+      "ELSE", "UNION", "EXCEPT", "INTERSECT", "WITH", "BY", "HAVING", "LIMIT", "OFFSET", "TABLE",
+      "DISTINCT", "COUNT", "SUM", "MIN", "MAX", "AVG", "LOWER", "UPPER", "LENGTH", "CHAR_LENGTH",
+      "SUBSTRING", "TRIM", "CONCAT", "REPLACE", "POSITION", "ABS", "ROUND", "FLOOR", "CEIL",
+      "MOD", "LEFT", "RIGHT", "VARCHAR", "CHAR", "CHARACTER", "NUMERIC", "DECIMAL");
+
   private H2Dialect() {}
+
+  @Override
+  int syntax() {
+    return dev.sluice.internal.sql.Lexer.STRICT;
+  }
+
+  @Override
+  boolean foldsToUpper() {
+    return true;
+  }
+
+  @Override
+  boolean inTransaction(Connection connection) {
+    try {
+      return !connection.getAutoCommit();
+    } catch (SQLException | RuntimeException e) {
+      return true;
+    }
+  }
+
+  @Override
+  void judgeFunctions(Connection connection, Set<String> names, Map<String, Boolean> verdicts)
+      throws SQLException {
+    Map<String, Boolean> routines = new HashMap<>();
+    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(
+        "SELECT ROUTINE_NAME, IS_DETERMINISTIC FROM INFORMATION_SCHEMA.ROUTINES")) {
+      while (rs.next()) {
+        routines.merge(rs.getString(1), "YES".equals(rs.getString(2)), Boolean::logicalAnd);
+      }
+    }
+    for (String name : names) {
+      Boolean routine = routines.get(name);
+      verdicts.put(name, routine != null ? routine : BUILT_INS.contains(name));
+    }
+  }
+
+  @Override
+  Map<String, List<String>> views(Connection connection, Set<String> names)
+      throws SQLException {
+    Map<String, List<String>> views = new HashMap<>();
+    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(
+        "SELECT TABLE_NAME, VIEW_DEFINITION FROM INFORMATION_SCHEMA.VIEWS")) {
+      while (rs.next()) {
+        if (names.contains(rs.getString(1))) {
+          views.computeIfAbsent(rs.getString(1), v -> new ArrayList<>()).add(rs.getString(2));
+        }
+      }
+    }
+    return views;
+  }
 
   @Override
   String name() {

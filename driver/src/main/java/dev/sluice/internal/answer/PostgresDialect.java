@@ -2,12 +2,15 @@ package dev.sluice.internal.answer;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.sql.Connection;
 import java.sql.Date;
 import java.sql.SQLException;
 import java.sql.Time;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.util.Calendar;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
@@ -28,6 +31,9 @@ import java.util.UUID;
  * number or a date
  * (begins with a digit, a sign or a space) is not kept, since pgjdbc would parse it as a date
  * for {@code getDate}/{@code getTime}/{@code getTimestamp}.
+ *
+ * <p>What the session and the catalog know (the transaction, the functions, the views):
+ * {@link PostgresCatalog}.
  */
 final class PostgresDialect extends Dialect {
   static final PostgresDialect INSTANCE = new PostgresDialect();
@@ -43,6 +49,33 @@ final class PostgresDialect extends Dialect {
   @Override
   String name() {
     return "PostgreSQL";
+  }
+
+  @Override
+  int syntax() {
+    return dev.sluice.internal.sql.Lexer.POSTGRES;
+  }
+
+  @Override
+  boolean foldsToUpper() {
+    return false;
+  }
+
+  @Override
+  boolean inTransaction(Connection connection) {
+    return PostgresCatalog.inTransaction(connection);
+  }
+
+  @Override
+  void judgeFunctions(Connection connection, Set<String> names, Map<String, Boolean> verdicts)
+      throws SQLException {
+    PostgresCatalog.judgeFunctions(connection, names, verdicts);
+  }
+
+  @Override
+  Map<String, List<String>> views(Connection connection, Set<String> names)
+      throws SQLException {
+    return PostgresCatalog.views(connection, names);
   }
 
   @Override

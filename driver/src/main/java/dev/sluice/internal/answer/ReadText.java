@@ -1,10 +1,11 @@
 package dev.sluice.internal.answer;
 
+import dev.sluice.internal.sql.Lexer;
+
 /**
- * Recognises SQL text that only reads and may be answered from an earlier identical read: it
- * begins with {@code SELECT}, {@code WITH}, {@code VALUES} or {@code TABLE} (after blanks,
- * comments and opening parentheses) and nowhere outside strings, quoted identifiers and comments
- * holds a word that locks, writes or draws something new:
+ * Recognises SQL text shaped as a single read: it begins with {@code SELECT}, {@code WITH},
+ * {@code VALUES} or {@code TABLE} (after blanks, comments and opening parentheses) and nowhere
+ * outside strings, quoted names and comments holds a word that locks or writes:
  *
  * <ul>
  *   <li>{@code FOR UPDATE}, {@code FOR SHARE}, {@code FOR NO KEY UPDATE}, {@code FOR KEY SHARE}
@@ -13,42 +14,38 @@ package dev.sluice.internal.answer;
  *   <li>{@code INTO} ({@code SELECT … INTO} makes a table or sets variables);
  *   <li>{@code INSERT}, {@code UPDATE}, {@code DELETE}, {@code MERGE} (a data-modifying
  *       {@code WITH});
- *   <li>functions whose every call returns something new or takes a lock: {@code nextval},
- *       {@code setval}, {@code lastval}, {@code currval}, {@code NEXT VALUE FOR},
- *       {@code random}, {@code rand}, {@code gen_random_uuid}, {@code random_uuid},
- *       {@code uuid_generate_*}, {@code pg_advisory_*}, {@code pg_try_advisory_*}.
+ *   <li>{@code NEXT VALUE FOR} (a sequence, as syntax rather than a call).
  * </ul>
  *
- * <p>It errs towards "not a read", never the other way: a word it cannot place makes the text
- * ineligible. So a string literal holding a backslash (whose meaning depends on the database and
- * its settings) is ineligible, as is a second statement after a {@code ;}. A block comment ends
- * at its first {@code *}{@code /} (PostgreSQL nests them; reading them flat can only show more
- * words, never hide one), and MySQL's executable comments {@code /*!…*}{@code /} and optimizer
- * hints {@code /*+…*}{@code /} are read as text. A function of the application's own that writes
- * is not recognised: see the design note in {@link Answers}.
+ * <p>The tokens are the library's one lexer's ({@link Lexer}, PostgreSQL's rules), and it errs
+ * towards "not a read": a span the lexer cannot place (a backslash in a standard string, an
+ * unclosed quote) makes the text ineligible, as does a second statement after a {@code ;}. The
+ * functions a read calls are not judged here by their names: {@link Calls} finds them and the
+ * database's catalog says what they do ({@code Catalog}).
  *
- * <p>Like {@code TransactionText} it reads characters in place: no regular expression, no copy,
- * no allocation. It runs only for a read about to be kept or answered, never on the flag-closed
- * path.
+ * <p>It reads characters in place: no regular expression, no copy, no allocation. It runs only
+ * for a read about to be kept or answered, never on the flag-closed path.
  *
  * <p>This class is threadsafe (it has no state).
  */
 public final class ReadText {
+  private static final int SYNTAX = Lexer.POSTGRES;
+
   private ReadText() {}
 
   /**
-   * Returns whether {@code sql} is a single read that takes no lock and changes nothing.
+   * Returns whether {@code sql} is a single read that takes no lock and writes nothing.
    *
    * @param sql the statement's text; {@code null} is not a read
    * @return {@code true} only for a {@code SELECT}/{@code WITH}/{@code VALUES}/{@code TABLE}
-   *     statement without a locking clause, {@code INTO}, a write or a volatile function
+   *     statement without a locking clause, {@code INTO} or a write
    */
   public static boolean isRead(String sql) {
     if (sql == null) {
       return false;
     }
     int start = skipOpenings(sql, 0);
-    return startsRead(sql, start) && bodyOnlyReads(sql, start);
+    return start >= 0 && startsRead(sql, start) && bodyOnlyReads(sql, start);
   }
 
   private static boolean startsRead(String sql, int at) {
@@ -58,9 +55,9 @@ public final class ReadText {
 
   /** Skips blanks, comments and opening parentheses ({@code (SELECT 1) UNION (SELECT 2)}). */
   private static int skipOpenings(String sql, int at) {
-    int i = Scan.skipSpace(sql, at);
-    while (i < sql.length() && sql.charAt(i) == '(') {
-      i = Scan.skipSpace(sql, i + 1);
+    int i = Lexer.skipSpace(sql, at, SYNTAX);
+    while (i >= 0 && i < sql.length() && sql.charAt(i) == '(') {
+      i = Lexer.skipSpace(sql, i + 1, SYNTAX);
     }
     return i;
   }
@@ -70,55 +67,43 @@ public final class ReadText {
     int n = sql.length();
     int i = from;
     while (i < n) {
+      int end = Lexer.tokenEnd(sql, i, SYNTAX);
+      if (end < 0) {
+        return false; // a span the lexer cannot place
+      }
       char c = sql.charAt(i);
-      if (Scan.isIdentifierStart(c)) {
-        int end = Scan.wordEnd(sql, i);
-        if (rulesOut(sql, i, end)) {
-          return false;
-        }
-        i = end;
-      } else if (c == ';') {
-        return Scan.skipSpace(sql, i + 1) == n;
-      } else {
-        i = Scan.skipQuoted(sql, i);
-        if (i < 0) {
-          return false; // a string the scanner cannot place
-        }
+      if (Lexer.kind(sql, i, SYNTAX) == Lexer.WORD && rulesOut(sql, i, end)) {
+        return false;
+      }
+      if (c == ';') {
+        return Lexer.skipSpace(sql, i + 1, SYNTAX) == n;
+      }
+      i = Lexer.skipSpace(sql, end, SYNTAX);
+      if (i < 0) {
+        return false;
       }
     }
     return true;
   }
 
-  /** Whether the word {@code sql[start, end)} locks, writes or draws something new. */
+  /** Whether the word {@code sql[start, end)} locks or writes. */
   private static boolean rulesOut(String sql, int start, int end) {
-    switch (Scan.lower(sql.charAt(start))) {
+    switch (Lexer.lower(sql.charAt(start))) {
       case 'f':
-        return isWord(sql, start, "for") && locks(sql, Scan.skipSpace(sql, end));
+        return isWord(sql, start, "for") && locks(sql, Lexer.skipSpace(sql, end, SYNTAX));
       case 'l':
-        return isWord(sql, start, "lock") || isWord(sql, start, "lastval");
+        return isWord(sql, start, "lock");
       case 'i':
         return isWord(sql, start, "into") || isWord(sql, start, "insert");
       case 'u':
-        return isWord(sql, start, "update") || startsWith(sql, start, end, "uuid_generate");
+        return isWord(sql, start, "update");
       case 'd':
         return isWord(sql, start, "delete");
       case 'm':
         return isWord(sql, start, "merge");
       case 'n':
-        return isWord(sql, start, "nextval")
-            || isWord(sql, start, "next") && isWord(sql, Scan.skipSpace(sql, end), "value");
-      case 's':
-        return isWord(sql, start, "setval");
-      case 'c':
-        return isWord(sql, start, "currval");
-      case 'r':
-        return isWord(sql, start, "random") || isWord(sql, start, "rand")
-            || isWord(sql, start, "random_uuid");
-      case 'g':
-        return isWord(sql, start, "gen_random_uuid");
-      case 'p':
-        return startsWith(sql, start, end, "pg_advisory")
-            || startsWith(sql, start, end, "pg_try_advisory");
+        return isWord(sql, start, "next")
+            && isWord(sql, Lexer.skipSpace(sql, end, SYNTAX), "value");
       default:
         return false;
     }
@@ -130,19 +115,7 @@ public final class ReadText {
         || isWord(sql, at, "key");
   }
 
-  private static boolean startsWith(String sql, int start, int end, String prefix) {
-    if (end - start < prefix.length()) {
-      return false;
-    }
-    for (int k = 0; k < prefix.length(); k++) {
-      if (Scan.lower(sql.charAt(start + k)) != prefix.charAt(k)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   private static boolean isWord(String sql, int at, String word) {
-    return Scan.isWord(sql, at, word);
+    return Lexer.isWord(sql, at, word);
   }
 }

@@ -145,7 +145,9 @@ final class Answering {
    * {@link Session}), else {@code null}: not a callable statement, nor a plain
    * statement's text on a prepared one; a prepared statement whose every parameter was
    * recorded; a forward-only, read-only result with no {@code maxFieldSize} (it would truncate
-   * values); read text that takes no lock ({@link ReadKey#of}). The caller checked auto-commit.
+   * values); a read by the database's own knowledge ({@link Answers#eligible}: outside any
+   * transaction, calling nothing that writes, draws or reads the session); read text that takes
+   * no lock ({@link ReadKey#of}). The caller checked auto-commit.
    */
   private static ReadKey key(ReportingConnection connection, Statement caller, String sql,
       Parameters parameters, boolean prepared, String session) throws SQLException {
@@ -161,6 +163,10 @@ final class Answering {
     }
     if (connection.closed()) {
       return null; // the driver would refuse it: never answered
+    }
+    Answers answers = connection.limiter.answers();
+    if (answers == null || !answers.eligible(sql, connection.delegate)) {
+      return null; // in a transaction by the driver's own state, or a call the catalog refuses
     }
     ReportingConnection.Identity id = connection.identity();
     return id == null ? ReadKey.of(sql, parameters, caller.getMaxRows(), null, null, null,

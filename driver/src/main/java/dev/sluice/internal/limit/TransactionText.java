@@ -1,5 +1,7 @@
 package dev.sluice.internal.limit;
 
+import dev.sluice.internal.sql.Lexer;
+
 /**
  * Recognises SQL text that ends a transaction, for statements sent as text through
  * {@code Statement.execute(String)} and its family: {@code COMMIT}, {@code ROLLBACK}, {@code END}
@@ -7,8 +9,10 @@ package dev.sluice.internal.limit;
  * and anything else ({@code AND CHAIN}, a {@code ;}, more statements). Not an end:
  * {@code ROLLBACK [WORK|TRANSACTION] TO [SAVEPOINT] x}, which stays inside the transaction, and
  * {@code COMMIT PREPARED}/{@code ROLLBACK PREPARED}, which finish a prepared (two-phase)
- * transaction and cannot run inside one. Case does not matter; whitespace and comments
- * ({@code /* *}{@code /}, {@code --}) may come first.
+ * transaction and cannot run inside one. Case does not matter; whitespace and comments may come
+ * first, read by the library's one lexer ({@link Lexer}: {@code --} ends at {@code \r} or
+ * {@code \n}, block comments nest, as PostgreSQL reads them). {@link #begins} tells the text that
+ * opens one.
  *
  * <p>Cheap on purpose: it reads characters in place (no regular expression, no copy, no
  * allocation), and gives up at the first character for any statement that does not begin with
@@ -50,6 +54,33 @@ public final class TransactionText {
     }
   }
 
+  /**
+   * Returns whether {@code sql} begins with a statement that opens a transaction:
+   * {@code BEGIN} (optionally {@code WORK}, {@code TRANSACTION} or {@code TRAN}, and its modes) or
+   * {@code START TRANSACTION} (a function's {@code BEGIN ATOMIC} body never starts a statement).
+   *
+   * @param sql the statement's text; {@code null} opens nothing
+   * @return {@code true} for {@code BEGIN} and {@code START TRANSACTION}
+   */
+  public static boolean begins(String sql) {
+    if (sql == null) {
+      return false;
+    }
+    int start = skipSpace(sql, 0);
+    if (start == sql.length()) {
+      return false;
+    }
+    switch (sql.charAt(start) | 0x20) {
+      case 'b':
+        return isWord(sql, start, "begin");
+      case 's':
+        return isWord(sql, start, "start")
+            && isWord(sql, skipSpace(sql, start + 5), "transaction");
+      default:
+        return false;
+    }
+  }
+
   /** After {@code ROLLBACK}: an end unless it goes to a savepoint or finishes a prepared one. */
   private static boolean endsRollback(String sql, int from) {
     int next = skipNoiseWord(sql, skipSpace(sql, from));
@@ -74,45 +105,12 @@ public final class TransactionText {
     return at;
   }
 
-  /**
-   * Whether {@code word} (lower case ASCII) stands at {@code at}, in any case, and is not the
-   * start of a longer identifier ({@code COMMITTED}, {@code commit_log}, {@code endpoint}).
-   */
   private static boolean isWord(String sql, int at, String word) {
-    int end = at + word.length();
-    if (end > sql.length()) {
-      return false;
-    }
-    for (int i = 0; i < word.length(); i++) {
-      if ((sql.charAt(at + i) | 0x20) != word.charAt(i)) {
-        return false;
-      }
-    }
-    return end == sql.length() || !isIdentifierPart(sql.charAt(end));
-  }
-
-  private static boolean isIdentifierPart(char c) {
-    return c == '_' || c == '$' || Character.isLetterOrDigit(c);
+    return Lexer.isWord(sql, at, word);
   }
 
   /** The index of the first character at or after {@code at} that is not space or a comment. */
   private static int skipSpace(String sql, int at) {
-    int n = sql.length();
-    int i = at;
-    while (i < n) {
-      char c = sql.charAt(i);
-      if (c <= ' ') {
-        i++;
-      } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-        int newline = sql.indexOf('\n', i + 2);
-        i = newline < 0 ? n : newline + 1;
-      } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-        int close = sql.indexOf("*/", i + 2);
-        i = close < 0 ? n : close + 2;
-      } else {
-        return i;
-      }
-    }
-    return n;
+    return Lexer.skipSpace(sql, at, Lexer.POSTGRES);
   }
 }

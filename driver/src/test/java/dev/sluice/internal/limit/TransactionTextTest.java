@@ -14,7 +14,9 @@ class TransactionTextTest {
       "COMMIT AND NO CHAIN", "COMMIT AND CHAIN", "  \n\tcommit", "/* tx */ COMMIT",
       "-- end it\nCOMMIT", "ROLLBACK", "rollback;", "ROLLBACK WORK", "ROLLBACK TRANSACTION",
       "ROLLBACK TRAN", "ROLLBACK AND CHAIN", "END", "end;", "END WORK", "END TRANSACTION",
-      "ABORT", "abort transaction", "COMMIT; BEGIN", "ROLLBACK/* x */"})
+      "ABORT", "abort transaction", "COMMIT; BEGIN", "ROLLBACK/* x */",
+      "-- PostgreSQL ends this comment at a carriage return\rCOMMIT",
+      "/* a /* nested */ comment */ COMMIT", "ROLLBACK -- to s1"})
   void ends_transactionEndingText_isAnEnd(String sql) {
     assertThat(TransactionText.ends(sql)).isTrue();
   }
@@ -27,9 +29,26 @@ class TransactionTextTest {
       + " values (1)", "update t set x = 1", "COMMITTED", "commit_log", "ENDPOINT", "ABORTED",
       "rollbacks", "end_date", "explain select 1", "/* COMMIT */ select 1", "-- COMMIT\nselect 1",
       "insert into t values (1); commit", "/* unterminated COMMIT", "-- COMMIT", "committ",
-      "ÇOMMIT", "cömmit"})
+      "ÇOMMIT", "cömmit", "/* a /* nested */ COMMIT */ select 1", "-- x\u2028COMMIT"})
   void ends_otherText_isNoEnd(String sql) {
     assertThat(TransactionText.ends(sql)).isFalse();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"BEGIN", "begin;", "BEGIN WORK", "BEGIN TRANSACTION ISOLATION LEVEL"
+      + " SERIALIZABLE", "START TRANSACTION", "start transaction read only", "/* x */ BEGIN",
+      "-- x\rBEGIN", "  \n BEGIN; SELECT 1"})
+  void begins_transactionOpeningText_opens(String sql) {
+    assertThat(TransactionText.begins(sql)).isTrue();
+  }
+
+  @ParameterizedTest
+  @NullAndEmptySource
+  @ValueSource(strings = {"select 1", "BEGINNING", "begin_date", "START", "start_time",
+      "START TRANSACTIONS", "COMMIT", "/* BEGIN */ select 1", "-- BEGIN", "SAVEPOINT s",
+      "DO $$ BEGIN END $$"})
+  void begins_otherText_opensNothing(String sql) {
+    assertThat(TransactionText.begins(sql)).isFalse();
   }
 
   @ParameterizedTest

@@ -1,0 +1,173 @@
+package dev.sluice.internal.answer;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+/**
+ * Whether a read's text calls only what an answer may stand for, by the database's own
+ * knowledge: the names it calls and mentions ({@link Calls}), judged by the dialect from the
+ * catalog ({@link Dialect#judgeFunctions}); a name that is a view is judged by its definition
+ * ({@link Dialect#views}), read as a read's text is, through at most {@link #MAX_DEPTH} views.
+ *
+ * <h2>Design</h2>
+ * Verdicts are cached per database (its JDBC URL), per text and per name, each for
+ * {@link #TTL_NANOS} (one second): a warm read costs one look-up of its text. A name seen for
+ * the first time, or after its second, costs one catalog query for all the text's new function
+ * names and one for its new relation names, on the caller's own connection (the names are judged in every schema, so
+ * the verdict is every session's) — only for a read about to be kept or answered, that is while
+ * limiting, never on the flag-closed path. The second bounds how long a function redefined by
+ * DDL (here or anywhere else: migrations run elsewhere) is judged by its old definition; that
+ * also bounds the queries: at most two per new name per second. A catalog that cannot be read
+ * makes the text ineligible for the second (the failure is cached too, so a broken catalog
+ * costs one failed query a second, not one per read). The caches are bounded
+ * ({@link #MAX_ENTRIES} each): full, they are emptied.
+ *
+ * <p>This class is threadsafe: concurrent maps; two first sights of a name may both ask.
+ */
+final class Catalog {
+  static final long TTL_NANOS = 1_000_000_000L;
+  static final int MAX_ENTRIES = 8_192;
+  /** Views read through views: deeper is ineligible. */
+  static final int MAX_DEPTH = 8;
+
+  private final LongSupplier nanoTime;
+  private final ConcurrentHashMap<String, Database> databases = new ConcurrentHashMap<>();
+
+  Catalog(LongSupplier nanoTime) {
+    this.nanoTime = nanoTime;
+  }
+
+  /** A verdict and when it was reached. */
+  private record Verdict(boolean eligible, long atNanos) {}
+
+  /** One database's verdicts. */
+  private static final class Database {
+    final ConcurrentHashMap<String, Verdict> texts = new ConcurrentHashMap<>();
+    final ConcurrentHashMap<String, Verdict> functions = new ConcurrentHashMap<>();
+    final ConcurrentHashMap<String, Verdict> relations = new ConcurrentHashMap<>();
+  }
+
+  /**
+   * Whether the read {@code sql} calls only eligible functions, directly or through a view.
+   *
+   * @param dialect the database's dialect
+   * @param database the database's identity (its URL): verdicts are its own
+   * @param sql the read's text
+   * @param connection the caller's connection to the database (the driver's), for the catalog
+   */
+  boolean eligible(Dialect dialect, String database, String sql, Connection connection) {
+    Database db = databases.get(database);
+    if (db == null) {
+      db = databases.computeIfAbsent(database, d -> new Database());
+    }
+    long now = nanoTime.getAsLong();
+    Verdict v = db.texts.get(sql);
+    if (v != null && now - v.atNanos() < TTL_NANOS) {
+      return v.eligible();
+    }
+    boolean eligible;
+    try {
+      eligible = judge(dialect, db, sql, connection, now);
+    } catch (SQLException | RuntimeException e) {
+      eligible = false; // the catalog could not be read: nothing is eligible for a while
+    }
+    put(db.texts, sql, new Verdict(eligible, now));
+    return eligible;
+  }
+
+  private static boolean judge(Dialect dialect, Database db, String sql, Connection connection,
+      long now) throws SQLException {
+    return ReadText.isRead(sql) && judgeText(dialect, db, sql, connection, now, 0);
+  }
+
+  /** A read's text, or a view's definition {@code depth} views down. */
+  private static boolean judgeText(Dialect dialect, Database db, String sql,
+      Connection connection, long now, int depth) throws SQLException {
+    if (depth > MAX_DEPTH) {
+      return false;
+    }
+    Calls calls = Calls.of(sql, dialect.syntax(), dialect.foldsToUpper());
+    return calls.placeable()
+        && functionsEligible(dialect, db, calls.functions(), connection, now)
+        && relationsEligible(dialect, db, calls.names(), connection, now, depth);
+  }
+
+  /** Whether every function is eligible, asking the catalog once for those not known now. */
+  private static boolean functionsEligible(Dialect dialect, Database db, Set<String> names,
+      Connection connection, long now) throws SQLException {
+    Set<String> unknown = unknown(db.functions, names, now);
+    if (unknown == null) {
+      return false;
+    }
+    if (unknown.isEmpty()) {
+      return true;
+    }
+    Map<String, Boolean> verdicts = new HashMap<>();
+    dialect.judgeFunctions(connection, unknown, verdicts);
+    boolean all = true;
+    for (String name : unknown) {
+      boolean eligible = Boolean.TRUE.equals(verdicts.get(name));
+      put(db.functions, name, new Verdict(eligible, now));
+      all &= eligible;
+    }
+    return all;
+  }
+
+  /** Whether no name is a view that calls what is not eligible, through the views it reads. */
+  private static boolean relationsEligible(Dialect dialect, Database db, Set<String> names,
+      Connection connection, long now, int depth) throws SQLException {
+    Set<String> unknown = unknown(db.relations, names, now);
+    if (unknown == null) {
+      return false;
+    }
+    if (unknown.isEmpty()) {
+      return true;
+    }
+    Map<String, List<String>> views = dialect.views(connection, unknown);
+    boolean all = true;
+    for (String name : unknown) {
+      boolean eligible = true;
+      for (String definition : views.getOrDefault(name, List.of())) {
+        eligible &= judgeText(dialect, db, definition, connection, now, depth + 1);
+      }
+      put(db.relations, name, new Verdict(eligible, now));
+      all &= eligible;
+    }
+    return all;
+  }
+
+  /**
+   * The names whose verdict is not known now (empty: all known and eligible), or {@code null}
+   * when a known verdict refuses one.
+   */
+  private static Set<String> unknown(ConcurrentHashMap<String, Verdict> cache, Set<String> names,
+      long now) {
+    Set<String> unknown = Set.of();
+    for (String name : names) {
+      Verdict v = cache.get(name);
+      if (v == null || now - v.atNanos() >= TTL_NANOS) {
+        if (unknown.isEmpty()) {
+          unknown = new HashSet<>();
+        }
+        unknown.add(name);
+      } else if (!v.eligible()) {
+        return null;
+      }
+    }
+    return unknown;
+  }
+
+  private static void put(ConcurrentHashMap<String, Verdict> cache, String key, Verdict v) {
+    if (cache.size() >= MAX_ENTRIES) {
+      cache.clear();
+    }
+    cache.put(key, v);
+  }
+}

@@ -1,0 +1,360 @@
+package dev.sluice.internal.sql;
+
+/**
+ * The one SQL lexer of the library: where a token begins and ends, read as PostgreSQL reads it
+ * ({@code scan.l}), so that what Sluice takes for code is what the server runs. Used by
+ * {@code TransactionText} (which text ends or begins a transaction) and by the answers' reading
+ * of a statement ({@code ReadText}, {@code Calls}); {@code LexerAgreementTest} (on an embedded PostgreSQL) checks
+ * its boundaries against a real PostgreSQL over a corpus of a few hundred texts.
+ *
+ * <ul>
+ *   <li>blanks are every character up to {@code ' '}; {@code --} comments end at {@code \r} or
+ *       {@code \n}; block comments nest ({@code /* /* *}{@code / *}{@code /}); a comment may
+ *       start inside a run of operator characters ({@code 2*}{@code /*c*}{@code /3});
+ *   <li>words: a letter, {@code _} or any character above {@code 0x7f}, then those, digits and
+ *       {@code $} ({@code a$b}, and {@code \u00a0nextval} is one word, as PostgreSQL has it);
+ *   <li>quoted identifiers {@code "…"} with {@code ""} inside;
+ *   <li>standard strings {@code '…'} with {@code ''} inside, also after {@code N}, {@code B},
+ *       {@code X} and {@code U&}; a backslash in one makes it <em>unplaceable</em> (its end
+ *       depends on {@code standard_conforming_strings}, a setting of the session);
+ *   <li>escape strings {@code E'…'}: a backslash escapes the next character ({@code \'});
+ *   <li>dollar quotes {@code $tag$…$tag$} (the tag a word without {@code $}), parameters
+ *       {@code $1}, numbers ({@code 1.5e-3}, {@code 0x1F}, {@code 1_000});
+ *   <li>anything else is a one-character token.
+ * </ul>
+ *
+ * <p>{@link #STRICT} reads text of a database whose rules differ (MySQL, MariaDB, H2…) on the
+ * safe side: every construct whose meaning differs between them makes the text unplaceable —
+ * MySQL's {@code #} comments and executable comments {@code /*!…*}{@code /} (and optimizer hints
+ * {@code /*+…*}{@code /}), H2's {@code //} comments, a block comment inside a block comment, a
+ * dollar sign that is not a parameter, a backslash in any quoted span. {@code `…`} is a quoted
+ * identifier there (in PostgreSQL a backtick is an operator character).
+ *
+ * <p>Every method reads characters in place: no regular expression, no copy, no allocation.
+ * {@code -1} ({@link #UNPLACEABLE}) answers a span whose end the lexer cannot be sure of, and an
+ * unclosed quote. This class is threadsafe (it has no state).
+ */
+public final class Lexer {
+  /** PostgreSQL's rules. */
+  public static final int POSTGRES = 0;
+  /** Any other database: what PostgreSQL and the others read differently is unplaceable. */
+  public static final int STRICT = 1;
+  /** A span whose end the lexer cannot be sure of. */
+  public static final int UNPLACEABLE = -1;
+
+  /** The kinds of token {@link #kind} tells apart. */
+  public static final int WORD = 1;
+  public static final int QUOTED_NAME = 2;
+  public static final int STRING = 3;
+  public static final int DOLLAR_QUOTE = 4;
+  public static final int PARAMETER = 5;
+  public static final int NUMBER = 6;
+  public static final int OTHER = 7;
+
+  private Lexer() {}
+
+  /**
+   * The first index at or after {@code at} that is neither blank nor inside a comment:
+   * {@code sql.length()} at the end (an unclosed block comment runs to the end, as the server
+   * refuses it), {@link #UNPLACEABLE} for a comment {@link #STRICT} cannot place.
+   */
+  public static int skipSpace(String sql, int at, int syntax) {
+    int n = sql.length();
+    int i = at;
+    while (i < n) {
+      char c = sql.charAt(i);
+      if (c <= ' ') {
+        i++;
+      } else if (c == '-' && next(sql, i) == '-') {
+        i = lineEnd(sql, i + 2);
+      } else if (c == '/' && next(sql, i) == '*') {
+        i = blockEnd(sql, i, syntax);
+        if (i < 0) {
+          return UNPLACEABLE;
+        }
+      } else if (syntax == STRICT && (c == '#' || c == '/' && next(sql, i) == '/')) {
+        return UNPLACEABLE; // a comment in MySQL (#) or H2 (//), an operator in PostgreSQL
+      } else {
+        return i;
+      }
+    }
+    return n;
+  }
+
+  /** After {@code --}: the index of the first {@code \r} or {@code \n}, else the end. */
+  private static int lineEnd(String sql, int from) {
+    int n = sql.length();
+    int i = from;
+    while (i < n && sql.charAt(i) != '\n' && sql.charAt(i) != '\r') {
+      i++;
+    }
+    return i;
+  }
+
+  /** The index after the block comment at {@code at}, nested as PostgreSQL nests them. */
+  private static int blockEnd(String sql, int at, int syntax) {
+    int n = sql.length();
+    if (syntax == STRICT && at + 2 < n && (sql.charAt(at + 2) == '!' || sql.charAt(at + 2) == '+')) {
+      return UNPLACEABLE; // MySQL runs /*! … */ and steers the planner with /*+ … */
+    }
+    int depth = 1;
+    int i = at + 2;
+    while (i < n) {
+      char c = sql.charAt(i);
+      if (c == '*' && next(sql, i) == '/') {
+        i += 2;
+        if (--depth == 0) {
+          return i;
+        }
+      } else if (c == '/' && next(sql, i) == '*') {
+        if (syntax == STRICT) {
+          return UNPLACEABLE; // nested in PostgreSQL, not in MySQL
+        }
+        depth++;
+        i += 2;
+      } else {
+        i++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * The kind of the token that begins at {@code at} (not a blank nor a comment): one of
+   * {@link #WORD}, {@link #QUOTED_NAME}, {@link #STRING}, {@link #DOLLAR_QUOTE},
+   * {@link #PARAMETER}, {@link #NUMBER}, {@link #OTHER}.
+   */
+  public static int kind(String sql, int at, int syntax) {
+    char c = sql.charAt(at);
+    if (c == '\'') {
+      return STRING;
+    }
+    if (c == '"' || c == '`' && syntax == STRICT) {
+      return QUOTED_NAME;
+    }
+    if (isWordStart(c)) {
+      int quote = prefixedQuote(sql, at);
+      if (quote < 0) {
+        return WORD;
+      }
+      return sql.charAt(quote) == '"' ? QUOTED_NAME : STRING;
+    }
+    if (c == '$') {
+      if (isDigit(next(sql, at))) {
+        return PARAMETER;
+      }
+      return dollarTagEnd(sql, at) > 0 ? DOLLAR_QUOTE : OTHER;
+    }
+    if (isDigit(c) || c == '.' && isDigit(next(sql, at))) {
+      return NUMBER;
+    }
+    return OTHER;
+  }
+
+  /**
+   * The index after the token that begins at {@code at} (not a blank nor a comment), or
+   * {@link #UNPLACEABLE}.
+   */
+  public static int tokenEnd(String sql, int at, int syntax) {
+    char c = sql.charAt(at);
+    switch (kind(sql, at, syntax)) {
+      case STRING:
+        if (c == '\'') {
+          return standardEnd(sql, at + 1);
+        }
+        int quote = prefixedQuote(sql, at);
+        return lower(c) == 'e' && syntax == POSTGRES ? escapeEnd(sql, quote + 1)
+            : standardEnd(sql, quote + 1);
+      case QUOTED_NAME:
+        int open = c == '"' || c == '`' ? at : prefixedQuote(sql, at);
+        return doubledEnd(sql, open, sql.charAt(open), syntax);
+      case WORD:
+        return wordEnd(sql, at);
+      case DOLLAR_QUOTE:
+        return syntax == STRICT ? UNPLACEABLE : dollarEnd(sql, at);
+      case PARAMETER:
+        int i = at + 1;
+        while (i < sql.length() && isDigit(sql.charAt(i))) {
+          i++;
+        }
+        return i;
+      case NUMBER:
+        return numberEnd(sql, at);
+      default:
+        return syntax == STRICT && c == '$' ? UNPLACEABLE : at + 1;
+    }
+  }
+
+  /**
+   * For a word that opens a string or a quoted name ({@code E'}, {@code N'}, {@code B'},
+   * {@code X'}, {@code U&'}, {@code U&"}): the index of its quote; else {@code -1}.
+   */
+  private static int prefixedQuote(String sql, int at) {
+    char p = lower(sql.charAt(at));
+    char after = next(sql, at);
+    if (after == '\'' && (p == 'e' || p == 'n' || p == 'b' || p == 'x')) {
+      return at + 1;
+    }
+    if (p == 'u' && after == '&' && at + 2 < sql.length()
+        && (sql.charAt(at + 2) == '\'' || sql.charAt(at + 2) == '"')) {
+      return at + 2;
+    }
+    return -1;
+  }
+
+  /** After the opening quote: the index after {@code '…'}; a backslash is unplaceable. */
+  private static int standardEnd(String sql, int from) {
+    int n = sql.length();
+    int i = from;
+    while (i < n) {
+      char c = sql.charAt(i);
+      if (c == '\\') {
+        return UNPLACEABLE; // its meaning is the session's standard_conforming_strings
+      }
+      if (c == '\'') {
+        if (next(sql, i) != '\'') {
+          return i + 1;
+        }
+        i++;
+      }
+      i++;
+    }
+    return UNPLACEABLE;
+  }
+
+  /** After the opening quote of {@code E'…'}: a backslash escapes the next character. */
+  private static int escapeEnd(String sql, int from) {
+    int n = sql.length();
+    int i = from;
+    while (i < n) {
+      char c = sql.charAt(i);
+      if (c == '\\') {
+        i += 2;
+      } else if (c == '\'') {
+        if (next(sql, i) != '\'') {
+          return i + 1;
+        }
+        i += 2;
+      } else {
+        i++;
+      }
+    }
+    return UNPLACEABLE;
+  }
+
+  /** A quoted name {@code "…"} (or {@code `…`}), the quote doubled inside. */
+  private static int doubledEnd(String sql, int at, char quote, int syntax) {
+    int n = sql.length();
+    int i = at + 1;
+    while (i < n) {
+      char c = sql.charAt(i);
+      if (c == '\\' && syntax == STRICT) {
+        return UNPLACEABLE; // MySQL reads "…" as a string, with escapes
+      }
+      if (c == quote) {
+        if (next(sql, i) != quote) {
+          return i + 1;
+        }
+        i++;
+      }
+      i++;
+    }
+    return UNPLACEABLE;
+  }
+
+  /** The index after the opening {@code $tag$} at {@code at}, or {@code -1}: none opens there. */
+  private static int dollarTagEnd(String sql, int at) {
+    int n = sql.length();
+    int i = at + 1;
+    if (i < n && sql.charAt(i) != '$') {
+      if (!isWordStart(sql.charAt(i))) {
+        return -1;
+      }
+      while (i < n && isWordStart(sql.charAt(i)) || i < n && isDigit(sql.charAt(i))) {
+        i++;
+      }
+    }
+    return i < n && sql.charAt(i) == '$' ? i + 1 : -1;
+  }
+
+  private static int dollarEnd(String sql, int at) {
+    int body = dollarTagEnd(sql, at);
+    String tag = sql.substring(at, body); // only off the flag-closed path: a dollar-quoted read
+    int close = sql.indexOf(tag, body);
+    return close < 0 ? UNPLACEABLE : close + tag.length();
+  }
+
+  /** Digits, a point, an exponent, PostgreSQL 16's {@code 0x…} and {@code 1_000}. */
+  private static int numberEnd(String sql, int at) {
+    int n = sql.length();
+    int i = at;
+    while (i < n) {
+      char c = sql.charAt(i);
+      if (isDigit(c) || c == '.' || c == '_' || isAsciiLetter(c)) {
+        i++;
+        if ((c == 'e' || c == 'E') && i + 1 < n && (sql.charAt(i) == '+' || sql.charAt(i) == '-')
+            && isDigit(sql.charAt(i + 1))) {
+          i++;
+        }
+      } else {
+        return i;
+      }
+    }
+    return n;
+  }
+
+  /** The index after the word starting at {@code at}. */
+  public static int wordEnd(String sql, int at) {
+    int i = at + 1;
+    while (i < sql.length() && isWordPart(sql.charAt(i))) {
+      i++;
+    }
+    return i;
+  }
+
+  /**
+   * Whether {@code word} (lower case ASCII) stands at {@code at}, in any case, and is not the
+   * start of a longer word ({@code COMMITTED}, {@code commit_log}, {@code endpoint}).
+   */
+  public static boolean isWord(String sql, int at, String word) {
+    if (at < 0) {
+      return false;
+    }
+    int end = at + word.length();
+    if (end > sql.length()) {
+      return false;
+    }
+    for (int k = 0; k < word.length(); k++) {
+      if (lower(sql.charAt(at + k)) != word.charAt(k)) {
+        return false;
+      }
+    }
+    return end == sql.length() || !isWordPart(sql.charAt(end));
+  }
+
+  /** ASCII lower case; every other character as it is (PostgreSQL folds only ASCII). */
+  public static char lower(char c) {
+    return c >= 'A' && c <= 'Z' ? (char) (c | 0x20) : c;
+  }
+
+  /** A letter, {@code _}, or any character above {@code 0x7f}, as PostgreSQL's identifiers. */
+  public static boolean isWordStart(char c) {
+    return isAsciiLetter(c) || c == '_' || c > 0x7f;
+  }
+
+  public static boolean isWordPart(char c) {
+    return isWordStart(c) || isDigit(c) || c == '$';
+  }
+
+  private static boolean isAsciiLetter(char c) {
+    return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z';
+  }
+
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
+  }
+
+  private static char next(String sql, int i) {
+    return i + 1 < sql.length() ? sql.charAt(i + 1) : 0;
+  }
+}
