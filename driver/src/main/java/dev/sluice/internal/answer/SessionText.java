@@ -154,10 +154,24 @@ public final class SessionText {
     }
   }
 
+  /**
+   * The database's own functions whose call writes beyond the session's settings (a sequence, a
+   * large object, a lock, a notification, another backend): a read's text that calls one writes
+   * unknown tables. Which reads may be <em>answered</em> is the catalog's verdict
+   * ({@code Catalog}); this list only keeps the fences from taking such a call for a plain read.
+   */
+  private static final Set<String> WRITING_BUILTINS = Set.of("nextval", "setval", "lo_create",
+      "lo_creat", "lo_import", "lo_unlink", "lo_put", "lo_from_bytea", "lowrite", "pg_notify",
+      "pg_advisory_lock", "pg_advisory_lock_shared", "pg_try_advisory_lock",
+      "pg_try_advisory_lock_shared", "pg_advisory_xact_lock", "pg_try_advisory_xact_lock",
+      "pg_terminate_backend", "pg_cancel_backend", "dblink_exec", "pg_stat_reset",
+      "pg_logical_emit_message", "txid_current", "pg_current_xact_id");
+
   /** A read's text: a read, a {@code set_config} of its own, or (not a read) unknown. */
   private static Effect reading(String sql, int at) {
     if (!mentions(sql, "set_config")) {
-      return ReadText.isRead(sql) ? Effect.READ : Effect.UNKNOWN;
+      return ReadText.isRead(sql) && !callsAny(sql, WRITING_BUILTINS) ? Effect.READ
+          : Effect.UNKNOWN;
     }
     List<String> words = words(sql);
     if (words == null) {
@@ -167,7 +181,8 @@ public final class SessionText {
       Effect set = setConfig(sql, at);
       return set != null ? set : Effect.UNKNOWN;
     }
-    return ReadText.isRead(sql) ? Effect.READ : Effect.UNKNOWN;
+    return ReadText.isRead(sql) && !callsAny(sql, WRITING_BUILTINS) ? Effect.READ
+        : Effect.UNKNOWN;
   }
 
   /**
