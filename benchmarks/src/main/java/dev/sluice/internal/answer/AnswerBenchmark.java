@@ -80,7 +80,7 @@ public class AnswerBenchmark {
   /** Queues the kept result for the other instances and encodes it into a message. */
   @Benchmark
   public String share() {
-    sender.offer(source);
+    sender.offer(Store.Slot.holding(source));
     return sender.next(environment, () -> now);
   }
 

@@ -283,7 +283,7 @@ public final class Answers {
     if (active) {
       active = false;
     }
-    if (store.entries() > 0) {
+    if (store.bytes() > 0) {
       store.clear();
     }
   }
@@ -338,16 +338,24 @@ public final class Answers {
     return store.bytes();
   }
 
+  /**
+   * Keeps a result this instance read, and queues it for the other instances: the queue holds
+   * its slot, not the result, so a result evicted before it is sent is let go, not held.
+   */
+  void kept(Kept kept) {
+    Store.Slot slot = store.put(kept, nanoTime.getAsLong());
+    if (sharing != null && slot != null) {
+      sharing.offer(slot);
+    }
+  }
+
   /** Where this budget's recordings land: the store, and the reads waiting for them. */
   private final class Landing implements Recording.Landing {
     @Override
     public void keep(Recording recording) {
       Kept kept = recording.toKept();
-      store.put(kept, nanoTime.getAsLong());
+      kept(kept);
       land(recording, kept);
-      if (sharing != null) {
-        sharing.offer(kept);
-      }
     }
 
     @Override

@@ -92,7 +92,8 @@ final class Sharing {
     }
   }
 
-  private final ConcurrentLinkedQueue<Kept> outbox = new ConcurrentLinkedQueue<>();
+  /** The slots of the results to send: a result the store lets go meanwhile is not sent. */
+  private final ConcurrentLinkedQueue<Store.Slot> outbox = new ConcurrentLinkedQueue<>();
   private final AtomicInteger queued = new AtomicInteger();
   private final String sender = Long.toHexString(ThreadLocalRandom.current().nextLong() | 1L);
   private final AtomicLong sequence = new AtomicLong();
@@ -124,8 +125,12 @@ final class Sharing {
     }
   }
 
-  /** Queues a result this instance kept, unless {@value #OUTBOX} already wait. */
-  void offer(Kept kept) {
+  /**
+   * Queues a result this instance kept, unless {@value #OUTBOX} already wait. The outbox holds
+   * the result's slot in the store: a result evicted before it is sent is let go, not kept
+   * reachable here beyond {@code sluice.stale.memory}, and is not sent.
+   */
+  void offer(Store.Slot kept) {
     if (queued.incrementAndGet() > OUTBOX) {
       queued.decrementAndGet();
       unshared.increment();
@@ -173,12 +178,17 @@ final class Sharing {
     return signed + ' ' + keys.sign(channel + '\n' + signed);
   }
 
+  /** The next result queued and still kept; those let go meanwhile count as not shared. */
   private Kept poll() {
-    Kept kept = outbox.poll();
-    if (kept != null) {
+    for (Store.Slot slot = outbox.poll(); slot != null; slot = outbox.poll()) {
       queued.decrementAndGet();
+      Kept kept = slot.kept();
+      if (kept != null) {
+        return kept;
+      }
+      unshared.increment();
     }
-    return kept;
+    return null;
   }
 
   /**
@@ -330,7 +340,10 @@ final class Sharing {
     return heard.sum();
   }
 
-  /** Results not shared: the outbox was full, or a value of a class the codec does not carry. */
+  /**
+   * Results not shared: the outbox was full, a value of a class the codec does not carry, or
+   * the store let the result go before it was sent.
+   */
   long unshared() {
     return unshared.sum();
   }
