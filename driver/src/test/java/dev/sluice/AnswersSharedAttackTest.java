@@ -187,6 +187,7 @@ class AnswersSharedAttackTest {
       Await.until("the replay counted", DELIVERY, () -> b.stats().sharedDropped("replayed") == 1);
       assertThat(AnswersSeenTest.byId(b, 1)).startsWith("1:one (");
       assertThat(b.stats().sharedHeard()).isEqualTo(heardBefore + 1);
+      Await.until("a counts its three drops", DELIVERY, () -> dropped(a) == 3);
       // once per reason on each instance: a hears the attacker too (its own genuine message and
       // the one re-signed with its key and sender are its own: never counted)
       assertThat(log.lines("WARN", "was dropped (")).hasSize(8)
