@@ -84,10 +84,14 @@ class AnswersSharedAttackTest {
   }
 
   private RateLimitedDataSource instance(FakeTicker ticker, String keys) {
+    return instance(ticker, keys, redis.uri());
+  }
+
+  private RateLimitedDataSource instance(FakeTicker ticker, String keys, String redisUri) {
     Properties p = new Properties();
     p.setProperty("sluice.stale.max-age", "30s"); // the wall clocks' age check: far from a slow test
     p.setProperty("sluice.recovery.settle", "0");
-    p.setProperty("sluice.redis", redis.uri());
+    p.setProperty("sluice.redis", redisUri);
     p.setProperty("sluice.stale.share", "true");
     p.setProperty("sluice.stale.share-key", keys);
     return RateLimitedDataSource.builder(h2).name(name).budget(0.01).burst(1).breakerFlag(flag)
@@ -216,6 +220,57 @@ class AnswersSharedAttackTest {
       Await.until("old drops rotated's", DELIVERY,
           () -> old.stats().sharedDropped("unknown-key") >= 1);
       assertThat(old.stats().sharedHeard()).isZero();
+    }
+  }
+
+  /** The ACL of docs/redis.md for the budget {@code budget}: its keys, its channels, its commands. */
+  static String[] aclRecipe(String budget, String password) {
+    return new String[] {"on", ">" + password, "resetkeys", "~sluice:" + budget + ":*",
+        "resetchannels", "&sluice:" + budget + ":*", "-@all", "+get", "+set", "+del",
+        "+publish", "+subscribe", "+ping", "+eval", "+zrem", "+hdel", "+time", "+zadd",
+        "+zremrangebyscore", "+pexpire", "+zcard", "+hset", "+hgetall"};
+  }
+
+  /**
+   * The ACL recipe of docs/redis.md, on a real Redis: instances logged in as the budget's user
+   * share their results; that user cannot publish on another budget's channel, nor another
+   * budget's user on this one (NOPERM).
+   */
+  @Test
+  void theAclRecipe_confinesABudgetsInstances_toItsOwnKeysAndChannels() throws Exception {
+    String user = "sluice-" + name;
+    String other = "sluice-other-" + name;
+    try (Jedis admin = redis.client()) {
+      admin.aclSetUser(user, aclRecipe(name, "pw-" + name));
+      admin.aclSetUser(other, aclRecipe("other-" + name, "pw-other"));
+    }
+    String confined = redis.uri().replace("redis://", "redis://" + user + ":pw-" + name + "@");
+    try (RateLimitedDataSource a = instance(tickerA, KEY, confined);
+        RateLimitedDataSource b = instance(tickerB, KEY, confined);
+        LogTap log = LogTap.open()) {
+      subscribers(2);
+      flag.trip();
+      limiting(a);
+      limiting(b);
+      tickerA.advance(REFILL);
+      assertThat(AnswersSeenTest.byId(a, 1)).isEqualTo("1:one");
+      Await.until("b hears a through the confined user", DELIVERY,
+          () -> b.stats().sharedHeard() == 1);
+      tickerB.advance(Duration.ofMillis(5));
+      assertThat(AnswersSeenTest.byId(b, 1)).startsWith("1:one (");
+      assertThat(log.lines("WARN", "NOPERM")).isEmpty();
+    }
+    try (Jedis asUser = redis.client()) {
+      asUser.auth(user, "pw-" + name);
+      assertThatThrownBy(() -> asUser.publish("sluice:other-" + name + ":answers", "x"))
+          .hasMessageContaining("NOPERM");
+      assertThatThrownBy(() -> asUser.get("sluice:other-" + name + ":breaker"))
+          .hasMessageContaining("NOPERM");
+    }
+    try (Jedis asOther = redis.client()) {
+      asOther.auth(other, "pw-other");
+      assertThatThrownBy(() -> asOther.publish("sluice:" + name + ":answers", "forged"))
+          .hasMessageContaining("NOPERM");
     }
   }
 
