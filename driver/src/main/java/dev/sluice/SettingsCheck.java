@@ -7,6 +7,7 @@ import dev.sluice.internal.config.Instances;
 import dev.sluice.internal.config.Key;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.config.ShareKey;
 import dev.sluice.internal.limit.Bucket;
 import dev.sluice.internal.limit.Share;
 import java.time.Duration;
@@ -114,6 +115,7 @@ final class SettingsCheck {
     if (hasRedis) {
       unreachableAfter(settings);
     }
+    checkShareKey(settings);
     Duration expiry = settings.get(Keys.INSTANCES_EXPIRY);
     Duration needed = settings.get(Keys.REDIS_HEARTBEAT).plus(settings.get(Keys.REDIS_TIMEOUT));
     if (registry && expiry.compareTo(needed) <= 0) {
@@ -143,6 +145,36 @@ final class SettingsCheck {
           + " take every read between two refreshes for an outage");
     }
     return given;
+  }
+
+  private static void checkShareKey(Settings settings) {
+    boolean share = settings.get(Keys.STALE_SHARE);
+    if (!share && settings.isSet(Keys.STALE_SHARE_KEY)) {
+      throw new IllegalArgumentException("sluice.stale.share-key is set, but sluice.stale.share"
+          + " is not: the key only signs shared results; set sluice.stale.share=true or remove"
+          + " sluice.stale.share-key");
+    }
+    if (share && shareKeys(settings, System::getenv) == null) {
+      throw new IllegalArgumentException("sluice.stale.share=true needs sluice.stale.share-key"
+          + " (or the " + ShareKey.VARIABLE + " environment variable): every message of kept"
+          + " results is signed with it, and only signed messages are answered, so that whoever"
+          + " can publish on sluice:<name>:answers cannot answer this budget's reads; give every"
+          + " instance the same secret of at least " + ShareKey.MIN_LENGTH + " characters"
+          + " (`openssl rand -base64 32`)");
+    }
+  }
+
+  /**
+   * The keys of {@code sluice.stale.share-key}, else of the environment variable
+   * {@value ShareKey#VARIABLE}, checked; {@code null} when neither gives any.
+   */
+  static String shareKeys(Settings settings, java.util.function.UnaryOperator<String> env) {
+    String set = settings.get(Keys.STALE_SHARE_KEY);
+    if (set != null) {
+      return set;
+    }
+    String variable = env.apply(ShareKey.VARIABLE);
+    return variable == null || variable.isEmpty() ? null : ShareKey.checkVariable(variable);
   }
 
   private static void checkConcurrency(Settings settings) {

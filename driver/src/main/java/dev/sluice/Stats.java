@@ -43,6 +43,10 @@ public final class Stats {
   private final long[] joinedBy;
   private final int answersKept;
   private final long answersKeptBytes;
+  private final long sharedSent;
+  private final long sharedHeard;
+  /** Messages heard and dropped, by {@link Answers#sharedDropReasons()}' order. */
+  private final long[] sharedDropped;
   /** Read for the ages' quantiles when asked ({@link #answerAgeMillis}); null: answers off. */
   private final Answers answers;
 
@@ -69,6 +73,10 @@ public final class Stats {
     this.joined = joinedSum;
     this.answersKept = answers == null ? 0 : answers.entries();
     this.answersKeptBytes = answers == null ? 0 : answers.bytes();
+    this.sharedSent = answers == null ? 0 : answers.sharedSent();
+    this.sharedHeard = answers == null ? 0 : answers.sharedHeard();
+    this.sharedDropped = Answers.sharedDropReasons().stream()
+        .mapToLong(reason -> answers == null ? 0 : answers.sharedDropped(reason)).toArray();
     this.answers = answers;
     this.name = limiter.name();
     this.admitted = limiter.counts().admitted();
@@ -175,6 +183,45 @@ public final class Stats {
    */
   public long answersKeptBytes() {
     return answersKeptBytes;
+  }
+
+  /**
+   * Returns how many kept results this instance sent to the budget's other instances
+   * ({@code sluice.stale.share}).
+   *
+   * @return results sent since the data source was built; {@code 0} without sharing
+   */
+  public long sharedSent() {
+    return sharedSent;
+  }
+
+  /**
+   * Returns how many results this instance heard from the budget's other instances and kept:
+   * signed by a key of {@code sluice.stale.share-key}, younger than {@code max-age}, not heard
+   * before.
+   *
+   * @return results heard since the data source was built; {@code 0} without sharing
+   */
+  public long sharedHeard() {
+    return sharedHeard;
+  }
+
+  /**
+   * Returns how many messages on {@code sluice:<name>:answers} this instance dropped for one
+   * reason, while limiting: {@code unsigned} (no signature: an older Sluice, or not Sluice),
+   * {@code unknown-key} (signed by a key not in {@code sluice.stale.share-key}),
+   * {@code bad-signature} (forged or altered), {@code expired} (sent longer than {@code max-age}
+   * ago), {@code replayed} (heard before), {@code environment} (another JDBC driver, version,
+   * time zone or locale), {@code undecodable} (results, not messages: signed, but of another
+   * version).
+   *
+   * @param reason one of the words above
+   * @return messages dropped for it since the data source was built; {@code 0} for another word
+   *     or without sharing
+   */
+  public long sharedDropped(String reason) {
+    int at = Answers.sharedDropReasons().indexOf(reason);
+    return at < 0 ? 0 : sharedDropped[at];
   }
 
   /**

@@ -30,6 +30,7 @@ class AnswersSharedTest {
   private static final Duration REFILL = Duration.ofSeconds(100);
   /** Far above a pub/sub round trip, even on a loaded machine; the wait polls, it is no timing. */
   private static final Duration DELIVERY = Duration.ofSeconds(10);
+  static final String KEY = "test-share-key-0123456789abcdef0123";
   private static TestRedis redis;
   private static int budgets;
 
@@ -73,8 +74,19 @@ class AnswersSharedTest {
     p.setProperty("sluice.recovery.settle", "0");
     p.setProperty("sluice.redis", redis.uri());
     p.setProperty("sluice.stale.share", Boolean.toString(share));
+    if (share) {
+      p.setProperty("sluice.stale.share-key", KEY);
+    }
     return RateLimitedDataSource.builder(h2).name(name).budget(0.01).burst(1).breakerFlag(flag)
         .properties(p).ticker(ticker).build();
+  }
+
+  private void subscribers(int count) {
+    String channel = "sluice:" + name + ":answers";
+    try (redis.clients.jedis.Jedis look = redis.client()) {
+      Await.until(count + " subscribers", DELIVERY,
+          () -> look.pubsubNumSub(channel).get(channel) >= count);
+    }
   }
 
   private static String byId(javax.sql.DataSource ds, int id) throws SQLException {
@@ -129,6 +141,7 @@ class AnswersSharedTest {
         RateLimitedDataSource b = instance(tickerB, false);
         RateLimitedDataSource c = instance(new FakeTicker(), true);
         RateLimitedDataSource d = instance(new FakeTicker(), true)) {
+      subscribers(3); // a message reaches whoever listens when it is sent: a, c and d
       flag.trip();
       limiting(a);
       limiting(b); // c has refused nothing: it is not limiting yet, and keeps nothing

@@ -231,6 +231,60 @@ class AnswersFrameworksTest {
    * Runs {@code read} until one run of it was answered instead of refused, and returns what that
    * run returned; a refused run is tried again 20 ms later.
    */
+  /**
+   * A loop over keys through one {@code PreparedStatement} prepared before the flag opened (a
+   * long-lived statement, jOOQ's {@code keepStatement}, MyBatis' reuse executor) is answered, as
+   * a fresh statement per call is, with the live rows. In 0.3 its parameters were never
+   * recorded: nothing it read was kept, nothing answered.
+   */
+  @Test
+  void oneReusedPreparedStatement_isAnswered_likeAFreshStatementPerCall() throws Exception {
+    FLAG.reset();
+    sluice.stats(); // not limiting: nothing kept
+    String byId = "select id, owner, balance from it_account where id = ?";
+    try (Connection c = sluice.getConnection();
+        java.sql.PreparedStatement reused = c.prepareStatement(byId)) {
+      assertThat(row(reused, 1)).isEqualTo(liveRow(1)); // used before the flag opens
+      FLAG.trip();
+      for (long id = 1; id <= 3; id++) {
+        long key = id;
+        assertThat(answered(() -> row(reused, key))).as("reused, id " + key)
+            .isEqualTo(liveRow(key));
+      }
+      FLAG.reset();
+      sluice.stats();
+      FLAG.trip();
+      for (long id = 1; id <= 3; id++) {
+        long key = id;
+        assertThat(answered(() -> {
+          try (java.sql.PreparedStatement fresh = c.prepareStatement(byId)) {
+            return row(fresh, key);
+          }
+        })).as("fresh, id " + key).isEqualTo(liveRow(key));
+      }
+    }
+  }
+
+  private static String row(java.sql.PreparedStatement ps, long id) throws SQLException {
+    ps.setLong(1, id);
+    try (java.sql.ResultSet rs = ps.executeQuery()) {
+      StringBuilder rows = new StringBuilder();
+      while (rs.next()) { // read to its end: only then is a result kept
+        rows.append(rs.getLong(1)).append(':').append(rs.getString(2)).append(':')
+            .append(rs.getLong(3)).append(' ');
+      }
+      return rows.toString();
+    }
+  }
+
+  private static String liveRow(long id) throws SQLException {
+    try (Connection c = pool.getConnection();
+        java.sql.PreparedStatement ps = c.prepareStatement(
+            "select id, owner, balance from it_account where id = ?")) {
+      return row(ps, id);
+    }
+  }
+
   private static <T> T answered(Callable<T> read) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (true) {

@@ -87,9 +87,10 @@ public final class Answers {
   private boolean active;
 
   private Answers(String budgetName, AnswerSettings settings, LongSupplier nanoTime,
-      StaleWarnings warnings, int waitersPerRead, boolean share) {
+      StaleWarnings warnings, int waitersPerRead, ShareKeys shareKeys) {
     this.budgetName = budgetName;
-    this.sharing = share ? new Sharing(System::currentTimeMillis) : null;
+    this.sharing = shareKeys == null ? null : new Sharing(budgetName, shareKeys,
+        settings.maxAge().toMillis(), System::currentTimeMillis);
     this.settings = settings;
     this.nanoTime = nanoTime;
     this.warnings = warnings;
@@ -116,31 +117,35 @@ public final class Answers {
    */
   public static Answers create(String budgetName, AnswerSettings settings, LongSupplier nanoTime,
       StaleWarnings warnings) {
-    return create(budgetName, settings, nanoTime, warnings, Flights.WAITERS_PER_READ, false);
+    return create(budgetName, settings, nanoTime, warnings, Flights.WAITERS_PER_READ, null);
   }
 
   /**
    * The answers of one budget that share their kept results with the budget's other instances
    * ({@code sluice.stale.share}): the caller carries {@link #nextShared()} to them and what they
-   * send to {@link #heard(String)}.
+   * send to {@link #heard(String)}. Every message is signed with the first of
+   * {@code shareKeys} and heard only when signed by one of them ({@link Sharing}).
    *
-   * @param budgetName the budget's {@code sluice.name}, for the warning
+   * @param budgetName the budget's {@code sluice.name}, for the warning and the signature
    * @param settings the checked settings; answers must be {@link AnswerSettings#on() on}
    * @param nanoTime the clock, as {@code System::nanoTime}
    * @param warnings makes the warning of an answer ({@code StaleResultWarning}'s factory)
+   * @param shareKeys {@code sluice.stale.share-key}: keys separated by commas, the first signs
    * @return the answers
+   * @throws IllegalArgumentException when a key is too short (saying which, never showing it)
    */
   public static Answers sharing(String budgetName, AnswerSettings settings,
-      LongSupplier nanoTime, StaleWarnings warnings) {
-    return create(budgetName, settings, nanoTime, warnings, Flights.WAITERS_PER_READ, true);
+      LongSupplier nanoTime, StaleWarnings warnings, String shareKeys) {
+    return create(budgetName, settings, nanoTime, warnings, Flights.WAITERS_PER_READ,
+        ShareKeys.of(shareKeys));
   }
 
   static Answers create(String budgetName, AnswerSettings settings, LongSupplier nanoTime,
-      StaleWarnings warnings, int waitersPerRead, boolean share) {
+      StaleWarnings warnings, int waitersPerRead, ShareKeys shareKeys) {
     if (!settings.on()) {
       throw new IllegalArgumentException("answers are off (sluice.stale.max-age=0)");
     }
-    return new Answers(budgetName, settings, nanoTime, warnings, waitersPerRead, share);
+    return new Answers(budgetName, settings, nanoTime, warnings, waitersPerRead, shareKeys);
   }
 
   /**
@@ -355,7 +360,7 @@ public final class Answers {
     if (active) {
       active = false;
     }
-    if (store.entries() > 0) {
+    if (store.bytes() > 0) {
       store.clear();
     }
   }
@@ -410,16 +415,24 @@ public final class Answers {
     return store.bytes();
   }
 
+  /**
+   * Keeps a result this instance read, and queues it for the other instances: the queue holds
+   * its slot, not the result, so a result evicted before it is sent is let go, not held.
+   */
+  void kept(Kept kept) {
+    Store.Slot slot = store.put(kept, nanoTime.getAsLong());
+    if (sharing != null && slot != null) {
+      sharing.offer(slot);
+    }
+  }
+
   /** Where this budget's recordings land: the store, and the reads waiting for them. */
   private final class Landing implements Recording.Landing {
     @Override
     public void keep(Recording recording) {
       Kept kept = recording.toKept();
-      store.put(kept, nanoTime.getAsLong());
+      kept(kept);
       land(recording, kept);
-      if (sharing != null) {
-        sharing.offer(kept);
-      }
     }
 
     @Override
@@ -450,18 +463,55 @@ public final class Answers {
    * after limiting ended is dropped with the others when a read next finds it ended).
    *
    * @param message as {@link #nextShared()} made it on the other instance
+   * @return why the message was dropped, a word of {@link #sharedDropReasons()} (counted);
+   *     {@code null} when it was heard, was this instance's own, or came while not limiting
    */
-  public void heard(String message) {
+  public String heard(String message) {
     if (sharing == null || !active) {
-      return;
+      return null;
     }
     long now = nanoTime.getAsLong();
-    sharing.read(message, environment, now, kept -> {
+    Sharing.Drop why = sharing.read(message, environment, now, kept -> {
       if (now - kept.keptAtNanos() < maxAgeNanos) {
         store.putUnlessYounger(kept.asHeard(), now);
       }
     });
+    return why == null ? null : why.word();
   }
+
+  /** Results this instance sent to the other instances ({@code 0} when not sharing). */
+  public long sharedSent() {
+    return sharing == null ? 0 : sharing.sent();
+  }
+
+  /** Results heard from the other instances, signed and young enough. */
+  public long sharedHeard() {
+    return sharing == null ? 0 : sharing.heard();
+  }
+
+  /** Results kept but not sent: the outbox was full, or a value the codec does not carry. */
+  public long sharedUnsent() {
+    return sharing == null ? 0 : sharing.unshared();
+  }
+
+  /**
+   * Messages heard and dropped for {@code reason} ({@code undecodable}: results), since this
+   * budget was built; {@code 0} for a word that names no reason.
+   *
+   * @param reason a word of {@link #sharedDropReasons()}
+   */
+  public long sharedDropped(String reason) {
+    Sharing.Drop why = Sharing.reason(reason);
+    return sharing == null || why == null ? 0 : sharing.dropped(why);
+  }
+
+  /** The words of the reasons a heard message is dropped, in a fixed order. */
+  public static java.util.List<String> sharedDropReasons() {
+    return DROP_REASONS;
+  }
+
+  private static final java.util.List<String> DROP_REASONS =
+      java.util.Arrays.stream(Sharing.Drop.values()).map(Sharing.Drop::word).toList();
 
   /**
    * Readies the encoding and decoding of shared results ({@link KeptCodec#warmUp}): called once
@@ -469,6 +519,9 @@ public final class Answers {
    */
   public void warmUpSharing() {
     KeptCodec.warmUp(WARM_UP_ROUNDS);
+    if (sharing != null) {
+      sharing.warmUp(); // the JDK's cryptography loads on first use: not at an outage's start
+    }
   }
 
   /** Answers from results another instance kept, since this budget was built. */

@@ -161,10 +161,17 @@ final class Columns implements ResultSetMetaData {
     return bytes;
   }
 
+  /**
+   * This object, its array of answers and what they hold (a small box or a {@code Boolean} is
+   * the JDK's shared one: nothing), and the map of labels: its table and a node per column.
+   */
   private static long estimate(Object[] answers) {
-    long sum = 64 + Sizes.REFERENCE * answers.length;
+    int count = answers.length / PROPERTIES;
+    long table = Integer.highestOneBit(Math.max(16, count * 4 / 3 + 1) * 2 - 1);
+    long sum = 32 + Sizes.aligned(Sizes.ARRAY + Sizes.REFERENCE * answers.length)
+        + 48 + Sizes.aligned(Sizes.ARRAY + Sizes.REFERENCE * table) + 32L * count;
     for (Object a : answers) {
-      sum += a instanceof String s ? Sizes.of(s) : 16;
+      sum += Sizes.of(a);
     }
     return sum;
   }

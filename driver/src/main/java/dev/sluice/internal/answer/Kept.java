@@ -79,14 +79,31 @@ final class Kept {
     return keptAtNanos;
   }
 
-  /** The estimated bytes of a result's key and column metadata, before its first value. */
+  /**
+   * The estimated bytes of a result's key and column metadata, before its first value: this
+   * object (56), its three arrays' headers, its place in the store's map (a node of 32 and a
+   * table slot) and the key and columns.
+   */
   static long baseBytes(ReadKey key, Columns columns) {
-    return 64 + key.bytes() + columns.bytes();
+    return 56 + 3 * Sizes.ARRAY + 40 + key.bytes() + columns.bytes();
   }
 
-  /** The estimated bytes one value adds: its three references and what they hold. */
+  /**
+   * The text to keep beside {@code object}: the object itself when it is an equal string
+   * (pgjdbc's {@code getObject} and {@code getString} of a text column are two equal strings),
+   * so that a value is held, and counted, once.
+   */
+  static String dedup(Object object, String text) {
+    return object instanceof String s && s.equals(text) ? s : text;
+  }
+
+  /**
+   * The estimated bytes one value adds: its three references and what they hold; a text that
+   * is the very object {@code getObject} returned (H2's strings) counted once.
+   */
   static long valueBytes(Object object, String text, byte[] raw) {
-    return 3 * Sizes.REFERENCE + Sizes.of(object) + Sizes.of(text) + Sizes.of(raw);
+    return 3 * Sizes.REFERENCE + Sizes.of(object) + (text == object ? 0 : Sizes.of(text))
+        + Sizes.of(raw);
   }
 
   /** The same result, marked as sent by another instance ({@code sluice.stale.share}). */

@@ -154,7 +154,7 @@ final class KeptCodec {
       long size = Kept.baseBytes(key, columns);
       for (int i = 0; i < values; i++) {
         objects[i] = WireValue.read(in, false);
-        texts[i] = WireValue.readText(in);
+        texts[i] = Kept.dedup(objects[i], WireValue.readText(in));
         raws[i] = WireValue.readRaw(in);
         size += Kept.valueBytes(objects[i], texts[i], raws[i]);
       }

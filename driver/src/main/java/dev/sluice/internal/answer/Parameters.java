@@ -51,6 +51,28 @@ public final class Parameters {
   private long[] extras = new long[4];
   private int count;
   private boolean ineligible;
+  /**
+   * For a record begun after the statement's values may have been set unseen (it was prepared
+   * before limiting began, {@link #late}): how many parameters must be set again before the
+   * record names a read; {@code 0} once every value was seen.
+   */
+  private int unseen;
+
+  /**
+   * A record begun on a statement whose parameters may already have been set, unseen (it was
+   * prepared before limiting began): it names a read only once each of the first
+   * {@code placeholders} parameters is set again, or after {@code clearParameters()}. The
+   * bound must never be below the statement's real count (the number of {@code ?} in its text
+   * is such a bound): a value set before and never again would be missing from the key.
+   *
+   * @param placeholders at least the statement's number of parameters
+   * @return the record
+   */
+  public static Parameters late(int placeholders) {
+    Parameters p = new Parameters();
+    p.unseen = placeholders;
+    return p;
+  }
 
   /**
    * Records a value set by a typed setter ({@code setInt}, {@code setString}, …).
@@ -116,6 +138,7 @@ public final class Parameters {
     Arrays.fill(setters, 0, count, null);
     count = 0;
     ineligible = false;
+    unseen = 0;
   }
 
   private void put(int index, Setter setter, Object value, long extra) {
@@ -171,8 +194,8 @@ public final class Parameters {
    * the statement is ineligible or a parameter below the highest one was never set.
    */
   Snapshot snapshot() {
-    if (ineligible) {
-      return null;
+    if (ineligible || count < unseen) {
+      return null; // below: a value set before the record began may be the one sent
     }
     Object[] v = new Object[count];
     for (int i = 0; i < count; i++) {

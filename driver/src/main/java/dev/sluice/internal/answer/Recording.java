@@ -116,6 +116,7 @@ public final class Recording {
         || !dialect.keeps(object, text, columns.getColumnType(c), columns.getColumnTypeName(c))) {
       return false;
     }
+    text = Kept.dedup(object, text);
     objects.add(object);
     texts.add(text);
     bytes.add(raw);

@@ -2,9 +2,14 @@ package dev.sluice.internal.answer;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Iterator;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -26,6 +31,16 @@ import java.util.function.LongSupplier;
  * sent. Values travel as they were kept, tagged by class ({@link KeptCodec}): a result with a
  * value of any other class stays on its instance.
  *
+ * <p><b>Signed.</b> Whoever can publish on the channel could otherwise answer every instance's
+ * reads with rows of their choosing. Every message is signed ({@link ShareKeys}: HMAC-SHA256 over
+ * its whole text and the channel's name) and carries the signing key's id, the sender, a
+ * per-sender sequence and the sender's wall-clock time. A message that is unsigned, signed by a
+ * key this instance does not know or with a wrong signature, older than {@code max-age} by the
+ * wall clocks, or whose sequence is not above the last one heard from its sender (a replay) is
+ * dropped, counted under its {@link Drop reason}; nothing of it is decoded. The sequences heard
+ * are remembered for {@value #SENDERS_KEPT} senders at most, each until {@code max-age} plus a
+ * minute after it was last heard: a replayed message is then over-age.
+ *
  * <p><b>Age.</b> A message carries the result's age when it was encoded and the sender's
  * wall-clock time then; the receiver adds the time in transit by its own wall clock when that is
  * positive, so a result is never younger here than there, and a clock ahead of the sender's only
@@ -39,23 +54,83 @@ final class Sharing {
   static final int OUTBOX = 1024;
   /** The most results one message carries. */
   static final int BATCH = 64;
+  /** The most senders whose last sequence is remembered; more are forgotten, oldest first. */
+  static final int SENDERS_KEPT = 4096;
+  /** The format's first word. */
+  static final String VERSION = "s1";
   /** A longer transit (a wall clock far off) counts as this long: older than any max-age. */
   private static final long MAX_TRANSIT_MILLIS = 86_400_000L;
+  /** How long past max-age a sender's last sequence is remembered: a generous clock skew. */
+  private static final long SKEW_MILLIS = 60_000L;
 
-  private final ConcurrentLinkedQueue<Kept> outbox = new ConcurrentLinkedQueue<>();
+  /** Why a message heard was dropped, counted: a word per reason, as the stats name it. */
+  enum Drop {
+    /** Not a signed message of this format: from an older Sluice, or not from Sluice. */
+    UNSIGNED("unsigned"),
+    /** Signed by a key this instance does not have. */
+    UNKNOWN_KEY("unknown-key"),
+    /** The signature does not match: forged, or altered on the way. */
+    BAD_SIGNATURE("bad-signature"),
+    /** Sent longer than {@code max-age} ago by the wall clocks. */
+    EXPIRED("expired"),
+    /** A sequence at or below the last one heard from its sender. */
+    REPLAYED("replayed"),
+    /** From an instance whose getters convert values otherwise (driver, version, zone, locale). */
+    ENVIRONMENT("environment"),
+    /** A signed result that does not decode (a counted result, not a message). */
+    UNDECODABLE("undecodable");
+
+    private final String word;
+
+    Drop(String word) {
+      this.word = word;
+    }
+
+    /** The reason's word, as in the stats and the meters. */
+    String word() {
+      return word;
+    }
+  }
+
+  /** The slots of the results to send: a result the store lets go meanwhile is not sent. */
+  private final ConcurrentLinkedQueue<Store.Slot> outbox = new ConcurrentLinkedQueue<>();
   private final AtomicInteger queued = new AtomicInteger();
   private final String sender = Long.toHexString(ThreadLocalRandom.current().nextLong() | 1L);
+  private final AtomicLong sequence = new AtomicLong();
+  private final String channel;
+  private final ShareKeys keys;
+  private final long maxAgeMillis;
   private final LongSupplier wallMillis;
+  /** Each sender heard from: the last sequence, and when it was heard (this wall clock). */
+  private final Map<String, long[]> senders = new ConcurrentHashMap<>();
   private final LongAdder sent = new LongAdder();
   private final LongAdder heard = new LongAdder();
   private final LongAdder unshared = new LongAdder();
+  private final LongAdder[] dropped = new LongAdder[Drop.values().length];
 
-  Sharing(LongSupplier wallMillis) {
+  /**
+   * @param budgetName the budget's {@code sluice.name}: the channel's name is signed with each
+   *     message, so a message of one budget is no message of another sharing the keys
+   * @param keys the keys that sign and verify
+   * @param maxAgeMillis {@code sluice.stale.max-age}: an older message is dropped
+   * @param wallMillis the wall clock, as {@code System::currentTimeMillis}
+   */
+  Sharing(String budgetName, ShareKeys keys, long maxAgeMillis, LongSupplier wallMillis) {
+    this.channel = "sluice:" + budgetName + ":answers";
+    this.keys = keys;
+    this.maxAgeMillis = maxAgeMillis;
     this.wallMillis = wallMillis;
+    for (int i = 0; i < dropped.length; i++) {
+      dropped[i] = new LongAdder();
+    }
   }
 
-  /** Queues a result this instance kept, unless {@value #OUTBOX} already wait. */
-  void offer(Kept kept) {
+  /**
+   * Queues a result this instance kept, unless {@value #OUTBOX} already wait. The outbox holds
+   * the result's slot in the store: a result evicted before it is sent is let go, not kept
+   * reachable here beyond {@code sluice.stale.memory}, and is not sent.
+   */
+  void offer(Store.Slot kept) {
     if (queued.incrementAndGet() > OUTBOX) {
       queued.decrementAndGet();
       unshared.increment();
@@ -65,10 +140,13 @@ final class Sharing {
   }
 
   /**
-   * The next message to send: the queued results, encoded, at most {@value #BATCH} of them, or
-   * {@code null} when none is queued. One message for many: limiting starts with a burst of
-   * results on a machine whose CPUs are busiest then, and a round trip per result left them
-   * waiting a quarter of a second in the drill's first second.
+   * The next message to send: the queued results, encoded, at most {@value #BATCH} of them, and
+   * signed; or {@code null} when none is queued. One message for many: limiting starts with a
+   * burst of results on a machine whose CPUs are busiest then, and a round trip per result left
+   * them waiting a quarter of a second in the drill's first second.
+   *
+   * <p>The text: {@code s1 <key id> <sender> <sequence> <environment> <wall ms> <result>...
+   * <signature>}, each result Base64, the signature over all before it and the channel's name.
    *
    * @param environment this instance's {@link #environment}; {@code null} while unknown
    * @param nanoTime the answers' clock, read as each result is encoded
@@ -84,59 +162,155 @@ final class Sharing {
         continue;
       }
       if (message == null) {
-        message = new StringBuilder(64 + encoded.length * 4 / 3).append(sender).append(' ')
-            .append(environment).append(' ').append(wallMillis.getAsLong());
+        message = new StringBuilder(128 + encoded.length * 4 / 3).append(VERSION).append(' ')
+            .append(keys.signingId()).append(' ').append(sender).append(' ')
+            .append(sequence.incrementAndGet()).append(' ').append(environment).append(' ')
+            .append(wallMillis.getAsLong());
       }
       message.append(' ').append(Base64.getEncoder().encodeToString(encoded));
       sent.increment();
       results++;
     }
-    return message == null ? null : message.toString();
+    if (message == null) {
+      return null;
+    }
+    String signed = message.toString();
+    return signed + ' ' + keys.sign(channel + '\n' + signed);
   }
 
+  /** The next result queued and still kept; those let go meanwhile count as not shared. */
   private Kept poll() {
-    Kept kept = outbox.poll();
-    if (kept != null) {
+    for (Store.Slot slot = outbox.poll(); slot != null; slot = outbox.poll()) {
       queued.decrementAndGet();
+      Kept kept = slot.kept();
+      if (kept != null) {
+        return kept;
+      }
+      unshared.increment();
     }
-    return kept;
+    return null;
   }
 
   /**
-   * Hands each result a message carries to {@code into}, as old as it is here; nothing for this
-   * instance's own message, one from another environment, or a result that does not decode.
+   * Hands each result a message carries to {@code into}, as old as it is here, if the message
+   * is signed by a known key, young enough and not heard before; nothing for this instance's own
+   * message. Called by one thread at a time (the subscriber's).
    *
    * @param message as {@link #next} made it
    * @param environment this instance's {@link #environment}; {@code null} while unknown
    * @param nowNanos the answers' clock now
    * @param into takes each result
+   * @return why the message was dropped, {@code null} when it was not (its own included); a
+   *     message counts once, under its first reason
    */
-  void read(String message, String environment, long nowNanos, Consumer<Kept> into) {
+  Drop read(String message, String environment, long nowNanos, Consumer<Kept> into) {
+    Drop why = check(message, environment);
+    if (why != null) {
+      dropped[why.ordinal()].increment();
+      return why;
+    }
     String[] parts = message.split(" ");
-    if (parts.length < 4 || parts[0].equals(sender) || environment == null
-        || !parts[1].equals(environment)) {
-      return;
+    if (parts[2].equals(sender)) {
+      return null;
     }
-    long transitMillis;
-    try {
-      transitMillis = wallMillis.getAsLong() - Long.parseLong(parts[2]);
-    } catch (NumberFormatException e) {
-      return;
-    }
-    transitMillis = Math.max(0, Math.min(MAX_TRANSIT_MILLIS, transitMillis));
+    long transitMillis = Math.max(0, Math.min(MAX_TRANSIT_MILLIS,
+        wallMillis.getAsLong() - Long.parseLong(parts[5])));
     long sentAtNanos = nowNanos - transitMillis * 1_000_000L;
-    for (int i = 3; i < parts.length; i++) {
+    for (int i = 6; i < parts.length - 1; i++) {
       Kept kept;
       try {
         kept = KeptCodec.decode(Base64.getDecoder().decode(parts[i]), sentAtNanos);
       } catch (IllegalArgumentException notBase64) {
         kept = null;
       }
-      if (kept != null) {
+      if (kept == null) {
+        dropped[Drop.UNDECODABLE.ordinal()].increment();
+      } else {
         heard.increment();
         into.accept(kept);
       }
     }
+    return null;
+  }
+
+  /**
+   * Why {@code message} is not to be heard, checked in order: its form and signature first
+   * (nothing unsigned is believed, the sender's id and sequence included), then its environment,
+   * age and sequence; {@code null}: hear it (or it is this instance's own).
+   */
+  private Drop check(String message, String environment) {
+    int signatureAt = message.lastIndexOf(' ');
+    String[] parts = message.split(" ");
+    if (parts.length < 8 || !parts[0].equals(VERSION)) {
+      return Drop.UNSIGNED;
+    }
+    if (!keys.knows(parts[1])) {
+      return Drop.UNKNOWN_KEY;
+    }
+    if (!keys.verify(parts[1], channel + '\n' + message.substring(0, signatureAt),
+        message.substring(signatureAt + 1))) {
+      return Drop.BAD_SIGNATURE;
+    }
+    if (parts[2].equals(sender)) {
+      return null;
+    }
+    if (environment == null || !parts[4].equals(environment)) {
+      return Drop.ENVIRONMENT;
+    }
+    long sequenceHeard;
+    long sentAt;
+    try {
+      sequenceHeard = Long.parseLong(parts[3]);
+      sentAt = Long.parseLong(parts[5]);
+    } catch (NumberFormatException signedButMalformed) {
+      return Drop.UNDECODABLE;
+    }
+    long now = wallMillis.getAsLong();
+    if (now - sentAt > maxAgeMillis) {
+      return Drop.EXPIRED;
+    }
+    return heardBefore(parts[2], sequenceHeard, now) ? Drop.REPLAYED : null;
+  }
+
+  /** Whether {@code sequence} is at or below the last heard from {@code from}; records it. */
+  private boolean heardBefore(String from, long sequenceHeard, long now) {
+    long[] last = senders.get(from);
+    if (last != null && sequenceHeard <= last[0]) {
+      return true;
+    }
+    if (last == null && senders.size() >= SENDERS_KEPT) {
+      forgetSenders(now);
+    }
+    senders.put(from, new long[] {sequenceHeard, now});
+    return false;
+  }
+
+  /**
+   * Forgets the senders not heard for {@code max-age} plus a minute (their messages are over-age
+   * by now), and if none is that old, the one heard longest ago.
+   */
+  private void forgetSenders(long now) {
+    String oldest = null;
+    long oldestAt = Long.MAX_VALUE;
+    for (Iterator<Map.Entry<String, long[]>> i = senders.entrySet().iterator(); i.hasNext(); ) {
+      Map.Entry<String, long[]> entry = i.next();
+      long at = entry.getValue()[1];
+      if (now - at > maxAgeMillis + SKEW_MILLIS) {
+        i.remove();
+      } else if (at < oldestAt) {
+        oldestAt = at;
+        oldest = entry.getKey();
+      }
+    }
+    if (senders.size() >= SENDERS_KEPT && oldest != null) {
+      senders.remove(oldest);
+    }
+  }
+
+  /** Signs and verifies a message once, so that the JDK's HMAC is loaded before it is needed. */
+  void warmUp() {
+    String signature = keys.sign(channel);
+    keys.verify(keys.signingId(), channel, signature);
   }
 
   /**
@@ -166,8 +340,26 @@ final class Sharing {
     return heard.sum();
   }
 
-  /** Results not shared: the outbox was full, or a value of a class the codec does not carry. */
+  /**
+   * Results not shared: the outbox was full, a value of a class the codec does not carry, or
+   * the store let the result go before it was sent.
+   */
   long unshared() {
     return unshared.sum();
+  }
+
+  /** Messages (results, for {@link Drop#UNDECODABLE}) heard and dropped for {@code why}. */
+  long dropped(Drop why) {
+    return dropped[why.ordinal()].sum();
+  }
+
+  /** The reason of a word, as {@link Drop#word()} gives it; {@code null} for no reason. */
+  static Drop reason(String word) {
+    for (Drop d : Drop.values()) {
+      if (d.word.equals(word.toLowerCase(Locale.ROOT))) {
+        return d;
+      }
+    }
+    return null;
   }
 }

@@ -1,28 +1,50 @@
 package dev.sluice.internal.answer;
 
+import java.util.Iterator;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The kept results of one budget, bounded by an estimate of their memory
+ * The kept results of one budget, bounded by an estimate of the memory they keep reachable
  * ({@code sluice.stale.memory}; {@link Sizes} says how a value is counted). The oldest result is
  * evicted first; a result older than {@code sluice.stale.max-age} is never served and is dropped
  * when found.
  *
- * <p>Accounting: each result's bytes are added once when it is put, and subtracted once by
- * whichever of replacement, eviction, expiry or {@link #clear()} removes its mapping — each of
- * them goes through the map's atomic {@code put}/{@code remove(key, value)}, so two can never
- * both subtract. The queue holds results in the order they were put; a replaced result stays in
- * it until it reaches the head, which happens within {@code max-age} (the head is dropped once
- * expired), so the queue holds at most the results put within the last {@code max-age}.
+ * <p><b>What is bounded is what the store keeps reachable.</b> Each result sits in a
+ * {@link Slot}, which the map and the queue of the oldest first both hold. A result that is
+ * replaced, evicted, expired or cleared is let go of at once (its slot's reference is cleared),
+ * so that only a small slot stays behind in the queue until it reaches the head. Until 0.4 the
+ * queue held the replaced result itself: a hot read kept a thousand times a second kept a
+ * thousand results a second reachable for {@code max-age}, none of them counted, and a JVM of
+ * 96 MB ran out of memory under a bound of 1 MB. Now the bound counts both, the results held
+ * and the slots queued ({@value #SLOT_BYTES} bytes each), and the queue is swept of the slots
+ * let go when they outnumber the results held ({@link #sweep}).
  *
- * <p>This class is threadsafe and takes no lock.
+ * <p>Accounting: a result's bytes are added once when it is put, and subtracted once by
+ * whichever of replacement, eviction, expiry or {@link #clear()} removes its mapping — each goes
+ * through the map's atomic {@code put}/{@code remove(key, value)}, so two can never both
+ * subtract. A slot's bytes are subtracted once, by whichever of the trim and the sweep claims it
+ * ({@link Slot#unqueue()}).
+ *
+ * <p>This class is threadsafe and takes no lock (a sweep runs on one thread at a time; others
+ * skip it).
  */
 final class Store {
-  private final ConcurrentHashMap<ReadKey, Kept> byKey = new ConcurrentHashMap<>();
-  private final ConcurrentLinkedQueue<Kept> oldestFirst = new ConcurrentLinkedQueue<>();
+  /** A slot (40 bytes) and the queue's node for it (24). */
+  static final long SLOT_BYTES = 64;
+
+  private static final AtomicIntegerFieldUpdater<Slot> UNQUEUED =
+      AtomicIntegerFieldUpdater.newUpdater(Slot.class, "unqueued");
+
+  private final ConcurrentHashMap<ReadKey, Slot> byKey = new ConcurrentHashMap<>();
+  private final ConcurrentLinkedQueue<Slot> oldestFirst = new ConcurrentLinkedQueue<>();
   private final AtomicLong bytes = new AtomicLong();
+  private final AtomicInteger queued = new AtomicInteger();
+  private final AtomicBoolean sweeping = new AtomicBoolean();
   private final long maxBytes;
   private final long maxAgeNanos;
 
@@ -31,36 +53,75 @@ final class Store {
     this.maxAgeNanos = maxAgeNanos;
   }
 
-  /** Keeps {@code kept}, replacing an older result of the same read; evicts the oldest. */
-  void put(Kept kept, long nowNanos) {
-    if (kept.bytes() > maxBytes) {
-      return;
+  /** One kept result's place; its result is let go when it is no longer served. */
+  static final class Slot {
+    private volatile Kept kept;
+    private final long bytes;
+    private final long keptAtNanos;
+    /** 1 once the slot has been counted out of the queue. */
+    private volatile int unqueued;
+
+    /** A slot for a result in no store (for tests and benchmarks of what reads slots). */
+    static Slot holding(Kept kept) {
+      return new Slot(kept);
     }
-    Kept old = byKey.put(kept.key(), kept);
+
+    private Slot(Kept kept) {
+      this.kept = kept;
+      this.bytes = kept.bytes();
+      this.keptAtNanos = kept.keptAtNanos();
+    }
+
+    /** The result, {@code null} once replaced, evicted, expired or cleared. */
+    Kept kept() {
+      return kept;
+    }
+
+    /** Claims the slot's leaving the queue: true for the one caller that counts it. */
+    private boolean unqueue() {
+      return UNQUEUED.compareAndSet(this, 0, 1);
+    }
+  }
+
+  /**
+   * Keeps {@code kept}, replacing an older result of the same read; evicts the oldest.
+   *
+   * @return its slot, whose result is let go when the store no longer serves it; {@code null}
+   *     when it is larger than the bound and not kept
+   */
+  Slot put(Kept kept, long nowNanos) {
+    if (kept.bytes() + SLOT_BYTES > maxBytes) {
+      return null;
+    }
+    Slot slot = new Slot(kept);
+    bytes.addAndGet(kept.bytes() + SLOT_BYTES);
+    queued.incrementAndGet();
+    oldestFirst.add(slot);
+    Slot old = byKey.put(kept.key(), slot);
     if (old != null) {
-      bytes.addAndGet(-old.bytes());
+      letGo(old);
     }
-    oldestFirst.add(kept);
-    bytes.addAndGet(kept.bytes());
     trim(nowNanos);
+    return slot;
   }
 
   /** Keeps a result another instance sent, unless this one keeps a younger of the same read. */
   void putUnlessYounger(Kept kept, long nowNanos) {
-    Kept old = byKey.get(kept.key());
-    if (old == null || old.keptAtNanos() < kept.keptAtNanos()) {
+    Slot old = byKey.get(kept.key());
+    if (old == null || old.keptAtNanos < kept.keptAtNanos()) {
       put(kept, nowNanos);
     }
   }
 
   /** The result of {@code key} kept at most {@code max-age} ago, or {@code null}. */
   Kept get(ReadKey key, long nowNanos) {
-    Kept kept = byKey.get(key);
+    Slot slot = byKey.get(key);
+    Kept kept = slot == null ? null : slot.kept;
     if (kept == null) {
       return null;
     }
-    if (isExpired(kept, nowNanos)) {
-      drop(kept);
+    if (isExpired(slot, nowNanos)) {
+      drop(slot);
       return null;
     }
     return kept;
@@ -68,12 +129,13 @@ final class Store {
 
   /** Drops every result: when limiting ends, and on close. */
   void clear() {
-    for (Kept k = oldestFirst.poll(); k != null; k = oldestFirst.poll()) {
-      drop(k);
+    for (Slot s = oldestFirst.poll(); s != null; s = oldestFirst.poll()) {
+      unqueued(s);
+      drop(s);
     }
   }
 
-  /** The kept results' estimated bytes. */
+  /** The estimated bytes the store keeps reachable: its results and its queue's slots. */
   long bytes() {
     return bytes.get();
   }
@@ -83,26 +145,67 @@ final class Store {
     return byKey.size();
   }
 
-  /** Evicts from the head while over the bound, or while the head is expired or replaced. */
+  /** Evicts from the head while over the bound, or while the head is expired or let go. */
   private void trim(long nowNanos) {
-    for (Kept head = oldestFirst.peek(); head != null; head = oldestFirst.peek()) {
-      boolean replaced = byKey.get(head.key()) != head;
-      if (!replaced && bytes.get() <= maxBytes && !isExpired(head, nowNanos)) {
-        return;
+    for (Slot head = oldestFirst.peek(); head != null; head = oldestFirst.peek()) {
+      if (head.kept != null && bytes.get() <= maxBytes && !isExpired(head, nowNanos)) {
+        break;
       }
       if (oldestFirst.remove(head)) {
+        unqueued(head);
         drop(head);
       }
     }
-  }
-
-  private void drop(Kept kept) {
-    if (byKey.remove(kept.key(), kept)) {
-      bytes.addAndGet(-kept.bytes());
+    if (queued.get() > 2 * byKey.size() + 64) {
+      sweep();
     }
   }
 
-  private boolean isExpired(Kept kept, long nowNanos) {
-    return nowNanos - kept.keptAtNanos() > maxAgeNanos;
+  /**
+   * Removes from the queue the slots whose result was let go: a hot read replaced behind an
+   * older result that is still served leaves its slots there. Run when the queue holds more
+   * than twice as many slots as results, so its cost, one pass over the queue, is paid once
+   * per as many puts as results held.
+   */
+  private void sweep() {
+    if (!sweeping.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      for (Iterator<Slot> i = oldestFirst.iterator(); i.hasNext(); ) {
+        Slot slot = i.next();
+        if (slot.kept == null && slot.unqueued == 0) {
+          i.remove();
+          unqueued(slot);
+        }
+      }
+    } finally {
+      sweeping.set(false);
+    }
+  }
+
+  /** Counts a slot out of the queue, once whoever removed it. */
+  private void unqueued(Slot slot) {
+    if (slot.unqueue()) {
+      queued.decrementAndGet();
+      bytes.addAndGet(-SLOT_BYTES);
+    }
+  }
+
+  private void drop(Slot slot) {
+    Kept kept = slot.kept;
+    if (kept != null && byKey.remove(kept.key(), slot)) {
+      letGo(slot);
+    }
+  }
+
+  /** A slot whose mapping is gone: its result stops being counted and being reachable. */
+  private void letGo(Slot slot) {
+    slot.kept = null;
+    bytes.addAndGet(-slot.bytes);
+  }
+
+  private boolean isExpired(Slot slot, long nowNanos) {
+    return nowNanos - slot.keptAtNanos > maxAgeNanos;
   }
 }

@@ -346,6 +346,17 @@ public final class Keys {
           + " where it may hold them, as the cache does. See `docs/answers.md`.")
       .group(Group.RARELY_USED).build();
 
+  public static final Key<String> STALE_SHARE_KEY = Key.named(ShareKey.KEY, String.class,
+          ShareKey::check, ShareKey.CONSTRAINT)
+      .computedDefault("the `SLUICE_SHARE_KEY` environment variable; else none")
+      .secret(text -> Secrets.MASK)
+      .doc("With `sluice.stale.share` (which needs it): the secret that signs every message of"
+          + " kept results (HMAC-SHA256 over the whole message, with a timestamp and a sequence);"
+          + " a message unsigned, signed by another key, older than `sluice.stale.max-age` or"
+          + " replayed is dropped and counted. Several keys separated by commas rotate one: the"
+          + " first signs, all verify. Never shown (always `****`). See `docs/redis.md`.")
+      .group(Group.RARELY_USED).build();
+
   // --- read only by the Spring Boot starter (sluice-spring-boot-starter); elsewhere ignored ---
 
   public static final Key<Boolean> ENABLED = Key.named("sluice.enabled", Boolean.class,
@@ -406,7 +417,7 @@ public final class Keys {
       REDIS_UNREACHABLE_AFTER, REDIS_PING,
       REDIS_HEARTBEAT, INSTANCES_EXPIRY, POOL_AUTO_COMMIT, JMX, RECOVERY_THRESHOLD,
       CONCURRENCY_MIN, CONCURRENCY_MAX, STALE_MAX_AGE, STALE_WAIT, STALE_MAX_ROWS, STALE_MEMORY,
-      STALE_SHARE,      ENABLED, DATASOURCES, CIRCUIT_BREAKER, CIRCUIT_BREAKER_PUBLISH, WEB, WEB_PRIORITY_HEADER);
+      STALE_SHARE, STALE_SHARE_KEY,      ENABLED, DATASOURCES, CIRCUIT_BREAKER, CIRCUIT_BREAKER_PUBLISH, WEB, WEB_PRIORITY_HEADER);
 
   /** The keys that only mean something with {@code sluice.redis}. */
   public static final List<Key<?>> REDIS_ONLY = List.of(

@@ -31,7 +31,7 @@ public final class Secrets {
 
   /** A password-like key and its value, up to the next separator: {@code password=...}. */
   private static final Pattern SECRET_PARAMETER = Pattern.compile(
-      "(?i)((?:password|passwd|pwd|secret|token|accesskey|secretkey)[A-Za-z0-9_.-]*\\s*=)"
+      "(?i)((?:password|passwd|pwd|secret|token|accesskey|secretkey|share-?key)[A-Za-z0-9_.-]*\\s*=)"
           + "(\\{(?:[^}]|\\}\\})*\\}|[^&;,)]*)");
   /** A scheme and the slashes after it: where an authority, and a login, may start. */
   private static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:/+");
@@ -41,7 +41,7 @@ public final class Secrets {
 
   /** A property name that holds a secret: {@code password}, {@code sslpassword}, {@code token}. */
   private static final Pattern SECRET_NAME = Pattern.compile(
-      "(?i).*(?:password|passwd|pwd|secret|token|accesskey|secretkey).*");
+      "(?i).*(?:password|passwd|pwd|secret|token|accesskey|secretkey|share-?key).*");
 
   private Secrets() {}
 

@@ -49,6 +49,31 @@ final class Answering {
   }
 
   /**
+   * The parameter record of a statement prepared before answers were active, begun now that
+   * they are ({@link Parameters#late}): it names a read once every parameter the text may hold
+   * was set again (the loop over keys of a reused statement sets them at each turn); else
+   * {@code null}. Costs the statement one field read and the two plain reads of
+   * {@link #parameters} while answers are not active.
+   */
+  static Parameters lateParameters(ReportingConnection connection, String sql) {
+    Answers a = connection.limiter.answers();
+    return a == null || !a.active() || sql == null ? null
+        : Parameters.late(questionMarks(sql));
+  }
+
+  /**
+   * Every {@code ?} of the text, in literals and comments too: never fewer than the
+   * statement's parameters, which is the bound {@link Parameters#late} needs.
+   */
+  private static int questionMarks(String sql) {
+    int n = 0;
+    for (int i = sql.indexOf('?'); i >= 0; i = sql.indexOf('?', i + 1)) {
+      n++;
+    }
+    return n;
+  }
+
+  /**
    * A read the limiter refused: answered instead if it is eligible and {@link Answers#answer}
    * has an answer (which may wait up to {@code sluice.stale.wait}, holding nothing); else the
    * same refusal is thrown on. Nothing is held here: a refused call took no permit and no place.

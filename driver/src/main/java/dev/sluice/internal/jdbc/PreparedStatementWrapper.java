@@ -23,11 +23,13 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
   /** The SQL text it was prepared with, the shape of its latency samples; {@code null}: unknown. */
   final String sql;
   /**
-   * The parameters set, for a read's identity: recorded by the generated setters only when
-   * answers were active as it was prepared ({@link Answering#parameters}); else
-   * {@code null}, and a setter costs one null check. Never for a callable statement.
+   * The parameters set, for a read's identity: recorded by the generated setters once answers
+   * are active — from its preparation ({@link Answering#parameters}), or from its first
+   * execution while they are ({@link Answering#lateParameters}); until then {@code null}, and a
+   * setter costs one null check. Never for a callable statement. Its thread's own, as the
+   * statement is.
    */
-  final Parameters parameters;
+  Parameters parameters;
 
   PreparedStatementWrapper(ReportingConnection connection, String sql,
       PreparedStatement delegate) {
@@ -97,7 +99,7 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
     try {
       return connection.beforePrepared(sql, parameters);
     } catch (RateLimitExceededException refused) {
-      answered(Answering.answerOrThrow(connection, refused, this, sql, parameters, true));
+      answered(Answering.answerOrThrow(connection, refused, this, sql, late(), true));
       return ANSWERED;
     }
   }
@@ -114,11 +116,26 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
 
   /**
    * An admitted read's result, recorded if eligible. Without parameters recorded (answers were
-   * not active when it was prepared, the flag-closed case) it cannot be: one field read.
+   * not active when it was prepared, nor at an execution since: the flag-closed case) it
+   * cannot be: a field read, and two plain reads to see that answers are still not active.
    */
   private ResultSet recorded(ResultSet result) {
-    return parameters == null ? result
-        : Answering.recorded(connection, this, result, sql, parameters, true);
+    Parameters p = late();
+    return p == null ? result : Answering.recorded(connection, this, result, sql, p, true);
+  }
+
+  /**
+   * The parameter record, begun now if answers have become active since the statement was
+   * prepared: a statement prepared once and executed many times (a loop over keys, jOOQ's
+   * {@code keepStatement}, MyBatis' reuse executor) is kept and answered from its next
+   * execution on, once its parameters are set again.
+   */
+  private Parameters late() {
+    Parameters p = parameters;
+    if (p == null && !(this instanceof CallableStatement)) {
+      p = parameters = Answering.lateParameters(connection, sql);
+    }
+    return p;
   }
 
   /** After an answer there is no other result: the answer is closed, as JDBC closes it. */

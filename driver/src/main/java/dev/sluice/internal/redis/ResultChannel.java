@@ -1,10 +1,12 @@
 package dev.sluice.internal.redis;
 
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,6 +20,11 @@ import org.slf4j.LoggerFactory;
  * <p>Pub/sub delivers at most once: a message sent while an instance's subscription is down is
  * not heard there, and that instance answers from its own results meanwhile. When Redis does not
  * answer, what is queued is dropped, not retried: a result worth sharing is a recent one.
+ *
+ * <p>A message the answers drop (unsigned, a wrong or unknown key, over-age, replayed: see
+ * {@code Sharing}) is logged at WARN the first time for each reason, then at DEBUG: someone
+ * publishing on the channel who should not, or an instance with other keys, is worth one line
+ * to the operator, not one per message.
  *
  * <p>This class is threadsafe.
  */
@@ -35,6 +42,8 @@ public final class ResultChannel implements AutoCloseable {
   private final DaemonThreads subscriberThreads;
   private final ChannelSubscriber subscriber;
   private final LongAdder lost = new LongAdder();
+  /** The reasons of dropped messages already logged at WARN. */
+  private final Set<String> warned = ConcurrentHashMap.newKeySet();
   /** Whether the last send failed: the sending thread's own, for one WARN per failing spell. */
   private boolean failing;
   /** {@link #lost} when the failing spell began. */
@@ -42,7 +51,7 @@ public final class ResultChannel implements AutoCloseable {
   private volatile ScheduledThreadPoolExecutor scheduler;
 
   private ResultChannel(String name, RedisLink link, Duration timeout, Duration ping,
-      Supplier<String> outgoing, Consumer<String> incoming) {
+      Supplier<String> outgoing, Function<String, String> incoming) {
     this.name = name;
     this.channel = "sluice:" + name + ":answers";
     this.link = link;
@@ -53,7 +62,7 @@ public final class ResultChannel implements AutoCloseable {
     this.subscriberThreads = new DaemonThreads("answers-in", name);
     this.subscriber = new ChannelSubscriber(name, "the kept results' subscriber", channel, link,
         Duration.ofNanos(pingNanos + timeoutNanos), Math.min(pingNanos,
-        TimeUnit.SECONDS.toNanos(1)), incoming, subscriberThreads);
+        TimeUnit.SECONDS.toNanos(1)), message -> hear(incoming, message), subscriberThreads);
   }
 
   /**
@@ -66,11 +75,13 @@ public final class ResultChannel implements AutoCloseable {
    * @param warmUp run once on the sending thread before anything is sent: readies the encoding
    * @param outgoing the next message to send, {@code null} when none is queued (called on the
    *     sending thread, which may encode there)
-   * @param incoming hears each message, this instance's own included, on the subscriber's thread
+   * @param incoming hears each message, this instance's own included, on the subscriber's
+   *     thread; returns why it dropped the message, or {@code null}
    * @return the channel, running until {@link #close()}
    */
   public static ResultChannel start(String name, RedisLink link, Duration timeout,
-      Duration ping, Runnable warmUp, Supplier<String> outgoing, Consumer<String> incoming) {
+      Duration ping, Runnable warmUp, Supplier<String> outgoing,
+      Function<String, String> incoming) {
     ResultChannel started = new ResultChannel(name, link, timeout, ping, outgoing, incoming);
     ScheduledThreadPoolExecutor scheduler = started.threads.scheduler(1);
     scheduler.execute(warmUp);
@@ -130,6 +141,39 @@ public final class ResultChannel implements AutoCloseable {
             name, channel, lost.sum() - lostBefore);
       }
     }
+  }
+
+  private void hear(Function<String, String> incoming, String message) {
+    String why = incoming.apply(message);
+    if (why == null) {
+      return;
+    }
+    if (warned.add(why)) {
+      LOG.warn("{} - a message on {} was dropped ({}): {}; such messages are dropped and counted"
+          + " in the stats (sharedDropped), and logged at DEBUG from now on", name, channel, why,
+          meaning(why));
+    } else {
+      LOG.debug("{} - a message on {} was dropped ({})", name, channel, why);
+    }
+  }
+
+  /** What a drop reason tells the operator to look at. */
+  private static String meaning(String why) {
+    return switch (why) {
+      case "unsigned" -> "it carries no signature: an instance of Sluice before 0.4, or a"
+          + " publisher that is not Sluice; give every instance sluice.stale.share-key";
+      case "unknown-key" -> "it is signed by a key this instance does not have: an instance"
+          + " with another sluice.stale.share-key (rotate by listing the new key first on every"
+          + " instance, keeping the old one until all have it)";
+      case "bad-signature" -> "its signature does not match its text: forged or altered on the"
+          + " way; check who may PUBLISH on this channel (docs/redis.md, the ACL recipe)";
+      case "expired" -> "it was sent longer than sluice.stale.max-age ago by the wall clocks: a"
+          + " replay, a backlog, or clocks apart; check NTP";
+      case "replayed" -> "its sequence was heard before from the same instance: a replay";
+      case "environment" -> "it comes from an instance with another JDBC driver, version, time"
+          + " zone or locale, whose values are not answered here";
+      default -> "a signed result that does not decode: an instance of another version";
+    };
   }
 
   /** Messages of kept results this instance could not send because Redis did not take them. */

@@ -21,8 +21,11 @@ class SharingTest {
 
   private final AtomicLong wall = new AtomicLong(1_000_000);
   private final AtomicLong clock = new AtomicLong(50_000 * MS);
-  private final Sharing a = new Sharing(wall::get);
-  private final Sharing b = new Sharing(wall::get);
+  static final String KEY = "k1-0123456789abcdef0123456789abcdef";
+  static final String OTHER_KEY = "k2-fedcba9876543210fedcba9876543210";
+  private static final ShareKeys KEYS = ShareKeys.of(KEY);
+  private final Sharing a = new Sharing("shared", KEYS, 5_000, wall::get);
+  private final Sharing b = new Sharing("shared", KEYS, 5_000, wall::get);
 
   private static Kept result(int id, long keptAtNanos) {
     return KeptCodec.sample("SELECT id, name FROM items WHERE id = " + id, keptAtNanos);
@@ -38,7 +41,7 @@ class SharingTest {
   void queuedResults_travelInOneMessage_atMostBatchAtATime() {
     assertThat(a.next(ENV, clock::get)).as("nothing queued").isNull();
     for (int i = 0; i < Sharing.BATCH + 3; i++) {
-      a.offer(result(i, clock.get()));
+      a.offer(Store.Slot.holding(result(i, clock.get())));
     }
     String first = a.next(ENV, clock::get);
     String second = a.next(ENV, clock::get);
@@ -54,7 +57,7 @@ class SharingTest {
   @Test
   void theOutbox_holdsAtMostItsBound_theRestIsNotShared() {
     for (int i = 0; i < Sharing.OUTBOX + 5; i++) {
-      a.offer(result(1, clock.get()));
+      a.offer(Store.Slot.holding(result(1, clock.get())));
     }
     assertThat(a.unshared()).isEqualTo(5);
     int carried = 0;
@@ -66,7 +69,7 @@ class SharingTest {
 
   @Test
   void ownMessages_otherEnvironments_andGarbage_areNotHeard() {
-    a.offer(result(1, clock.get()));
+    a.offer(Store.Slot.holding(result(1, clock.get())));
     String message = a.next(ENV, clock::get);
     assertThat(heardBy(a, message)).as("its own").isEmpty();
     List<Kept> other = new ArrayList<>();
@@ -78,22 +81,23 @@ class SharingTest {
         "x " + ENV + " 1 !!!", "x " + ENV + " 1 AAAA"}) {
       assertThat(heardBy(b, garbage)).as(garbage).isEmpty();
     }
+    assertThat(b.dropped(Sharing.Drop.UNSIGNED)).as("garbage is unsigned").isEqualTo(6);
     assertThat(heardBy(b, message)).as("the same message, right environment").hasSize(1);
-    a.offer(result(2, clock.get()));
+    a.offer(Store.Slot.holding(result(2, clock.get())));
     assertThat(a.next(null, clock::get)).as("its environment unknown: not sent").isNull();
     assertThat(a.unshared()).isEqualTo(1);
   }
 
   @Test
   void aResult_arrivesAsOldAsItWas_plusTheTransitByTheWallClocks() {
-    a.offer(result(1, clock.get() - 1_200 * MS)); // kept 1.2 s ago on a's clock
+    a.offer(Store.Slot.holding(result(1, clock.get() - 1_200 * MS))); // kept 1.2 s ago on a's clock
     String message = a.next(ENV, clock::get);
     wall.addAndGet(30); // 30 ms in transit
     clock.addAndGet(7_777 * MS); // b's clock: its own origin
     Kept heard = heardBy(b, message).get(0);
     assertThat(clock.get() - heard.keptAtNanos()).isEqualTo(1_230 * MS);
 
-    a.offer(result(2, clock.get()));
+    a.offer(Store.Slot.holding(result(2, clock.get())));
     message = a.next(ENV, clock::get);
     wall.addAndGet(-60_000); // b's wall clock a minute behind a's: no negative transit
     assertThat(clock.get() - heardBy(b, message).get(0).keptAtNanos()).isZero();
@@ -104,21 +108,22 @@ class SharingTest {
     AnswerSettings settings = new AnswerSettings(Duration.ofSeconds(5), Duration.ZERO, 1000,
         1 << 20);
     Answers receiver = Answers.create("shared", settings, clock::get,
-        (budget, age, joined) -> new java.sql.SQLWarning(budget + " " + age), 1, true);
+        (budget, age, joined) -> new java.sql.SQLWarning(budget + " " + age), 1, KEYS);
     receiver.learned(ENV);
 
-    Sharing sender = new Sharing(System::currentTimeMillis); // the receiver's wall clock
-    sender.offer(result(1, clock.get() - 1_000 * MS));
+    // the receiver's wall clock
+    Sharing sender = new Sharing("shared", KEYS, 5_000, System::currentTimeMillis);
+    sender.offer(Store.Slot.holding(result(1, clock.get() - 1_000 * MS)));
     receiver.heard(sender.next(ENV, clock::get));
     assertThat(receiver.entries()).as("not limiting: nothing kept").isZero();
 
     receiver.refused(null);
-    sender.offer(result(1, clock.get() - 1_000 * MS));
-    sender.offer(result(2, clock.get() - 5_000 * MS)); // as old as max-age: never answered
+    sender.offer(Store.Slot.holding(result(1, clock.get() - 1_000 * MS)));
+    sender.offer(Store.Slot.holding(result(2, clock.get() - 5_000 * MS))); // as old as max-age: never answered
     receiver.heard(sender.next(ENV, clock::get));
     assertThat(receiver.entries()).isEqualTo(1);
 
-    sender.offer(result(1, clock.get() - 3_000 * MS)); // older than the one kept
+    sender.offer(Store.Slot.holding(result(1, clock.get() - 3_000 * MS))); // older than the one kept
     receiver.heard(sender.next(ENV, clock::get));
     ReadKey one = result(1, 0).key();
     assertThat(receiver.answer(one, null, Priority.NORMAL)).isNotNull();
@@ -126,5 +131,85 @@ class SharingTest {
     assertThat(receiver.ageMillis(1.0)).as("the younger result answered, plus the transit")
         .isBetween(1_000L, 1_500L);
     assertThat(receiver.summaryNote()).contains("1 from other instances' results");
+  }
+
+  /** Replaces the {@code index}th blank-separated word of a message, keeping the rest. */
+  private static String withWord(String message, int index, String word) {
+    String[] parts = message.split(" ");
+    parts[index] = word;
+    return String.join(" ", parts);
+  }
+
+  @Test
+  void aForgedMessage_isDropped_asBadSignature_andNothingOfItIsHeard() {
+    a.offer(Store.Slot.holding(result(1, clock.get())));
+    String message = a.next(ENV, clock::get);
+    String[] parts = message.split(" ");
+    Kept other = result(666, clock.get());
+    String forged = withWord(message, 6,
+        java.util.Base64.getEncoder().encodeToString(KeptCodec.encode(other, clock.get())));
+    assertThat(heardBy(b, forged)).isEmpty();
+    assertThat(heardBy(b, withWord(message, 5, Long.toString(wall.get() + 1)))).as("age altered")
+        .isEmpty();
+    assertThat(heardBy(b, withWord(message, parts.length - 1, "AAAA"))).isEmpty();
+    assertThat(b.dropped(Sharing.Drop.BAD_SIGNATURE)).isEqualTo(3);
+    assertThat(heardBy(b, message)).as("the genuine message, untouched").hasSize(1);
+    assertThat(b.heard()).isEqualTo(1);
+  }
+
+  @Test
+  void unknownKeys_otherBudgets_replays_andOverAgeMessages_areDropped_eachCounted() {
+    Sharing stranger = new Sharing("shared", ShareKeys.of(OTHER_KEY), 5_000, wall::get);
+    stranger.offer(Store.Slot.holding(result(1, clock.get())));
+    assertThat(heardBy(b, stranger.next(ENV, clock::get))).isEmpty();
+    assertThat(b.dropped(Sharing.Drop.UNKNOWN_KEY)).isEqualTo(1);
+
+    Sharing otherBudget = new Sharing("another", KEYS, 5_000, wall::get);
+    otherBudget.offer(Store.Slot.holding(result(1, clock.get())));
+    assertThat(heardBy(b, otherBudget.next(ENV, clock::get))).as("signed for another channel")
+        .isEmpty();
+    assertThat(b.dropped(Sharing.Drop.BAD_SIGNATURE)).isEqualTo(1);
+
+    a.offer(Store.Slot.holding(result(1, clock.get())));
+    String first = a.next(ENV, clock::get);
+    a.offer(Store.Slot.holding(result(2, clock.get())));
+    String second = a.next(ENV, clock::get);
+    assertThat(heardBy(b, second)).hasSize(1);
+    assertThat(heardBy(b, second)).as("the same again").isEmpty();
+    assertThat(heardBy(b, first)).as("an earlier sequence, after a later one").isEmpty();
+    assertThat(b.dropped(Sharing.Drop.REPLAYED)).isEqualTo(2);
+
+    a.offer(Store.Slot.holding(result(3, clock.get())));
+    String late = a.next(ENV, clock::get);
+    wall.addAndGet(5_001);
+    assertThat(heardBy(b, late)).as("sent 5,001 ms ago, max-age 5 s").isEmpty();
+    assertThat(b.dropped(Sharing.Drop.EXPIRED)).isEqualTo(1);
+  }
+
+  @Test
+  void rotation_theFirstKeySigns_everyKeyVerifies() {
+    Sharing rotated = new Sharing("shared", ShareKeys.of(OTHER_KEY + "," + KEY), 5_000,
+        wall::get);
+    Sharing old = new Sharing("shared", ShareKeys.of(KEY), 5_000, wall::get);
+    old.offer(Store.Slot.holding(result(1, clock.get())));
+    assertThat(heardBy(rotated, old.next(ENV, clock::get))).as("the old key still verifies")
+        .hasSize(1);
+    rotated.offer(Store.Slot.holding(result(2, clock.get())));
+    String byNewKey = rotated.next(ENV, clock::get);
+    assertThat(byNewKey.split(" ")[1]).isEqualTo(ShareKeys.of(OTHER_KEY).signingId());
+    assertThat(heardBy(old, byNewKey)).as("an instance without the new key").isEmpty();
+    assertThat(old.dropped(Sharing.Drop.UNKNOWN_KEY)).isEqualTo(1);
+    Sharing updated = new Sharing("shared", ShareKeys.of(OTHER_KEY), 5_000, wall::get);
+    assertThat(heardBy(updated, byNewKey)).hasSize(1);
+  }
+
+  @Test
+  void keys_areChecked_andNeverShown() {
+    assertThat(ShareKeys.problem("short")).isEqualTo("the key has 5 characters, fewer than 32");
+    assertThat(ShareKeys.problem(KEY + ",tiny")).isEqualTo(
+        "key 2 of 2 has 4 characters, fewer than 32");
+    assertThat(ShareKeys.problem(KEY + ", " + KEY)).contains("key 2 of 2 has blanks");
+    assertThat(ShareKeys.of(KEY + "," + OTHER_KEY).toString()).doesNotContain(KEY)
+        .doesNotContain(OTHER_KEY).matches("share keys \\[[0-9a-f]{8}, [0-9a-f]{8}\\] .*");
   }
 }

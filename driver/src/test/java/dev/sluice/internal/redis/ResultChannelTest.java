@@ -25,7 +25,7 @@ class ResultChannelTest {
     Runnable[] warmed = {null};
     try (LogTap log = LogTap.open();
         ResultChannel channel = ResultChannel.start("orders", link, Duration.ofMillis(100),
-            Duration.ofMillis(100), () -> warmed[0] = () -> {}, outbox::poll, m -> {})) {
+            Duration.ofMillis(100), () -> warmed[0] = () -> {}, outbox::poll, m -> null)) {
       outbox.add("first");
       Await.until("sent", SOON, () -> link.sent.size() == 1);
       assertThat(link.sent).containsExactly("sluice:orders:answers first");

@@ -98,6 +98,15 @@ final class AppInstance implements AutoCloseable {
    * sluice.stale.share}) through {@code --redis} or the drill's own Redis ({@link SharedRedis});
    * the other {@code sluice.stale.*} keys at their defaults.
    */
+  /** The key that signs the drill's shared results: random, the same for all its instances. */
+  private static final String DRILL_SHARE_KEY = java.util.HexFormat.of().formatHex(randomBytes());
+
+  private static byte[] randomBytes() {
+    byte[] bytes = new byte[24];
+    new java.security.SecureRandom().nextBytes(bytes);
+    return bytes;
+  }
+
   private static RateLimitedDataSource sluice(DataSource pool, DrillOptions options,
       RunKind kind, BreakerFlag breaker) {
     Properties settings = new Properties();
@@ -106,6 +115,8 @@ final class AppInstance implements AutoCloseable {
       settings.setProperty("sluice.stale.max-age", options.staleMaxAgeMillis + "ms");
       if (options.staleShare) {
         settings.setProperty("sluice.stale.share", "true");
+        // one secret for the drill's instances, made once per JVM: every message is signed
+        settings.setProperty("sluice.stale.share-key", DRILL_SHARE_KEY);
         settings.setProperty("sluice.redis",
             options.redis != null ? options.redis : SharedRedis.uri());
       }
