@@ -42,14 +42,17 @@ final class Enforcer implements AutoCloseable {
   private final Registry registry;
   /** Answers instead of refusals ({@code sluice.stale.max-age}); {@code null}: off. */
   private final Answers answers;
+  /** The kept results shared with the other instances; {@code null}: not shared. */
+  private final ResultChannel sharing;
 
   private Enforcer(Limiter limiter, Settings settings, List<AutoCloseable> owned,
-      Registry registry, Answers answers) {
+      Registry registry, Answers answers, ResultChannel sharing) {
     this.limiter = limiter;
     this.settings = settings;
     this.owned = owned;
     this.registry = registry;
     this.answers = answers;
+    this.sharing = sharing;
   }
 
   /**
@@ -107,15 +110,17 @@ final class Enforcer implements AutoCloseable {
         : share ? Answers.sharing(name, answering, ticker::read, StaleResultWarning.STALE)
         : Answers.create(name, answering, ticker::read, StaleResultWarning.STALE);
     limiter.answerWith(answers); // before any connection can ask: published with the limiter
+    ResultChannel sharing = null;
     if (share) {
-      owned.add(0, ResultChannel.start(name, link, settings.get(Keys.REDIS_TIMEOUT),
+      sharing = ResultChannel.start(name, link, settings.get(Keys.REDIS_TIMEOUT),
           settings.get(Keys.REDIS_PING), answers::warmUpSharing, answers::nextShared,
-          answers::heard)); // closed before the link
+          answers::heard);
+      owned.add(0, sharing); // closed before the link
     }
     Registry registry = settings.get(Keys.INSTANCES).fromRedis()
         ? startRegistry(settings, link, health, limiter, ticker, owned) : null;
     Enforcer opened = new Enforcer(limiter, settings, Collections.unmodifiableList(owned),
-        registry, answers);
+        registry, answers, sharing);
     if (settings.get(Keys.JMX)) {
       // after the enforcer exists, for its stats; its list is a view, so it sees this
       owned.add(0, EnforcerJmx.register(limiter, opened::stats)); // unregistered first
@@ -184,6 +189,17 @@ final class Enforcer implements AutoCloseable {
   /** The budget's answers instead of refusals, or {@code null} when they are off. */
   Answers answers() {
     return answers;
+  }
+
+  /**
+   * Whether this instance hears the kept results the other instances send
+   * ({@code sluice.stale.share}): Redis has confirmed its subscription and it is not lost. What
+   * is sent before then is never heard here.
+   *
+   * @return {@code true} while subscribed; {@code false} when results are not shared
+   */
+  boolean hearsShared() {
+    return sharing != null && sharing.listening();
   }
 
   /**
