@@ -39,20 +39,21 @@ final class Enforcer implements AutoCloseable {
   private final List<AutoCloseable> owned;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private final Registry registry;
   /** Answers instead of refusals ({@code sluice.stale.max-age}); {@code null}: off. */
   private final Answers answers;
   /** The kept results shared with the other instances; {@code null}: not shared. */
   private final ResultChannel sharing;
+  /** Every figure, read when asked and acting on nothing. */
+  private final Figures figures;
 
   private Enforcer(Limiter limiter, Settings settings, List<AutoCloseable> owned,
       Registry registry, Answers answers, ResultChannel sharing) {
     this.limiter = limiter;
     this.settings = settings;
     this.owned = owned;
-    this.registry = registry;
     this.answers = answers;
     this.sharing = sharing;
+    this.figures = new Figures(limiter, registry == null ? null : registry::liveCount, answers);
   }
 
   /**
@@ -122,8 +123,8 @@ final class Enforcer implements AutoCloseable {
     Enforcer opened = new Enforcer(limiter, settings, Collections.unmodifiableList(owned),
         registry, answers, sharing);
     if (settings.get(Keys.JMX)) {
-      // after the enforcer exists, for its stats; its list is a view, so it sees this
-      owned.add(0, EnforcerJmx.register(limiter, opened::stats)); // unregistered first
+      // after the enforcer exists, for its figures; its list is a view, so it sees this
+      owned.add(0, EnforcerJmx.register(limiter, opened.figures())); // unregistered first
     }
     LOG.info("{} - Sluice limiter built: budget {} permits/s over {} instance(s), this instance"
         + " admits {}/s, burst {}, scope {}, flag {}; settings {}", name,
@@ -203,16 +204,16 @@ final class Enforcer implements AutoCloseable {
   }
 
   /**
-   * A snapshot of the budget. One that finds the budget not limiting drops the kept results:
-   * meters, JMX and the Actuator read through here, so none of them ever sees a result kept
-   * after limiting ended.
+   * A snapshot of the budget. Taking it changes nothing: no transition, no kept result dropped
+   * (those are the request path's, and {@link #close()}'s).
    */
   Stats stats() {
-    Stats stats = new Stats(limiter, registry == null ? 0 : registry.liveCount(), answers);
-    if (answers != null && !stats.limiting()) {
-      answers.notLimiting();
-    }
-    return stats;
+    return new Stats(figures);
+  }
+
+  /** The budget's figures, each read when asked: for the meters and the MXBean. */
+  Figures figures() {
+    return figures;
   }
 
   /**

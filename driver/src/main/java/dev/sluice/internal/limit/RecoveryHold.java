@@ -100,15 +100,23 @@ public final class RecoveryHold implements AdmitLimit {
   }
 
   /**
-   * Whether the budget is limiting now, for a reader off the request path (stats, JMX): it makes
-   * the same transitions a call would, but counts no demand, so that a recovery with no calls at
-   * all still ends when its settle is over.
+   * Whether a call now would find the budget limiting, for a reader of the figures (stats, JMX,
+   * meters): read without acting -- no transition, no demand counted, no log, nothing dropped --
+   * so that reading the figures, however often, leaves every decision as it was. The calls make
+   * the transitions: a recovery begins at the first call that finds the flag closed after it was
+   * open (until then this says {@code true}: that call will be charged), and ends at the first
+   * call after its settle (from then on this says {@code false}).
    *
    * @param open what the flag says now
-   * @return whether limiting
+   * @return whether a call now would be charged
    */
-  public boolean limiting(boolean open) {
-    return transition(open);
+  public boolean limitingNow(boolean open) {
+    if (open) {
+      return true;
+    }
+    int seen = phase;
+    return seen == OPEN ? recovery.enabled()
+        : seen == STARTING || seen == RECOVERING && !recovery.settled(ticker.read());
   }
 
   /** Counts a call that reached a door while recovering, admitted or not: the demand. */
