@@ -328,6 +328,12 @@ final class DriverEnforcers {
     return enforcer == null ? null : enforcer.stats();
   }
 
+  /** The figures of the enforcer named {@code name}, or {@code null} when none is built. */
+  Figures figures(String name) {
+    Enforcer enforcer = find(name);
+    return enforcer == null ? null : enforcer.figures();
+  }
+
   /** The limiter of the enforcer named {@code name}, or {@code null}: for tests. */
   Limiter limiter(String name) {
     Enforcer enforcer = find(name);

@@ -41,17 +41,21 @@ final class Enforcer implements AutoCloseable {
   private final List<AutoCloseable> owned;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private final Registry registry;
   /** Answers instead of refusals ({@code sluice.stale.max-age}); {@code null}: off. */
   private final Answers answers;
+  /** The kept results shared with the other instances; {@code null}: not shared. */
+  private final ResultChannel sharing;
+  /** Every figure, read when asked and acting on nothing. */
+  private final Figures figures;
 
   private Enforcer(Limiter limiter, Settings settings, List<AutoCloseable> owned,
-      Registry registry, Answers answers) {
+      Registry registry, Answers answers, ResultChannel sharing) {
     this.limiter = limiter;
     this.settings = settings;
     this.owned = owned;
-    this.registry = registry;
     this.answers = answers;
+    this.sharing = sharing;
+    this.figures = new Figures(limiter, registry == null ? null : registry::liveCount, answers);
   }
 
   /**
@@ -114,18 +118,20 @@ final class Enforcer implements AutoCloseable {
         : Answers.create(name, answering, ticker::read, StaleResultWarning.STALE);
     limiter.answerWith(answers); // before any connection can ask: published with the limiter
     limiter.decisions(Tracing.decisions(name)); // null without a tracing library; same publication
+    ResultChannel sharing = null;
     if (share) {
-      owned.add(0, ResultChannel.start(name, link, settings.get(Keys.REDIS_TIMEOUT),
+      sharing = ResultChannel.start(name, link, settings.get(Keys.REDIS_TIMEOUT),
           settings.get(Keys.REDIS_PING), answers::warmUpSharing, answers::nextShared,
-          answers::heard)); // closed before the link
+          answers::heard);
+      owned.add(0, sharing); // closed before the link
     }
     Registry registry = settings.get(Keys.INSTANCES).fromRedis()
         ? startRegistry(settings, link, health, limiter, ticker, owned) : null;
     Enforcer opened = new Enforcer(limiter, settings, Collections.unmodifiableList(owned),
-        registry, answers);
+        registry, answers, sharing);
     if (settings.get(Keys.JMX)) {
-      // after the enforcer exists, for its stats; its list is a view, so it sees this
-      owned.add(0, EnforcerJmx.register(limiter, opened::stats)); // unregistered first
+      // after the enforcer exists, for its figures; its list is a view, so it sees this
+      owned.add(0, EnforcerJmx.register(limiter, opened.figures())); // unregistered first
     }
     LOG.info("{} - Sluice limiter built: budget {} permits/s {}, this instance admits {}/s,"
         + " burst {}, scope {}, flag {}; settings {}", name,
@@ -204,16 +210,27 @@ final class Enforcer implements AutoCloseable {
   }
 
   /**
-   * A snapshot of the budget. One that finds the budget not limiting drops the kept results:
-   * meters, JMX and the Actuator read through here, so none of them ever sees a result kept
-   * after limiting ended.
+   * Whether this instance hears the kept results the other instances send
+   * ({@code sluice.stale.share}): Redis has confirmed its subscription and it is not lost. What
+   * is sent before then is never heard here.
+   *
+   * @return {@code true} while subscribed; {@code false} when results are not shared
+   */
+  boolean hearsShared() {
+    return sharing != null && sharing.listening();
+  }
+
+  /**
+   * A snapshot of the budget. Taking it changes nothing: no transition, no kept result dropped
+   * (those are the request path's, and {@link #close()}'s).
    */
   Stats stats() {
-    Stats stats = new Stats(limiter, registry == null ? 0 : registry.liveCount(), answers);
-    if (answers != null && !stats.limiting()) {
-      answers.notLimiting();
-    }
-    return stats;
+    return new Stats(figures);
+  }
+
+  /** The budget's figures, each read when asked: for the meters and the MXBean. */
+  Figures figures() {
+    return figures;
   }
 
   /**

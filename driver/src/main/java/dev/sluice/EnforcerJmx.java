@@ -6,7 +6,6 @@ import dev.sluice.internal.limit.Counts;
 import dev.sluice.internal.limit.Limiter;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
-import java.util.function.Supplier;
 import javax.management.InstanceAlreadyExistsException;
 import javax.management.InstanceNotFoundException;
 import javax.management.JMException;
@@ -29,18 +28,19 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
   private static final int MAX_SUFFIX = 1000;
 
   private final Limiter limiter;
-  private final Supplier<Stats> stats;
+  /** Read attribute by attribute: no snapshot, and no read acts on anything. */
+  private final Figures figures;
   /** Who makes the changes, as the WARN lines name it: {@code JMX}, or {@code Actuator}. */
   private final String via;
 
-  EnforcerJmx(Limiter limiter, Supplier<Stats> stats) {
-    this(limiter, stats, "JMX");
+  EnforcerJmx(Limiter limiter, Figures figures) {
+    this(limiter, figures, "JMX");
   }
 
-  EnforcerJmx(Limiter limiter, Supplier<Stats> stats, String via) {
+  EnforcerJmx(Limiter limiter, Figures figures, String via) {
     this.via = via;
     this.limiter = limiter;
-    this.stats = stats;
+    this.figures = figures;
   }
 
   /**
@@ -48,14 +48,15 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
    *
    * @return what unregisters it; closing it twice is harmless
    */
-  static AutoCloseable register(Limiter limiter, Supplier<Stats> stats) {
-    return register(limiter, stats, ManagementFactory.getPlatformMBeanServer());
+  static AutoCloseable register(Limiter limiter, Figures figures) {
+    return register(limiter, figures, ManagementFactory.getPlatformMBeanServer());
   }
 
-  static AutoCloseable register(Limiter limiter, Supplier<Stats> stats, MBeanServer server) {
+  static AutoCloseable register(Limiter limiter, Figures figures, MBeanServer server) {
     // StandardMBean: the MXBean rules apply to the public interface, not to this class's name
     StandardMBean bean =
-        new StandardMBean(new EnforcerJmx(limiter, stats), RateLimitedDataSourceMXBean.class, true);
+        new StandardMBean(new EnforcerJmx(limiter, figures), RateLimitedDataSourceMXBean.class,
+            true);
     for (int n = 1; n <= MAX_SUFFIX; n++) {
       ObjectName name = objectName(limiter.name() + (n == 1 ? "" : "#" + n));
       try {
@@ -135,12 +136,12 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
 
   @Override
   public boolean isLimiting() {
-    return stats.get().limiting();
+    return figures.limiting();
   }
 
   @Override
   public boolean isRecovering() {
-    return stats.get().recovering();
+    return figures.recovering();
   }
 
   @Override
@@ -155,27 +156,27 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
 
   @Override
   public String getFlagState() {
-    return stats.get().flagState().name();
+    return figures.flagState().name();
   }
 
   @Override
   public long getSinceFlagReadMillis() {
-    return stats.get().sinceFlagRead().toMillis();
+    return figures.sinceFlagRead().toMillis();
   }
 
   @Override
   public int getLiveInstances() {
-    return stats.get().liveInstances();
+    return figures.liveInstances();
   }
 
   @Override
   public int getInFlight() {
-    return stats.get().inFlight();
+    return figures.inFlight();
   }
 
   @Override
   public int getConcurrencyLimit() {
-    return stats.get().concurrencyLimit();
+    return figures.concurrencyLimit();
   }
 
   @Override
@@ -200,27 +201,27 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
 
   @Override
   public long getAnswered() {
-    return stats.get().answered();
+    return figures.answered();
   }
 
   @Override
   public long getJoined() {
-    return stats.get().joined();
+    return figures.joined();
   }
 
   @Override
   public int getAnswersKept() {
-    return stats.get().answersKept();
+    return figures.answersKept();
   }
 
   @Override
   public long getAnswersKeptBytes() {
-    return stats.get().answersKeptBytes();
+    return figures.answersKeptBytes();
   }
 
   @Override
   public long getAnswerAgeP99Millis() {
-    return stats.get().answerAgeMillis(0.99);
+    return figures.answerAgeMillis(0.99);
   }
 
   @Override

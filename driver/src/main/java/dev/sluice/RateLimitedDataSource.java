@@ -153,7 +153,7 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
    * @return a view over this data source's limiter
    */
   public RateLimitedDataSourceMXBean management(String via) {
-    return new EnforcerJmx(limiter, enforcer::stats, Objects.requireNonNull(via, "via"));
+    return new EnforcerJmx(limiter, enforcer.figures(), Objects.requireNonNull(via, "via"));
   }
 
   /**

@@ -20,8 +20,10 @@ import java.util.function.ToDoubleFunction;
  * SluiceMetrics.ofDriver("users-db").bindTo(meterRegistry);  // a jdbc:sluice: budget
  * }</pre>
  *
- * <p>Every meter is tagged {@code name=<sluice.name>} and reads the budget's {@link Stats} when the
- * registry asks, so binding costs the request path nothing:
+ * <p>Every meter is tagged {@code name=<sluice.name>} and reads its one figure where it lives when
+ * the registry asks (a counter's sum, a field): no snapshot is built, and reading changes nothing
+ * (no recovery begins or ends, no kept result is dropped), so binding costs the request path
+ * nothing and a scrape decides nothing:
  *
  * <table>
  *   <caption>Meters</caption>
@@ -93,10 +95,10 @@ import java.util.function.ToDoubleFunction;
  */
 public final class SluiceMetrics implements MeterBinder {
 
-  private final Supplier<Stats> stats;
+  private final Supplier<Figures> stats;
   private final Tags tags;
 
-  private SluiceMetrics(Supplier<Stats> stats, Tags tags) {
+  private SluiceMetrics(Supplier<Figures> stats, Tags tags) {
     this.stats = stats;
     this.tags = tags;
   }
@@ -111,7 +113,7 @@ public final class SluiceMetrics implements MeterBinder {
   public static SluiceMetrics of(RateLimitedDataSource dataSource) {
     Objects.requireNonNull(dataSource, "dataSource");
     Enforcer enforcer = dataSource.enforcer();
-    return new SluiceMetrics(enforcer::stats, Tags.of("name", enforcer.limiter().name()));
+    return new SluiceMetrics(enforcer::figures, Tags.of("name", enforcer.limiter().name()));
   }
 
   /**
@@ -127,7 +129,8 @@ public final class SluiceMetrics implements MeterBinder {
    */
   public static SluiceMetrics ofDriver(String name) {
     String checked = Keys.NAME.parse(name);
-    return new SluiceMetrics(() -> DriverEnforcers.SHARED.stats(checked), Tags.of("name", checked));
+    return new SluiceMetrics(() -> DriverEnforcers.SHARED.figures(checked),
+        Tags.of("name", checked));
   }
 
   /**
@@ -151,11 +154,11 @@ public final class SluiceMetrics implements MeterBinder {
   @Override
   public void bindTo(MeterRegistry registry) {
     Objects.requireNonNull(registry, "registry");
-    counter(registry, "sluice.calls.admitted", Stats::admitted,
+    counter(registry, "sluice.calls.admitted", Figures::admitted,
         "Calls that took a permit at a door while limiting");
-    counter(registry, "sluice.calls.rejected", Stats::rejected,
+    counter(registry, "sluice.calls.rejected", Figures::rejected,
         "Calls refused with RateLimitExceededException");
-    counter(registry, "sluice.calls.shadow.rejected", Stats::shadowRejected,
+    counter(registry, "sluice.calls.shadow.rejected", Figures::shadowRejected,
         "Calls shadow mode let pass that enforce mode would have refused");
     for (Priority p : Priority.values()) {
       Tags priority = Tags.of("priority", p.tag());
@@ -175,25 +178,25 @@ public final class SluiceMetrics implements MeterBinder {
     }
     gauge(registry, "sluice.shadow", Tags.empty(), s -> s.shadow() ? 1 : 0, null,
         "1 in shadow mode (nothing refused, would-be refusals counted), 0 in enforce mode");
-    counter(registry, "sluice.calls.forced", Stats::forced,
+    counter(registry, "sluice.calls.forced", Figures::forced,
         "Statements of admitted transactions charged without the right to refuse");
     gauge(registry, "sluice.limiting", Tags.empty(), s -> s.limiting() ? 1 : 0, null,
         "1 while permits are charged (the breaker flag is open, or recovering), else 0");
     gauge(registry, "sluice.recovering", Tags.empty(), s -> s.recovering() ? 1 : 0, null,
         "1 while the flag has closed and limiting holds until demand settles, else 0");
-    gauge(registry, "sluice.share", Tags.empty(), Stats::permitsPerSecond, "permits/s",
+    gauge(registry, "sluice.share", Tags.empty(), Figures::permitsPerSecond, "permits/s",
         "This instance's share of the budget");
-    gauge(registry, "sluice.budget", Tags.empty(), Stats::budget, "permits/s",
+    gauge(registry, "sluice.budget", Tags.empty(), Figures::budget, "permits/s",
         "The budget, all instances together");
-    gauge(registry, "sluice.instances", Tags.empty(), Stats::instances, null,
+    gauge(registry, "sluice.instances", Tags.empty(), Figures::instances, null,
         "How many instances the budget is divided among now");
-    gauge(registry, "sluice.instances.live", Tags.empty(), Stats::liveInstances, null,
+    gauge(registry, "sluice.instances.live", Tags.empty(), Figures::liveInstances, null,
         "The live instance count the Redis registry last reported; 0 without one");
-    gauge(registry, "sluice.burst", Tags.empty(), Stats::burst, "permits",
+    gauge(registry, "sluice.burst", Tags.empty(), Figures::burst, "permits",
         "The depth of this instance's bucket");
-    gauge(registry, "sluice.concurrency.inflight", Tags.empty(), Stats::inFlight, "statements",
+    gauge(registry, "sluice.concurrency.inflight", Tags.empty(), Figures::inFlight, "statements",
         "Statements in flight under the concurrency cap; 0 without one");
-    gauge(registry, "sluice.concurrency.limit", Tags.empty(), Stats::concurrencyLimit,
+    gauge(registry, "sluice.concurrency.limit", Tags.empty(), Figures::concurrencyLimit,
         "statements", "This instance's cap on statements in flight; 0 without one");
     for (FlagState state : FlagState.values()) {
       gauge(registry, "sluice.flag.state", Tags.of("state", state.name().toLowerCase(Locale.ROOT)),
@@ -205,11 +208,11 @@ public final class SluiceMetrics implements MeterBinder {
     counter(registry, "sluice.answers", Tags.of("how", "recent"),
         s -> s.answered() - s.joined(),
         "Reads refused by the limit and answered instead from a result kept recently");
-    counter(registry, "sluice.answers", Tags.of("how", "joined"), Stats::joined,
+    counter(registry, "sluice.answers", Tags.of("how", "joined"), Figures::joined,
         "Reads refused by the limit and answered instead by joining an identical read in flight");
-    gauge(registry, "sluice.answers.kept", Tags.empty(), Stats::answersKept, "results",
+    gauge(registry, "sluice.answers.kept", Tags.empty(), Figures::answersKept, "results",
         "Results kept to answer from now (sluice.stale.max-age)");
-    gauge(registry, "sluice.answers.kept.bytes", Tags.empty(), Stats::answersKeptBytes, "bytes",
+    gauge(registry, "sluice.answers.kept.bytes", Tags.empty(), Figures::answersKeptBytes, "bytes",
         "The kept results' estimated bytes, within sluice.stale.memory");
     for (String q : new String[] {"0.5", "0.99", "1"}) {
       double quantile = Double.parseDouble(q);
@@ -224,27 +227,27 @@ public final class SluiceMetrics implements MeterBinder {
    * Function counters hold their source weakly (Micrometer has no other kind); the gauges of the
    * same binding hold it strongly, and that keeps it alive.
    */
-  private void counter(MeterRegistry registry, String name, ToDoubleFunction<Stats> count,
+  private void counter(MeterRegistry registry, String name, ToDoubleFunction<Figures> count,
       String description) {
     counter(registry, name, Tags.empty(), count, description);
   }
 
   private void counter(MeterRegistry registry, String name, Tags more,
-      ToDoubleFunction<Stats> count, String description) {
+      ToDoubleFunction<Figures> count, String description) {
     FunctionCounter.builder(name, stats, current(count)).tags(tags.and(more))
         .description(description).register(registry);
   }
 
   private void gauge(MeterRegistry registry, String name, Tags more,
-      ToDoubleFunction<Stats> value, String unit, String description) {
+      ToDoubleFunction<Figures> value, String unit, String description) {
     Gauge.builder(name, stats, current(value)).strongReference(true).tags(tags.and(more))
         .baseUnit(unit).description(description).register(registry);
   }
 
-  /** Reads {@code figure} from the budget's stats of the moment; {@code NaN} while there are none. */
-  private static ToDoubleFunction<Supplier<Stats>> current(ToDoubleFunction<Stats> figure) {
+  /** Reads {@code figure} of the budget of the moment; {@code NaN} while there is none. */
+  private static ToDoubleFunction<Supplier<Figures>> current(ToDoubleFunction<Figures> figure) {
     return source -> {
-      Stats now = source.get();
+      Figures now = source.get();
       return now == null ? Double.NaN : figure.applyAsDouble(now);
     };
   }

@@ -1,7 +1,6 @@
 package dev.sluice;
 
 import dev.sluice.internal.answer.Answers;
-import dev.sluice.internal.limit.Concurrency;
 import dev.sluice.internal.limit.Counts;
 import dev.sluice.internal.limit.Limiter;
 import dev.sluice.internal.limit.Share;
@@ -9,7 +8,9 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * A snapshot of one budget's limiter, taken by {@link RateLimitedDataSource#stats()}.
+ * A snapshot of one budget's limiter, taken by {@link RateLimitedDataSource#stats()}. Taking it
+ * changes nothing: no recovery begins or ends, no kept result is dropped, however often it is
+ * taken.
  *
  * <p>The counters count decisions made while limiting (the flag open, or recovering): calls that
  * pass while the flag is closed and no recovery is on are not counted. This class is immutable
@@ -47,71 +48,56 @@ public final class Stats {
   private final long sharedHeard;
   /** Messages heard and dropped, by {@link Answers#sharedDropReasons()}' order. */
   private final long[] sharedDropped;
-  /** Read for the ages' quantiles when asked ({@link #answerAgeMillis}); null: answers off. */
-  private final Answers answers;
+  /** Read for the ages' quantiles when asked ({@link #answerAgeMillis}). */
+  private final Figures figures;
 
   Stats(Limiter limiter) {
-    this(limiter, 0);
+    this(new Figures(limiter, null, null));
   }
 
-  Stats(Limiter limiter, int liveInstances) {
-    this(limiter, liveInstances, null);
-  }
-
-  Stats(Limiter limiter, int liveInstances, Answers answers) {
+  /** Copies every figure once; reading them acts on nothing ({@link Figures}). */
+  Stats(Figures figures) {
+    this.figures = figures;
     this.answeredBy = new long[Priority.values().length];
     this.joinedBy = new long[answeredBy.length];
+    this.admittedBy = new long[answeredBy.length];
+    this.rejectedBy = new long[answeredBy.length];
+    this.shadowRejectedBy = new long[answeredBy.length];
     long answeredSum = 0;
     long joinedSum = 0;
-    if (answers != null) { // the totals are the parts' sums: one snapshot, never two readings
-      for (Priority p : Priority.values()) {
-        answeredSum += answeredBy[p.ordinal()] = answers.answered(p);
-        joinedSum += joinedBy[p.ordinal()] = answers.joined(p);
-      }
+    for (Priority p : Priority.values()) { // the totals are the parts' sums: one snapshot
+      answeredSum += answeredBy[p.ordinal()] = figures.answered(p);
+      joinedSum += joinedBy[p.ordinal()] = figures.joined(p);
+      admittedBy[p.ordinal()] = figures.admitted(p);
+      rejectedBy[p.ordinal()] = figures.rejected(p);
+      shadowRejectedBy[p.ordinal()] = figures.shadowRejected(p);
     }
     this.answered = answeredSum;
     this.joined = joinedSum;
-    this.answersKept = answers == null ? 0 : answers.entries();
-    this.answersKeptBytes = answers == null ? 0 : answers.bytes();
-    this.sharedSent = answers == null ? 0 : answers.sharedSent();
-    this.sharedHeard = answers == null ? 0 : answers.sharedHeard();
+    this.answersKept = figures.answersKept();
+    this.answersKeptBytes = figures.answersKeptBytes();
+    this.sharedSent = figures.sharedSent();
+    this.sharedHeard = figures.sharedHeard();
     this.sharedDropped = Answers.sharedDropReasons().stream()
-        .mapToLong(reason -> answers == null ? 0 : answers.sharedDropped(reason)).toArray();
-    this.answers = answers;
-    this.name = limiter.name();
-    this.admitted = limiter.counts().admitted();
-    this.rejected = limiter.counts().rejected();
-    this.forced = limiter.counts().forced();
-    this.shadowRejected = limiter.counts().shadowRejected();
-    this.admittedBy = new long[Priority.values().length];
-    this.rejectedBy = new long[admittedBy.length];
-    this.shadowRejectedBy = new long[admittedBy.length];
-    for (Priority p : Priority.values()) {
-      admittedBy[p.ordinal()] = limiter.counts().admitted(p);
-      rejectedBy[p.ordinal()] = limiter.counts().rejected(p);
-      shadowRejectedBy[p.ordinal()] = limiter.counts().shadowRejected(p);
-    }
-    this.shadow = limiter.counts().shadow();
-    boolean flagOpen = limiter.hold().flag().isOpen();
-    this.limiting = limiter.hold().limiting(flagOpen);
+        .mapToLong(figures::sharedDropped).toArray();
+    this.name = figures.name();
+    this.admitted = figures.admitted();
+    this.rejected = figures.rejected();
+    this.forced = figures.forced();
+    this.shadowRejected = figures.shadowRejected();
+    this.shadow = figures.shadow();
+    boolean flagOpen = figures.flagOpen();
+    this.limiting = figures.limitingWith(flagOpen);
     this.recovering = limiting && !flagOpen;
-    this.permitsPerSecond = limiter.bucket().permitsPerSecond();
-    this.burst = limiter.bucket().burst();
-    this.instances = limiter.share().instances();
-    this.budget = limiter.share().budget();
-    BreakerFlag flag = limiter.hold().flag();
-    if (flag instanceof RedisBreakerFlag) {
-      RedisBreakerFlag shared = (RedisBreakerFlag) flag;
-      this.flagState = shared.state();
-      this.sinceFlagRead = shared.sinceLastRead();
-    } else {
-      this.flagState = flagOpen ? FlagState.OPEN : FlagState.CLOSED;
-      this.sinceFlagRead = Duration.ZERO;
-    }
-    this.liveInstances = liveInstances;
-    Concurrency concurrency = limiter.concurrency();
-    this.inFlight = concurrency == null ? 0 : concurrency.inFlight();
-    this.concurrencyLimit = concurrency == null ? 0 : concurrency.limit();
+    this.permitsPerSecond = figures.permitsPerSecond();
+    this.burst = figures.burst();
+    this.instances = figures.instances();
+    this.budget = figures.budget();
+    this.flagState = figures.flagState(flagOpen);
+    this.sinceFlagRead = figures.sinceFlagRead();
+    this.liveInstances = figures.liveInstances();
+    this.inFlight = figures.inFlight();
+    this.concurrencyLimit = figures.concurrencyLimit();
   }
 
   /**
@@ -234,7 +220,7 @@ public final class Stats {
    * @return the age in milliseconds; {@code -1} before the first answer or with answers off
    */
   public long answerAgeMillis(double quantile) {
-    return answers == null ? -1 : answers.ageMillis(quantile);
+    return figures.answerAgeMillis(quantile);
   }
 
   /**
@@ -331,8 +317,10 @@ public final class Stats {
    * Returns whether the limiter is recovering: the breaker flag has closed after having been open,
    * and limiting goes on at this instance's share until its demand has stayed at or below
    * {@code sluice.recovery.threshold} of the share for {@code sluice.recovery.settle}, so that a
-   * cold cache refills without flooding the database. Reading the stats ends a recovery whose
-   * settle is over, even when no call has come since.
+   * cold cache refills without flooding the database. Like every figure it is read without
+   * acting: it says what a call now would find. The recovery begins at the first call that finds
+   * the flag closed and ends at the first call after its settle; reading the stats begins and
+   * ends nothing.
    *
    * @return {@code true} while recovering; {@link #limiting()} is then {@code true} too
    */

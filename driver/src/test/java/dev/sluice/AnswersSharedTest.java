@@ -93,6 +93,18 @@ class AnswersSharedTest {
     return AnswersSeenTest.byId(ds, id);
   }
 
+  /**
+   * Waits until each instance's subscriber is confirmed by Redis: pub/sub keeps nothing, so a
+   * result sent before an instance subscribed is never heard there (what a fresh clone's CI once
+   * hit: "b keeps a's result" never came).
+   */
+  private static void hearing(RateLimitedDataSource... instances) {
+    for (RateLimitedDataSource ds : instances) {
+      Await.until(ds.stats().name() + " subscribed to the kept results", DELIVERY,
+          () -> ds.enforcer().hearsShared());
+    }
+  }
+
   /** Spends the instance's one permit and has a read refused: it limits, answers are active. */
   private static void limiting(RateLimitedDataSource ds) throws SQLException {
     byId(ds, 3);
@@ -103,6 +115,7 @@ class AnswersSharedTest {
   void aReadOneInstanceKept_answersTheIdenticalReadAnotherRefuses() throws Exception {
     try (RateLimitedDataSource a = instance(tickerA, true);
         RateLimitedDataSource b = instance(tickerB, true)) {
+      hearing(a, b);
       flag.trip();
       limiting(a);
       limiting(b);
@@ -141,7 +154,8 @@ class AnswersSharedTest {
         RateLimitedDataSource b = instance(tickerB, false);
         RateLimitedDataSource c = instance(new FakeTicker(), true);
         RateLimitedDataSource d = instance(new FakeTicker(), true)) {
-      subscribers(3); // a message reaches whoever listens when it is sent: a, c and d
+      hearing(a, c, d);
+      assertThat(b.enforcer().hearsShared()).as("b does not share").isFalse();
       flag.trip();
       limiting(a);
       limiting(b); // c has refused nothing: it is not limiting yet, and keeps nothing
@@ -168,11 +182,13 @@ class AnswersSharedTest {
   void redisStopped_eachAnswersFromItsOwn_andSharingResumesWhenItIsBack() throws Exception {
     try (RateLimitedDataSource a = instance(tickerA, true);
         RateLimitedDataSource b = instance(tickerB, true)) {
+      hearing(a, b);
       flag.trip();
       limiting(a);
       limiting(b);
       redis.stop();
       try {
+        Await.until("b knows it hears nothing", DELIVERY, () -> !b.enforcer().hearsShared());
         tickerA.advance(REFILL);
         assertThat(byId(a, 1)).isEqualTo("1:one"); // kept here; Redis does not take it
         tickerA.advance(Duration.ofMillis(200));
@@ -181,6 +197,7 @@ class AnswersSharedTest {
       } finally {
         redis.restart();
       }
+      hearing(a, b);
       // each look at b keeps a new result on a, sent if Redis takes it, until b hears one
       Await.until("b hears a again", Duration.ofSeconds(20), () -> {
         tickerA.advance(REFILL);

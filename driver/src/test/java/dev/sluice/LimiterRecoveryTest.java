@@ -232,19 +232,33 @@ class LimiterRecoveryTest {
   }
 
   @Test
-  void recovery_noCallAtAll_endsAtTheSettleWhenTheStatsAreRead() {
+  void recovery_noCallSawTheOutage_readingTheStatsStartsNoRecovery() {
     Limiter limiter = limiter(SETTLE);
     flag.trip();
-    assertThat(stats(limiter).limiting()).isTrue();
+    assertThat(stats(limiter).limiting()).as("a call now would be charged").isTrue();
     flag.reset();
-    Stats first = stats(limiter); // the first reader to see the close starts the recovery
-    assertThat(first.recovering()).isTrue();
-    assertThat(first.limiting()).isTrue();
-    assertThat(first.flagState()).isEqualTo(FlagState.CLOSED);
+    assertThat(stats(limiter).limiting()).as("no call saw the flag open: nothing to recover")
+        .isFalse();
+    assertThat(door(limiter)).isFalse();
+    assertThat(stats(limiter).recovering()).isFalse();
+  }
+
+  @Test
+  void recovery_noCallSinceTheClose_theStatsSayTheNextCallStartsIt_andReadingThemEndsNothing() {
+    Limiter limiter = limiter(SETTLE);
+    outage(limiter);
+    ticker.advance(Duration.ofHours(1)); // nobody calls; the stats are read all along
+    for (int i = 0; i < 100; i++) {
+      Stats read = stats(limiter);
+      assertThat(read.recovering()).as("the next call starts the recovery").isTrue();
+      assertThat(read.limiting()).isTrue();
+      assertThat(read.flagState()).isEqualTo(FlagState.CLOSED);
+    }
+    assertThat(door(limiter)).as("the first call after the close is charged").isTrue();
     ticker.advanceNanos(SETTLE.toNanos() - 1);
     assertThat(stats(limiter).recovering()).isTrue();
     ticker.advanceNanos(1);
-    assertThat(stats(limiter).recovering()).isFalse();
+    assertThat(stats(limiter).recovering()).as("settled: the next call passes").isFalse();
     assertThat(stats(limiter).limiting()).isFalse();
     assertThat(door(limiter)).isFalse();
   }

@@ -51,9 +51,10 @@ class RecoveryFlagsTest {
     try (Enforcer enforcer = Enforcer.open(settings, BreakerFlag.of(breakerOpen::get), false, ticker)) {
       breakerOpen.set(true);
       assertThat(enforcer.stats().limiting()).isTrue();
+      assertThat(enforcer.limiter().isLimiting()).isTrue(); // a call sees the flag open
       breakerOpen.set(false);
-      assertThat(enforcer.stats().recovering()).isTrue();
-      assertThat(enforcer.limiter().isLimiting()).isTrue();
+      assertThat(enforcer.stats().recovering()).as("what the next call will find").isTrue();
+      assertThat(enforcer.limiter().isLimiting()).isTrue(); // that call starts the recovery
       ticker.advance(Duration.ofSeconds(5));
       assertThat(enforcer.stats().recovering()).isFalse();
       assertThat(enforcer.limiter().isLimiting()).isFalse();

@@ -32,7 +32,8 @@ class RedisClusterFailoverTest {
       String name = uniqueName();
       String key = "sluice:" + name + ":breaker";
       try (RedisBreakerFlag a = flag(cluster, name); RedisBreakerFlag b = flag(cluster, name)) {
-        assertThat(b.state()).isEqualTo(FlagState.CLOSED);
+        Await.until("b's first read of the key", Duration.ofSeconds(5),
+            () -> b.state() == FlagState.CLOSED);
         int master = cluster.masterOf(key);
 
         cluster.stop(master);

@@ -46,7 +46,8 @@ class RedisClusterTest {
     String key = "sluice:" + name + ":breaker";
     Set<Thread> before = Thread.getAllStackTraces().keySet();
     try (RedisBreakerFlag a = flag(name); RedisBreakerFlag b = flag(name)) {
-      assertThat(b.state()).isEqualTo(FlagState.CLOSED);
+      Await.until("b's first read of the key", Duration.ofSeconds(5),
+          () -> b.state() == FlagState.CLOSED);
       Await.until("b subscribed on some node", Duration.ofSeconds(5),
           () -> subscribers(key) >= 2);
 

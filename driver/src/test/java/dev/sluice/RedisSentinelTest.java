@@ -31,7 +31,8 @@ class RedisSentinelTest {
       try (RedisBreakerFlag flag = RedisBreakerFlag.builder(uri, name)
           .refresh(Duration.ofMillis(100)).timeout(Duration.ofMillis(200))
           .settle(Duration.ofMillis(300)).build()) {
-        assertThat(flag.state()).isEqualTo(FlagState.CLOSED);
+        Await.until("the first read of the key", Duration.ofSeconds(5),
+            () -> flag.state() == FlagState.CLOSED);
         try (Jedis cli = master.client()) {
           cli.set(key, "open");
         }

@@ -355,7 +355,7 @@ public final class Answers {
     }
   }
 
-  /** A read, or a look at the stats, found the budget not limiting: drops every kept result. */
+  /** A call found the budget not limiting (or limiting stopped): drops every kept result. */
   public void notLimiting() {
     if (active) {
       active = false;

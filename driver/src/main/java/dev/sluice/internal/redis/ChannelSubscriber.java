@@ -60,6 +60,17 @@ final class ChannelSubscriber implements AutoCloseable {
     threads.newThread(this::listen).start();
   }
 
+  /**
+   * Whether Redis has confirmed the subscription (its reply to {@code SUBSCRIBE}) and it has not
+   * been lost since: only then is a message published on the channel heard here. One published
+   * before, or while it is down, is lost for good (pub/sub keeps nothing).
+   *
+   * @return {@code true} while subscribed
+   */
+  boolean live() {
+    return subscription != null;
+  }
+
   /** Pings the live subscription, if there is one. */
   void ping() {
     RedisLink.Subscription current = subscription;

@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * every {@value #TICK_MILLIS} ms, and a {@link ChannelSubscriber} hands what the others sent to
  * the answers' store. Neither is on a request path: a request only queues what it kept.
  *
- * <p>Pub/sub delivers at most once: a message sent while an instance's subscription is down is
- * not heard there, and that instance answers from its own results meanwhile. When Redis does not
+ * <p>Pub/sub delivers at most once: a message sent before an instance's subscription is confirmed
+ * ({@link #listening()}: just after it starts, or after it was lost) is not heard there, and that
+ * instance answers from its own results meanwhile. When Redis does not
  * answer, what is queued is dropped, not retried: a result worth sharing is a recent one.
  *
  * <p>A message the answers drop (unsigned, a wrong or unknown key, over-age, replayed: see
@@ -174,6 +175,18 @@ public final class ResultChannel implements AutoCloseable {
           + " zone or locale, whose values are not answered here";
       default -> "a signed result that does not decode: an instance of another version";
     };
+  }
+
+  /**
+   * Whether this instance hears the others' kept results now: Redis confirmed its subscription
+   * and it has not been lost since. A result another instance sends before then is never heard
+   * here (an instance that starts sharing in the middle of an outage, or whose subscription came
+   * back, hears only what is sent after); it answers from its own reads meanwhile.
+   *
+   * @return {@code true} while subscribed
+   */
+  public boolean listening() {
+    return subscriber.live();
   }
 
   /** Messages of kept results this instance could not send because Redis did not take them. */

@@ -8,6 +8,8 @@ import dev.sluice.BreakerFlag;
 import dev.sluice.FlagState;
 import dev.sluice.RateLimitedDataSource;
 import dev.sluice.RateLimitExceededException;
+import io.micrometer.core.instrument.Measurement;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -19,6 +21,7 @@ import java.time.Duration;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.actuate.autoconfigure.health.HealthContributorAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.health.HealthEndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration;
@@ -32,6 +35,8 @@ import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /** Meters, the {@code sluice} endpoint and the health contributor. */
 class SluiceActuatorTest {
@@ -215,6 +220,46 @@ class SluiceActuatorTest {
               .contains("flagState=unreachable", "limiting=true");
           assertThat(context.getBean(HealthEndpoint.class).health().getStatus())
               .isEqualTo(Status.UP);
+        });
+  }
+
+  /**
+   * The endpoint, the health contributor and every meter observe: read again and again after an
+   * outage's flag closed, they never begin the recovery that the next call begins (with the
+   * settle of an hour, nothing else could end or begin it meanwhile).
+   */
+  @Test
+  @ExtendWith(OutputCaptureExtension.class)
+  void endpointHealthAndMeters_readAfterTheFlagCloses_beginNoRecovery(CapturedOutput output) {
+    runner.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+            CompositeMeterRegistryAutoConfiguration.class,
+            SimpleMetricsExportAutoConfiguration.class, HealthContributorAutoConfiguration.class,
+            HealthEndpointAutoConfiguration.class))
+        .withPropertyValues("management.endpoints.web.exposure.include=sluice",
+            "sluice.recovery.settle=1h")
+        .run(context -> {
+          SluiceEndpoint endpoint = context.getBean(SluiceEndpoint.class);
+          HealthIndicator health = context.getBean("sluiceHealthIndicator", HealthIndicator.class);
+          MeterRegistry registry = context.getBean(MeterRegistry.class);
+          DataSource dataSource = context.getBean(DataSource.class);
+          BreakerFlag.Manual flag = context.getBean(BreakerFlag.Manual.class);
+          flag.trip();
+          select(dataSource); // a call sees the outage
+          flag.reset();
+          for (int i = 0; i < 200; i++) {
+            assertThat(endpoint.budget("users-db")).as("what the next call will find")
+                .containsEntry("recovering", true);
+            assertThat(health.health().getDetails().get("users-db").toString())
+                .contains("limiting=true");
+            for (Meter meter : registry.getMeters()) {
+              meter.measure().forEach(Measurement::getValue);
+            }
+          }
+          String cold = "users-db - the cache breaker flag is closed, but the cache is likely"
+              + " cold";
+          assertThat(output.getAll()).as("no read began the recovery").doesNotContain(cold);
+          select(dataSource);
+          assertThat(output.getAll()).as("the next call began it").contains(cold);
         });
   }
 
