@@ -151,6 +151,7 @@ class LimiterRecoveryTest {
       }
       assertThat(stats(limiter).recovering()).as("steady within the share for a settle")
           .isFalse();
+      assertThat(door(limiter)).as("the next call passes, and ends the hold").isFalse();
       assertThat(log.lines("WARN", "recovery ended")).singleElement().asString()
           .contains("stopped falling at about 9/s", "within this instance's share of 10/s",
               "everyday level");

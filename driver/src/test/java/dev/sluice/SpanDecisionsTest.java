@@ -98,12 +98,13 @@ class SpanDecisionsTest {
   void admittedAnsweredRefusedRead_eachJdbcSpanCarriesTheDecision() throws Exception {
     build();
     flag.trip();
-    // the opening is seen by the first look at the flag: a statement prepared after it records
-    // its parameters, so the first read is kept (AnswersSeenTest)
+    // the opening is seen by the first call's door (a look at the figures changes nothing); a
+    // read sent as text has no parameters recorded too late, so the first read is kept
+    // (AnswersSeenTest)
     assertThat(sluice.stats().limiting()).isTrue();
-    assertThat(read(1)).isEqualTo("one"); // the one permit; kept
+    assertThat(readText(1)).isEqualTo("one"); // the one permit; kept
     ticker.advance(Duration.ofMillis(1200));
-    assertThat(read(1)).isEqualTo("one"); // refused, answered from the kept result
+    assertThat(readText(1)).isEqualTo("one"); // refused, answered from the kept result
     assertThatThrownBy(() -> read(2)).isInstanceOf(RateLimitExceededException.class);
 
     List<Attributes> reads = readSpans();
@@ -183,6 +184,17 @@ class SpanDecisionsTest {
         }
         return found;
       }
+    }
+  }
+
+  private String readText(int id) throws SQLException {
+    try (Connection c = traced.getConnection(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT id, name FROM items WHERE id = " + id)) {
+      String found = null;
+      while (rs.next()) {
+        found = rs.getString("name");
+      }
+      return found;
     }
   }
 

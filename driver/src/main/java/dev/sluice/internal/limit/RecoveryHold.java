@@ -132,6 +132,7 @@ public final class RecoveryHold implements AdmitLimit {
     }
     int seen = phase;
     return seen == OPEN ? recovery.enabled()
+        && !(openWasPresumed.getAsBoolean() && !openedInRecovery) // as flagClosed decides
         : seen == STARTING || seen == RECOVERING && !recovery.settled(ticker.read());
   }
 
