@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import dev.sluice.internal.answer.Answers;
 import dev.sluice.internal.config.Keys;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -71,6 +72,13 @@ import java.util.function.ToDoubleFunction;
  *   <tr><td>{@code sluice.answers.age}</td><td>gauge, tag {@code quantile} ({@code 0.5},
  *       {@code 0.99}, {@code 1})</td><td>how old the answers were, seconds, since the start;
  *       {@code NaN} before the first</td></tr>
+ *   <tr><td>{@code sluice.answers.shared}</td><td>counter, tag {@code what} ({@code sent},
+ *       {@code heard})</td><td>kept results sent to the other instances, and heard from them
+ *       ({@code sluice.stale.share})</td></tr>
+ *   <tr><td>{@code sluice.answers.shared.dropped}</td><td>counter, tag {@code reason}</td>
+ *       <td>messages on {@code sluice:<name>:answers} dropped unheard: {@code unsigned},
+ *       {@code unknown-key}, {@code bad-signature}, {@code expired}, {@code replayed},
+ *       {@code environment}, {@code undecodable}</td></tr>
  *   <tr><td>{@code sluice.concurrency.inflight}</td><td>gauge</td>
  *       <td>statements in flight under the concurrency cap; 0 without one</td></tr>
  *   <tr><td>{@code sluice.concurrency.limit}</td><td>gauge</td>
@@ -220,6 +228,15 @@ public final class SluiceMetrics implements MeterBinder {
         long ms = s.answerAgeMillis(quantile);
         return ms < 0 ? Double.NaN : ms / 1e3;
       }, "seconds", "How old the answers were, by quantile, since the start; NaN before any");
+    }
+    counter(registry, "sluice.answers.shared", Tags.of("what", "sent"), Figures::sharedSent,
+        "Kept results this instance sent to the others (sluice.stale.share)");
+    counter(registry, "sluice.answers.shared", Tags.of("what", "heard"), Figures::sharedHeard,
+        "Kept results heard from the others, signed and in time");
+    for (String reason : Answers.sharedDropReasons()) {
+      counter(registry, "sluice.answers.shared.dropped", Tags.of("reason", reason),
+          s -> s.sharedDropped(reason), "Messages on sluice:<name>:answers dropped unheard, by"
+          + " reason (unsigned, unknown-key, bad-signature, expired, replayed...)");
     }
   }
 

@@ -60,7 +60,7 @@ class SluiceMetricsTest {
       assertThat(flagState("metrics-all", "unreachable")).isZero();
       assertThat(gauge("sluice.concurrency.inflight", "metrics-all")).isZero(); // no cap
       assertThat(gauge("sluice.concurrency.limit", "metrics-all")).isZero();
-      assertThat(registry.getMeters()).hasSize(40);
+      assertThat(registry.getMeters()).hasSize(49);
     }
   }
 
@@ -198,7 +198,7 @@ class SluiceMetricsTest {
 
       SluiceMetrics.of(ds).withTags(Tags.of("region", "eu")).bindTo(registry);
 
-      assertThat(registry.getMeters()).hasSize(40).allSatisfy(meter -> {
+      assertThat(registry.getMeters()).hasSize(49).allSatisfy(meter -> {
         assertThat(meter.getId().getTag("name")).isEqualTo("metrics-tags");
         assertThat(meter.getId().getTag("region")).isEqualTo("eu");
       });

@@ -152,7 +152,8 @@ class OutageDashboardTest {
     }
     assertThat(expressions.keySet()).containsExactly("alert SluiceFlagUnreachable",
         "alert SluiceCriticalRefused", "alert SluiceAnswersNearMaxAge",
-        "alert SluiceInstancesNotAsAssumed", "alert SluiceLiveInstancesDiffer");
+        "alert SluiceInstancesNotAsAssumed", "alert SluiceLiveInstancesDiffer",
+        "alert SluiceSharedMessagesRejected");
     checkAgainstScrape(expressions);
   }
 
