@@ -194,6 +194,9 @@ class AnswersSharedAttackTest {
       Await.until("a counts its three drops", DELIVERY, () -> dropped(a) == 3);
       // once per reason on each instance: a hears the attacker too (its own genuine message and
       // the one re-signed with its key and sender are its own: never counted)
+      // each drop is counted, then logged by the subscriber's thread: wait for the last line
+      Await.until("a WARN per reason on each instance", DELIVERY,
+          () -> log.lines("WARN", "was dropped (").size() >= 8);
       assertThat(log.lines("WARN", "was dropped (")).hasSize(8)
           .noneMatch(line -> line.contains(KEY) || line.contains(ATTACKER_KEY));
       assertThat(a.stats().sharedDropped("expired") + a.stats().sharedDropped("replayed"))
