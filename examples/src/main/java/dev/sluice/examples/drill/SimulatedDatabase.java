@@ -25,7 +25,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@code DETERMINISTIC} (it returns 0, and stands for the cost of a pure read), so that a read
  * calling it may be answered ({@code H2Dialect} judges the application's routines by
  * {@code IS_DETERMINISTIC}); it takes the row's id so that H2 cannot fold the call into a
- * constant when it prepares the query, and calls it for every query.
+ * constant when it prepares the query, and the database runs with {@code QUERY_CACHE_SIZE=0}: H2
+ * would otherwise answer a session's repeated deterministic query from its own result cache,
+ * without calling the function, and the drill would count less load than it made.
  *
  * <p>This class is threadsafe. H2 calls {@link #work(int)} as a static method of a public class, so
  * one database is current per JVM at a time; nothing else of it is public.
@@ -64,7 +66,8 @@ public final class SimulatedDatabase implements AutoCloseable {
    */
   static SimulatedDatabase start(int rows, double costMillis, double crowdingMillis)
       throws SQLException {
-    String url = "jdbc:h2:mem:drill" + NEXT_ID.incrementAndGet() + ";DB_CLOSE_DELAY=-1";
+    String url = "jdbc:h2:mem:drill" + NEXT_ID.incrementAndGet()
+        + ";DB_CLOSE_DELAY=-1;QUERY_CACHE_SIZE=0";
     SimulatedDatabase db = new SimulatedDatabase(url, costMillis, crowdingMillis);
     try (Statement s = db.keepAlive.createStatement()) {
       s.execute("CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(64) NOT NULL)");
