@@ -1,5 +1,6 @@
 package dev.sluice.internal.answer;
 
+import dev.sluice.internal.sql.Lexer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -222,8 +223,13 @@ public final class SessionText {
     int n = sql.length();
     int i = 0;
     while (i < n) {
+      int next = Scan.skipSpace(sql, i);
+      if (next != i || next >= n) {
+        i = next; // blanks and comments
+        continue;
+      }
       char c = sql.charAt(i);
-      if (Scan.isIdentifierStart(c)) {
+      if (Lexer.kind(sql, i, Lexer.POSTGRES) == Lexer.WORD) {
         int end = Scan.wordEnd(sql, i);
         if (sql.indexOf('(', end) >= 0 && Scan.skipSpace(sql, end) < n
             && sql.charAt(Scan.skipSpace(sql, end)) == '('
