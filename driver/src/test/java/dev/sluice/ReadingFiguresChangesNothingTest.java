@@ -49,7 +49,9 @@ class ReadingFiguresChangesNothingTest {
     Run quiet = play(false);
     Run scraped = play(true);
 
-    assertThat(scraped.scrapes.get()).as("the figures were read").isGreaterThan(1000);
+    // at least after every call and in every tick by this thread (170 ticks), plus whatever the
+    // tight loop managed: its count depends on the machine, so it is not bounded here
+    assertThat(scraped.scrapes.get()).as("the figures were read").isGreaterThan(170);
     assertThat(quiet.transitions).as("the script starts and ends limiting")
         .anyMatch(t -> t.contains("the cache is likely cold"))
         .anyMatch(t -> t.contains("recovery ended"));
