@@ -14,13 +14,15 @@ import redis.clients.jedis.Jedis;
 
 /**
  * Issue 15, part 2: the master holding the breaker key dies. Meanwhile the flag fails safe (as
- * for one server: unreachable, so open) and a {@code trip()} returns within the timeout; once the
+ * for one server: unreachable, so open, once the key has gone unread for the unreachable-after) and a {@code trip()} returns within the timeout; once the
  * cluster has promoted the replica, the trip made during the outage is written there, the readers
  * read it, and a reset closes the flag again.
  */
 class RedisClusterFailoverTest {
   private static final Duration REFRESH = Duration.ofMillis(200);
   private static final Duration TIMEOUT = Duration.ofMillis(200);
+  /** The default silence before Redis counts as unreachable: 4 x (refresh + timeout). */
+  private static final Duration UNREACHABLE_AFTER = REFRESH.plus(TIMEOUT).multipliedBy(4);
   /** Room for a loaded two-core machine. */
   private static final Duration SLACK = Duration.ofMillis(800);
 
@@ -37,7 +39,8 @@ class RedisClusterFailoverTest {
         int master = cluster.masterOf(key);
 
         cluster.stop(master);
-        long nanos = Await.until("b fails safe", REFRESH.plus(TIMEOUT.multipliedBy(3)).plus(SLACK),
+        long nanos = Await.until("b fails safe",
+            UNREACHABLE_AFTER.plus(REFRESH).plus(TIMEOUT).plus(SLACK),
             () -> b.state() == FlagState.UNREACHABLE && b.isOpen());
         System.out.printf("key's master killed -> flag unreachable: %.0f ms%n", nanos / 1e6);
 

@@ -66,7 +66,8 @@ class TripResetLastCallWinsTest {
       assertThat(answers).containsExactly(false, false);
       assertThat(tripMillis).isLessThan(TIMEOUT.plus(SLACK).toMillis());
       assertThat(resetMillis).isLessThan(TIMEOUT.plus(SLACK).toMillis());
-      Await.until("the other instance sees Redis unreachable", Duration.ofSeconds(2),
+      // unreachable-after: 4 x (refresh + timeout) = 1.2 s by default, then up to one more read
+      Await.until("the other instance sees Redis unreachable", Duration.ofSeconds(5),
           () -> other.state() == FlagState.UNREACHABLE);
 
       own.thaw();
