@@ -67,7 +67,10 @@ final class SessionBase {
                     or k.confupdtype in ('c', 'n', 'd'))))),
         (select string_agg(distinct lower(proname), ',') from pg_proc
           where pronamespace not in ('pg_catalog'::regnamespace,
-            'information_schema'::regnamespace))
+            'information_schema'::regnamespace)),
+        (select string_agg(distinct lower(proname), ',') from pg_proc
+          where pronamespace not in ('pg_catalog'::regnamespace,
+            'information_schema'::regnamespace) and provolatile = 'v')
       """;
 
   /**
@@ -101,7 +104,7 @@ final class SessionBase {
         text.append(r.getString(c)).append('\0');
       }
       return new Base(digest(text.toString()),
-          TableReach.of(r.getString(9), r.getString(10), r.getString(11)));
+          TableReach.of(r.getString(9), r.getString(10), r.getString(11), r.getString(12)));
     }
   }
 

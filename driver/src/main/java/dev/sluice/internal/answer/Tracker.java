@@ -46,8 +46,8 @@ public final class Tracker {
     SessionText.Effect effect = SessionText.classify(sql);
     if ((effect.kind == SessionText.Effect.Kind.READ
         || effect.kind == SessionText.Effect.Kind.WRITE)
-        && SessionText.callsAny(sql, fences.catalog().functions)) {
-      effect = SessionText.Effect.UNKNOWN; // a function of the application's own: anything
+        && SessionText.callsAny(sql, fences.catalog().writingFunctions)) {
+      effect = SessionText.Effect.UNKNOWN; // the application's VOLATILE function: anything
     }
     session.noted = effect;
     session.notedName = effect.name;

@@ -35,6 +35,8 @@ class AnswerWriteFenceAttackTest {
             + " $$ begin update atk_rw set v = 'after' where id = 1; return 1; end $$",
         "create or replace procedure atk_proc() language plpgsql as"
             + " $$ begin update atk_rw set v = 'after' where id = 1; end $$",
+        "create or replace function atk_peek(int) returns text stable language sql as"
+            + " $$ select v from atk_rw where id = $1 $$",
         "create table atk_src(id int)",
         "create or replace function atk_copy() returns trigger language plpgsql as"
             + " $$ begin update atk_rw set v = 'after' where id = 1; return new; end $$",
@@ -83,6 +85,16 @@ class AnswerWriteFenceAttackTest {
   @Test
   void writeInsideAFunctionCalledBySelect_unknownTables_fencesEveryRead() throws Exception {
     attack(ROW, "select atk_bump()");
+  }
+
+  /**
+   * A read calling the application's own {@code STABLE} function is kept (the function is taken
+   * at its word: no write), but the function may read any table, so a write to the table it
+   * reads fences the kept result.
+   */
+  @Test
+  void aStableFunctionOverTheWrittenTable_isNotAnsweredAsBefore() throws Exception {
+    attack("select atk_peek(1)", "update atk_rw set v = 'after' where id = 1");
   }
 
   @Test
