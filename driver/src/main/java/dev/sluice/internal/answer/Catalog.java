@@ -29,7 +29,14 @@ import java.util.function.LongSupplier;
  * costs one failed query a second, not one per read). The caches are bounded
  * ({@link #MAX_ENTRIES} each): full, they are emptied.
  *
- * <p>This class is threadsafe: concurrent maps; two first sights of a name may both ask.
+ * <p>One caller judges a text at a time: the others take the verdict it is replacing (none, at
+ * first sight: not eligible, so not kept nor answered) instead of asking too or waiting: as the
+ * flag opens every thread of an instance reads at once, and each would otherwise ask the same
+ * question of the database on its own connection ({@code EligibilityTest}). So a verdict
+ * refreshed every second is at most a second and one catalog query old.
+ *
+ * <p>This class is threadsafe: concurrent maps; two texts' first sights of one name may both
+ * ask.
  */
 final class Catalog {
   static final long TTL_NANOS = 1_000_000_000L;
@@ -44,8 +51,15 @@ final class Catalog {
     this.nanoTime = nanoTime;
   }
 
-  /** A verdict and when it was reached. */
-  private record Verdict(boolean eligible, long atNanos) {}
+  /**
+   * A verdict and when it was reached; {@code judging}: a caller is judging the text now, and
+   * {@code eligible} is the verdict it replaces.
+   */
+  private record Verdict(boolean eligible, long atNanos, boolean judging) {
+    Verdict(boolean eligible, long atNanos) {
+      this(eligible, atNanos, false);
+    }
+  }
 
   /** One database's verdicts. */
   private static final class Database {
@@ -70,15 +84,27 @@ final class Catalog {
     long now = nanoTime.getAsLong();
     Verdict v = db.texts.get(sql);
     if (v != null && now - v.atNanos() < TTL_NANOS) {
-      return v.eligible();
+      return v.eligible(); // also while another caller judges it
     }
-    boolean eligible;
+    Verdict claim = new Verdict(v != null && v.eligible(), now, true);
+    if (v == null) {
+      if (db.texts.size() >= MAX_ENTRIES) {
+        db.texts.clear();
+      }
+      if (db.texts.putIfAbsent(sql, claim) != null) {
+        return false; // another caller's first sight of it: not eligible until judged
+      }
+    } else if (!db.texts.replace(sql, v, claim)) {
+      return v.eligible(); // another caller is judging it again
+    }
+    boolean eligible = false; // the catalog could not be read: nothing is eligible for a while
     try {
       eligible = judge(dialect, db, sql, connection, now);
     } catch (SQLException | RuntimeException e) {
-      eligible = false; // the catalog could not be read: nothing is eligible for a while
+      // cached below like a verdict
+    } finally {
+      db.texts.put(sql, new Verdict(eligible, now));
     }
-    put(db.texts, sql, new Verdict(eligible, now));
     return eligible;
   }
 

@@ -13,6 +13,9 @@ import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
@@ -156,6 +159,74 @@ class EligibilityTest {
       assertThat(answers.eligible("SELECT LOWER(name) FROM t", c)).as("after BEGIN").isFalse();
       s.execute("COMMIT");
       assertThat(answers.eligible("SELECT LOWER(name) FROM t", c)).isTrue();
+    }
+  }
+
+  /**
+   * The first sight of a text as every thread reads at once: one caller asks the catalog, the
+   * others are told "not eligible" at once, neither asking nor waiting; afterwards everyone has
+   * the verdict. Then, as the verdict is refreshed after its second, the others keep the old one.
+   */
+  @Test
+  void aTextSeenByManyAtOnce_isJudgedByOneWhileTheOthersGoOn() throws Exception {
+    Answers answers = answers();
+    CountDownLatch asking = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    try (Connection raw = postgres.getPostgresDatabase().getConnection();
+        Connection other = postgres.getPostgresDatabase().getConnection()) {
+      Connection held = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+          new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+            if (method.getName().equals("prepareStatement")
+                || method.getName().equals("createStatement")) {
+              catalogQueries.incrementAndGet();
+              asking.countDown();
+              assertThat(release.await(30, TimeUnit.SECONDS)).isTrue();
+            }
+            try {
+              return method.invoke(raw, args);
+            } catch (InvocationTargetException e) {
+              throw e.getCause();
+            }
+          });
+      String sql = "SELECT lower(v), now() FROM (VALUES ('A')) x(v)";
+      CompletableFuture<Boolean> first = CompletableFuture.supplyAsync(
+          () -> answers.eligible(sql, held));
+      assertThat(asking.await(30, TimeUnit.SECONDS)).as("the first caller asks").isTrue();
+      Connection counted = counting(other);
+      for (int i = 0; i < 100; i++) {
+        assertThat(answers.eligible(sql, counted)).as("while it is judged").isFalse();
+      }
+      assertThat(catalogQueries.get()).as("only the first caller asked").isEqualTo(1);
+      release.countDown();
+      assertThat(first.get(30, TimeUnit.SECONDS)).isTrue();
+      int asked = catalogQueries.get(); // its functions, then its names
+      assertThat(answers.eligible(sql, counted)).as("judged: everyone's").isTrue();
+      assertThat(catalogQueries.get()).isEqualTo(asked);
+
+      now.addAndGet(Catalog.TTL_NANOS); // the verdict is a second old: the next caller asks
+      CountDownLatch asking2 = new CountDownLatch(1);
+      CountDownLatch release2 = new CountDownLatch(1);
+      Connection held2 = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+          new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+            if (method.getName().equals("prepareStatement")
+                || method.getName().equals("createStatement")) {
+              catalogQueries.incrementAndGet();
+              asking2.countDown();
+              assertThat(release2.await(30, TimeUnit.SECONDS)).isTrue();
+            }
+            try {
+              return method.invoke(raw, args);
+            } catch (InvocationTargetException e) {
+              throw e.getCause();
+            }
+          });
+      CompletableFuture<Boolean> refresh = CompletableFuture.supplyAsync(
+          () -> answers.eligible(sql, held2));
+      assertThat(asking2.await(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(answers.eligible(sql, counted)).as("the old verdict, while refreshed").isTrue();
+      assertThat(catalogQueries.get()).isEqualTo(asked + 1);
+      release2.countDown();
+      assertThat(refresh.get(30, TimeUnit.SECONDS)).isTrue();
     }
   }
 }
