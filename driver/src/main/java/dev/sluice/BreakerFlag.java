@@ -31,9 +31,10 @@ public interface BreakerFlag {
    * @return the always-open flag
    */
   static BreakerFlag alwaysOpen() {
-    /* One instance, made on first use: the limiter knows this flag by identity. */
-    final class AlwaysOpen implements BreakerFlag {
-      static final BreakerFlag INSTANCE = new AlwaysOpen();
+    /* One instance, made on first use: the limiter knows this flag by identity. (An enum: a
+       local class's static field may not make an instance of it, javac 25 says.) */
+    enum AlwaysOpen implements BreakerFlag {
+      INSTANCE;
 
       @Override
       public boolean isOpen() {
