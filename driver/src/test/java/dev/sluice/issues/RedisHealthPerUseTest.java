@@ -75,9 +75,9 @@ class RedisHealthPerUseTest {
           () -> ds.stats().liveInstances() == 1);
       Await.until("the WARN about the refused reads", Duration.ofSeconds(5),
           () -> !redisWarns(log, name).isEmpty());
-      Thread.sleep(2_000); // then 20 flag reads and 20 heartbeats, to see that it does not flap
-      assertThat(ds.stats().flagState()).isEqualTo(FlagState.UNREACHABLE);
-      assertThat(ds.stats().limiting()).as("fails safe").isTrue();
+      // then 20 flag reads and 20 heartbeats: failed safe throughout, no flap
+      Await.during("unreachable and limiting (fails safe)", Duration.ofSeconds(2),
+          () -> ds.stats().flagState() == FlagState.UNREACHABLE && ds.stats().limiting());
       List<String> warns = redisWarns(log, name);
       List<String> infos = redisInfos(log, name);
       System.out.println("ACL without GET, 2 s: " + warns);
@@ -131,8 +131,9 @@ class RedisHealthPerUseTest {
         false)) {
       Await.until("limiting, and the WARN about the key", Duration.ofSeconds(5),
           () -> ds.stats().limiting() && !redisWarns(log, name).isEmpty());
-      Thread.sleep(1_000); // then ten more reads, to see that it does not repeat
-      assertThat(ds.stats().limiting()).isTrue();
+      // then ten more reads: still limiting, and no second WARN
+      Await.during("limiting, one WARN", Duration.ofSeconds(1),
+          () -> ds.stats().limiting() && redisWarns(log, name).size() == 1);
       List<String> warns = redisWarns(log, name);
       assertThat(warns).hasSize(1);
       assertThat(warns.get(0)).contains("WRONGTYPE", "must be a string")
@@ -151,17 +152,21 @@ class RedisHealthPerUseTest {
       Await.until("limiting on open", Duration.ofSeconds(1), () -> ds.stats().limiting());
       cli.set(key, "OPEN");
       Await.until("passing on OPEN", Duration.ofSeconds(1), () -> !ds.stats().limiting());
-      Thread.sleep(500); // five more reads of the same value: no second WARN for it
+      awaitWarns(log, name, 1);
+      Await.during("five more reads of the same value: no second WARN for it",
+          Duration.ofMillis(500), () -> log.lines("WARN", name + " - the key").size() == 1);
       cli.set(key, "true");
       awaitWarns(log, name, 2);
-      Thread.sleep(500);
+      Await.during("no third WARN for \"true\"", Duration.ofMillis(500),
+          () -> log.lines("WARN", name + " - the key").size() == 2);
       // not limiting: "true" counts as closed (a real timeout would hold the flag open for the
       // 1 s settle of sluice.redis.settle, so this waits rather than reads once)
       Await.until("not limiting on \"true\"", Duration.ofSeconds(5),
           () -> !ds.stats().limiting());
       cli.set(key, "closed");
       awaitWarns(log, name, 3);
-      Thread.sleep(500);
+      Await.during("no fourth WARN for \"closed\"", Duration.ofMillis(500),
+          () -> log.lines("WARN", name + " - the key").size() == 3);
       List<String> warns = log.lines("WARN", name + " - the key");
       System.out.println("odd values: " + warns);
       assertThat(warns).hasSize(3);
