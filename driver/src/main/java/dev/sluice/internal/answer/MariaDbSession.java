@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * What a MariaDB (or MySQL) session is, through MariaDB Connector/J, for {@link SessionBase}: the
+ * What a MariaDB (or MySQL) session is, through MariaDB Connector/J, for {@code SessionBase}: the
  * driver's URL (its options decide how values are read), the server ({@code @@hostname},
  * {@code @@port}, {@code @@server_id}, its version), the default database ({@code USE} or the
  * URL's), the user, the account and the role, every session variable
@@ -60,8 +60,11 @@ final class MariaDbSession {
 
   private MariaDbSession() {}
 
-  /** The session's base, or {@code null}: temporary tables, or a query failed. */
-  static SessionBase.Base read(Connection connection, String url) throws SQLException {
+  /** What was read: the session's text, to be digested, and the fences' catalog. */
+  record Read(String text, TableReach reach) {}
+
+  /** The session as read, or {@code null}: temporary tables. */
+  static Read read(Connection connection, String url) throws SQLException {
     StringBuilder text = new StringBuilder(8192).append(url).append('\0');
     List<String> views = new ArrayList<>();
     List<String> reach = new ArrayList<>();
@@ -93,7 +96,7 @@ final class MariaDbSession {
         }
       }
     }
-    return new SessionBase.Base(SessionBase.digest(text.toString()), TableReach.of(
-        String.join(",", views), String.join(",", reach), String.join(",", functions)));
+    return new Read(text.toString(), TableReach.of(String.join(",", views),
+        String.join(",", reach), String.join(",", functions)));
   }
 }

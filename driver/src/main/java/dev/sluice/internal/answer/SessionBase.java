@@ -86,7 +86,8 @@ final class SessionBase {
       return mayQuery ? postgres(connection) : null;
     }
     if (String.valueOf(meta.getDriverName()).toLowerCase(Locale.ROOT).contains("mariadb")) {
-      return mayQuery ? MariaDbSession.read(connection, meta.getURL()) : null;
+      MariaDbSession.Read read = mayQuery ? MariaDbSession.read(connection, meta.getURL()) : null;
+      return read == null ? null : new Base(digest(read.text()), read.reach());
     }
     if (product.equals("h2")) {
       return new Base(digest(meta.getURL() + '\0' + meta.getUserName() + '\0'
