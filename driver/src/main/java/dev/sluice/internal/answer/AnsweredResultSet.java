@@ -291,8 +291,7 @@ final class AnsweredResultSet extends ResultSetBase {
 
   @Override
   public byte[] getBytes(int column) throws SQLException {
-    byte[] bytes = cell(column).bytes();
-    return bytes == null ? null : bytes.clone();
+    return dialect.getBytes(cell(column));
   }
 
   @Override

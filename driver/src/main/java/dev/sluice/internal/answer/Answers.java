@@ -220,6 +220,9 @@ public final class Answers {
       // Racy on purpose: two first recordings may both look the product up; both find the same.
       DatabaseMetaData database = connection.getMetaData();
       d = dialectOf(database.getDatabaseProductName());
+      if (d == null) {
+        d = MariaDbDialect.of(database); // by its driver: MariaDB Connector/J, not MySQL's
+      }
       if (sharing != null) {
         environment = Sharing.environment(database.getDriverName(), database.getDriverVersion());
       }

@@ -110,7 +110,8 @@ final class Catalog {
 
   private static boolean judge(Dialect dialect, Database db, String sql, Connection connection,
       long now) throws SQLException {
-    return ReadText.isRead(sql) && judgeText(dialect, db, sql, connection, now, 0);
+    return ReadText.isRead(sql, dialect.syntax())
+        && judgeText(dialect, db, sql, connection, now, 0);
   }
 
   /** A read's text, or a view's definition {@code depth} views down. */

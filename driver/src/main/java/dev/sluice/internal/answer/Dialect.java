@@ -71,6 +71,34 @@ abstract class Dialect {
   /** Whether this value, of a kept column, may be kept (a value a getter reads ambiguously). */
   abstract boolean keeps(Object object, String text, int sqlType, String typeName);
 
+  /**
+   * Whether the driver's {@code getBytes} throws for every value of this type that is not
+   * {@code NULL}: then it is not read when kept, and {@link #getBytes} throws.
+   */
+  boolean bytesThrow(int sqlType, String typeName) {
+    return false;
+  }
+
+  /**
+   * What is kept of a value as its {@code getBytes}, read from the live result on its row:
+   * the driver's {@code getBytes}, or {@code null} where it throws ({@link #bytesThrow}).
+   *
+   * @throws SQLException when the value cannot be kept faithfully: its result is not kept
+   */
+  byte[] keptBytes(java.sql.ResultSet live, int column, String text, int sqlType,
+      String typeName) throws SQLException {
+    return bytesThrow(sqlType, typeName) ? null : live.getBytes(column);
+  }
+
+  /** The kept {@code getBytes}, a copy; or the driver's failure ({@link #bytesThrow}). */
+  byte[] getBytes(Cell c) throws SQLException {
+    if (c.object() != null && bytesThrow(c.sqlType(), c.typeName())) {
+      throw new java.sql.SQLDataException("Data type " + c.typeName()
+          + " cannot be decoded as byte[]");
+    }
+    return c.bytes() == null ? null : c.bytes().clone();
+  }
+
   abstract boolean getBoolean(Cell c) throws SQLException;
 
   abstract byte getByte(Cell c) throws SQLException;

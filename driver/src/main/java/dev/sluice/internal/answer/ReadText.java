@@ -14,7 +14,9 @@ import dev.sluice.internal.sql.Lexer;
  *   <li>{@code INTO} ({@code SELECT … INTO} makes a table or sets variables);
  *   <li>{@code INSERT}, {@code UPDATE}, {@code DELETE}, {@code MERGE} (a data-modifying
  *       {@code WITH});
- *   <li>{@code NEXT VALUE FOR} (a sequence, as syntax rather than a call).
+ *   <li>{@code NEXT VALUE FOR} (a sequence, as syntax rather than a call);
+ *   <li>MySQL's {@code SQL_CALC_FOUND_ROWS} (it sets what the session's {@code FOUND_ROWS()}
+ *       returns next).
  * </ul>
  *
  * <p>The tokens are the library's one lexer's ({@link Lexer}, PostgreSQL's rules), and it errs
@@ -29,8 +31,6 @@ import dev.sluice.internal.sql.Lexer;
  * <p>This class is threadsafe (it has no state).
  */
 public final class ReadText {
-  private static final int SYNTAX = Lexer.POSTGRES;
-
   private ReadText() {}
 
   /**
@@ -41,11 +41,19 @@ public final class ReadText {
    *     statement without a locking clause, {@code INTO} or a write
    */
   public static boolean isRead(String sql) {
+    return isRead(sql, Lexer.POSTGRES);
+  }
+
+  /**
+   * As {@link #isRead(String)}, with the database's own lexer ({@link Dialect#syntax()}): in
+   * MySQL, {@code 1 --1 FOR UPDATE} locks, where PostgreSQL's rules see a comment.
+   */
+  static boolean isRead(String sql, int syntax) {
     if (sql == null) {
       return false;
     }
-    int start = skipOpenings(sql, 0);
-    return start >= 0 && startsRead(sql, start) && bodyOnlyReads(sql, start);
+    int start = skipOpenings(sql, 0, syntax);
+    return start >= 0 && startsRead(sql, start) && bodyOnlyReads(sql, start, syntax);
   }
 
   private static boolean startsRead(String sql, int at) {
@@ -54,31 +62,31 @@ public final class ReadText {
   }
 
   /** Skips blanks, comments and opening parentheses ({@code (SELECT 1) UNION (SELECT 2)}). */
-  private static int skipOpenings(String sql, int at) {
-    int i = Lexer.skipSpace(sql, at, SYNTAX);
+  private static int skipOpenings(String sql, int at, int syntax) {
+    int i = Lexer.skipSpace(sql, at, syntax);
     while (i >= 0 && i < sql.length() && sql.charAt(i) == '(') {
-      i = Lexer.skipSpace(sql, i + 1, SYNTAX);
+      i = Lexer.skipSpace(sql, i + 1, syntax);
     }
     return i;
   }
 
   /** Walks the text token by token; {@code false} at the first word that rules it out. */
-  private static boolean bodyOnlyReads(String sql, int from) {
+  private static boolean bodyOnlyReads(String sql, int from, int syntax) {
     int n = sql.length();
     int i = from;
     while (i < n) {
-      int end = Lexer.tokenEnd(sql, i, SYNTAX);
+      int end = Lexer.tokenEnd(sql, i, syntax);
       if (end < 0) {
         return false; // a span the lexer cannot place
       }
       char c = sql.charAt(i);
-      if (Lexer.kind(sql, i, SYNTAX) == Lexer.WORD && rulesOut(sql, i, end)) {
+      if (Lexer.kind(sql, i, syntax) == Lexer.WORD && rulesOut(sql, i, end, syntax)) {
         return false;
       }
       if (c == ';') {
-        return Lexer.skipSpace(sql, i + 1, SYNTAX) == n;
+        return Lexer.skipSpace(sql, i + 1, syntax) == n;
       }
-      i = Lexer.skipSpace(sql, end, SYNTAX);
+      i = Lexer.skipSpace(sql, end, syntax);
       if (i < 0) {
         return false;
       }
@@ -87,10 +95,10 @@ public final class ReadText {
   }
 
   /** Whether the word {@code sql[start, end)} locks or writes. */
-  private static boolean rulesOut(String sql, int start, int end) {
+  private static boolean rulesOut(String sql, int start, int end, int syntax) {
     switch (Lexer.lower(sql.charAt(start))) {
       case 'f':
-        return isWord(sql, start, "for") && locks(sql, Lexer.skipSpace(sql, end, SYNTAX));
+        return isWord(sql, start, "for") && locks(sql, Lexer.skipSpace(sql, end, syntax));
       case 'l':
         return isWord(sql, start, "lock");
       case 'i':
@@ -103,7 +111,9 @@ public final class ReadText {
         return isWord(sql, start, "merge");
       case 'n':
         return isWord(sql, start, "next")
-            && isWord(sql, Lexer.skipSpace(sql, end, SYNTAX), "value");
+            && isWord(sql, Lexer.skipSpace(sql, end, syntax), "value");
+      case 's': // MySQL: the count a later FOUND_ROWS() reads is the session's state
+        return isWord(sql, start, "sql_calc_found_rows");
       default:
         return false;
     }

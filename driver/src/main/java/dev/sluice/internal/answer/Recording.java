@@ -111,7 +111,8 @@ public final class Recording {
   private boolean keepValue(ResultSet live, int c) throws SQLException {
     Object object = live.getObject(c);
     String text = live.getString(c);
-    byte[] raw = live.getBytes(c);
+    byte[] raw = dialect.keptBytes(live, c, text, columns.getColumnType(c),
+        columns.getColumnTypeName(c));
     if (!Values.isKeepable(object)
         || !dialect.keeps(object, text, columns.getColumnType(c), columns.getColumnTypeName(c))) {
       return false;

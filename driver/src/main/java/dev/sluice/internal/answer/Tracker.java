@@ -20,6 +20,8 @@ public final class Tracker {
   private final Sessions sessions = new Sessions();
   private final Fences fences = new Fences();
   private final LongSupplier nanoTime;
+  /** The sessions are MariaDB Connector/J's: statements read as MySQL reads them. */
+  private volatile boolean mysql;
 
   Tracker(LongSupplier nanoTime) {
     this.nanoTime = nanoTime;
@@ -43,7 +45,7 @@ public final class Tracker {
    * @param parameters a prepared statement's parameters, or {@code null}
    */
   public void started(Session session, String sql, Parameters parameters) {
-    SessionText.Effect effect = SessionText.classify(sql);
+    SessionText.Effect effect = mysql ? MariaDbText.classify(sql) : SessionText.classify(sql);
     if ((effect.kind == SessionText.Effect.Kind.READ
         || effect.kind == SessionText.Effect.Kind.WRITE)
         && SessionText.callsAny(sql, fences.catalog().writingFunctions)) {
@@ -181,6 +183,9 @@ public final class Tracker {
     }
     if (base == null) {
       return null;
+    }
+    if (!mysql && MariaDbDialect.isDriverOf(readFrom)) {
+      mysql = true;
     }
     fences.learn(base.catalog());
     session.known(episode, base.digest());

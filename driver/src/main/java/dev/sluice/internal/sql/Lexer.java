@@ -30,6 +30,24 @@ package dev.sluice.internal.sql;
  * dollar sign that is not a parameter, a backslash in any quoted span. {@code `…`} is a quoted
  * identifier there (in PostgreSQL a backtick is an operator character).
  *
+ * <p>{@link #MYSQL} reads text as MySQL and MariaDB read it, and where their reading depends on
+ * the session ({@code sql_mode}'s {@code NO_BACKSLASH_ESCAPES} and {@code ANSI_QUOTES}) only what
+ * reads the same either way is placed:
+ * <ul>
+ *   <li>{@code #} comments, and {@code -- } comments only when a blank or control character
+ *       follows the dashes ({@code 1--1} is two minus signs), both to {@code \n} only; block
+ *       comments end at the first {@code *}{@code /} (they do not nest); executable comments
+ *       {@code /*!…*}{@code /} and {@code /*M!…*}{@code /} are unplaceable (the server runs them);
+ *   <li>{@code '…'} and {@code "…"} with a backslash are placed only when the backslash-escaped
+ *       reading and the literal one end at the same quote ({@code 'C:\dir'} yes,
+ *       {@code 'it\'s'} no); {@code "…"} is a quoted name (the name is judged: the safe side of
+ *       {@code ANSI_QUOTES}); {@code `…`} with {@code ``} inside, a backslash in it literal;
+ *   <li>{@code N'…'}, {@code X'…'}, {@code B'…'} are strings ({@code E'} and {@code U&} are not
+ *       MySQL's);
+ *   <li>{@code @} (a user or system variable: the session's state) and {@code $} starting a token
+ *       are unplaceable; a number running into letters ({@code 1abc}, a name in MySQL) too.
+ * </ul>
+ *
  * <p>Every method reads characters in place: no regular expression, no copy, no allocation.
  * {@code -1} ({@link #UNPLACEABLE}) answers a span whose end the lexer cannot be sure of, and an
  * unclosed quote. This class is threadsafe (it has no state).
@@ -39,6 +57,8 @@ public final class Lexer {
   public static final int POSTGRES = 0;
   /** Any other database: what PostgreSQL and the others read differently is unplaceable. */
   public static final int STRICT = 1;
+  /** MySQL's and MariaDB's rules, with what a session's {@code sql_mode} changes unplaceable. */
+  public static final int MYSQL = 2;
   /** A span whose end the lexer cannot be sure of. */
   public static final int UNPLACEABLE = -1;
 
@@ -65,6 +85,11 @@ public final class Lexer {
       char c = sql.charAt(i);
       if (c <= ' ') {
         i++;
+      } else if (syntax == MYSQL && (c == '#' || c == '-' && next(sql, i) == '-')) {
+        if (c == '-' && !mysqlDashComment(sql, i)) {
+          return i; // two minus signs
+        }
+        i = newlineEnd(sql, i + 1);
       } else if (c == '-' && next(sql, i) == '-') {
         i = lineEnd(sql, i + 2);
       } else if (c == '/' && next(sql, i) == '*') {
@@ -91,9 +116,31 @@ public final class Lexer {
     return i;
   }
 
+  /**
+   * Whether MySQL reads the {@code --} at {@code at} as a comment: a blank or control character
+   * follows it (else, the end of the text included, two minus signs).
+   */
+  private static boolean mysqlDashComment(String sql, int at) {
+    return at + 2 < sql.length() && sql.charAt(at + 2) <= ' ';
+  }
+
+  /** After {@code #} or {@code -- }: the index of the first {@code \n}, else the end. */
+  private static int newlineEnd(String sql, int from) {
+    int i = sql.indexOf('\n', from);
+    return i < 0 ? sql.length() : i;
+  }
+
   /** The index after the block comment at {@code at}, nested as PostgreSQL nests them. */
   private static int blockEnd(String sql, int at, int syntax) {
     int n = sql.length();
+    if (syntax == MYSQL) {
+      char c = at + 2 < n ? sql.charAt(at + 2) : 0;
+      if (c == '!' || c == 'M' && at + 3 < n && sql.charAt(at + 3) == '!') {
+        return UNPLACEABLE; // an executable comment: the server runs what it holds
+      }
+      int close = sql.indexOf("*/", at + 2);
+      return close < 0 ? UNPLACEABLE : close + 2;
+    }
     if (syntax == STRICT && at + 2 < n && (sql.charAt(at + 2) == '!' || sql.charAt(at + 2) == '+')) {
       return UNPLACEABLE; // MySQL runs /*! … */ and steers the planner with /*+ … */
     }
@@ -129,11 +176,11 @@ public final class Lexer {
     if (c == '\'') {
       return STRING;
     }
-    if (c == '"' || c == '`' && syntax == STRICT) {
+    if (c == '"' || c == '`' && syntax != POSTGRES) {
       return QUOTED_NAME;
     }
     if (isWordStart(c)) {
-      int quote = prefixedQuote(sql, at);
+      int quote = syntax == MYSQL ? mysqlPrefixedQuote(sql, at) : prefixedQuote(sql, at);
       if (quote < 0) {
         return WORD;
       }
@@ -157,6 +204,9 @@ public final class Lexer {
    */
   public static int tokenEnd(String sql, int at, int syntax) {
     char c = sql.charAt(at);
+    if (syntax == MYSQL) {
+      return mysqlTokenEnd(sql, at);
+    }
     switch (kind(sql, at, syntax)) {
       case STRING:
         if (c == '\'') {
@@ -183,6 +233,100 @@ public final class Lexer {
       default:
         return syntax == STRICT && c == '$' ? UNPLACEABLE : at + 1;
     }
+  }
+
+  /** {@link #tokenEnd} by MySQL's rules ({@link #MYSQL}). */
+  private static int mysqlTokenEnd(String sql, int at) {
+    char c = sql.charAt(at);
+    switch (kind(sql, at, MYSQL)) {
+      case STRING:
+        return bothReadingsEnd(sql, c == '\'' ? at : mysqlPrefixedQuote(sql, at));
+      case QUOTED_NAME:
+        return c == '`' ? doubledEnd(sql, at, '`', POSTGRES) : bothReadingsEnd(sql, at);
+      case WORD:
+        return wordEnd(sql, at);
+      case NUMBER:
+        return mysqlNumberEnd(sql, at);
+      case OTHER:
+        return c == '@' || c == '$' ? UNPLACEABLE : at + 1;
+      default: // a dollar sign: part of a name in MySQL, or a parameter of PostgreSQL's
+        return UNPLACEABLE;
+    }
+  }
+
+  /** {@code N'}, {@code X'}, {@code B'}: the index of the quote; else {@code -1}. */
+  private static int mysqlPrefixedQuote(String sql, int at) {
+    char p = lower(sql.charAt(at));
+    return next(sql, at) == '\'' && (p == 'n' || p == 'b' || p == 'x') ? at + 1 : -1;
+  }
+
+  /**
+   * The index after the span quoted at {@code open} when the backslash-escaped reading and the
+   * literal one ({@code NO_BACKSLASH_ESCAPES}) end at the same quote; else unplaceable.
+   */
+  private static int bothReadingsEnd(String sql, int open) {
+    char quote = sql.charAt(open);
+    int escaped = quotedEnd(sql, open, quote, true);
+    return escaped == quotedEnd(sql, open, quote, false) ? escaped : UNPLACEABLE;
+  }
+
+  private static int quotedEnd(String sql, int open, char quote, boolean backslashEscapes) {
+    int n = sql.length();
+    int i = open + 1;
+    while (i < n) {
+      char c = sql.charAt(i);
+      if (c == '\\' && backslashEscapes) {
+        i += 2;
+      } else if (c == quote) {
+        if (next(sql, i) != quote) {
+          return i + 1;
+        }
+        i += 2;
+      } else {
+        i++;
+      }
+    }
+    return UNPLACEABLE;
+  }
+
+  /**
+   * A MySQL number: digits with a point and an exponent, {@code 0x…}, {@code 0b…}; one that runs
+   * into a letter, digit or {@code _} after its end is a name ({@code 1e}, {@code 2abc}):
+   * unplaceable.
+   */
+  private static int mysqlNumberEnd(String sql, int at) {
+    int n = sql.length();
+    int i = at;
+    char second = lower(next(sql, at));
+    if (sql.charAt(at) == '0' && (second == 'x' || second == 'b')) {
+      i = at + 2;
+      while (i < n && Character.digit(sql.charAt(i), second == 'x' ? 16 : 2) >= 0) {
+        i++;
+      }
+    } else {
+      i = digits(sql, i);
+      if (i < n && sql.charAt(i) == '.') {
+        i = digits(sql, i + 1);
+      }
+      if (i < n && lower(sql.charAt(i)) == 'e') {
+        int e = i + 1;
+        if (e < n && (sql.charAt(e) == '+' || sql.charAt(e) == '-')) {
+          e++;
+        }
+        if (e < n && isDigit(sql.charAt(e))) {
+          i = digits(sql, e);
+        }
+      }
+    }
+    return i < n && (isWordPart(sql.charAt(i)) || sql.charAt(i) == '.') ? UNPLACEABLE : i;
+  }
+
+  private static int digits(String sql, int from) {
+    int i = from;
+    while (i < sql.length() && isDigit(sql.charAt(i))) {
+      i++;
+    }
+    return i;
   }
 
   /**

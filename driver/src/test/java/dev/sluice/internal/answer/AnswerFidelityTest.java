@@ -282,7 +282,7 @@ class AnswerFidelityTest {
    * The outcomes of every getter on the live result, and on its answer if it was kept, by
    * {@code route} ({@link #ROUTES}).
    */
-  private static Comparison compare(Connection c, String sql, String route) throws SQLException {
+  static Comparison compare(Connection c, String sql, String route) throws SQLException {
     AtomicLong now = new AtomicLong();
     Answers answers = Answers.create("fidelity", new AnswerSettings(Duration.ofSeconds(5),
         Duration.ZERO, 100, 1 << 20), now::get, (name, age, joined) -> new SQLWarning("stale"));
@@ -363,7 +363,7 @@ class AnswerFidelityTest {
     return out;
   }
 
-  private record Comparison(boolean kept, List<String> live, List<String> answered) {}
+  record Comparison(boolean kept, List<String> live, List<String> answered) {}
 
   private interface Getter {
     Object get(ResultSet rs, boolean byLabel) throws SQLException;

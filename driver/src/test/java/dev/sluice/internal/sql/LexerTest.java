@@ -88,4 +88,45 @@ class LexerTest {
   void strict_backticksQuoteNames() {
     assertThat(tokens("select `a``b` from t", Lexer.STRICT)).isEqualTo("select|`a``b`|from|t");
   }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = ';', value = {
+      "SELECT a, b FROM t; SELECT|a|,|b|FROM|t",
+      "select 'it''s' x; select|'it''s'|x",
+      "select 'C:\\dir' x; select|'C:\\dir'|x",
+      "select 'a\\\\b' x; select|'a\\\\b'|x",
+      "select 'it\\'s' x; select|!",
+      "select 'a\\', sleep(1), '' x; select|!",
+      "select \"a\\\"b\" x; select|!",
+      "select \"a\"\"b\"(1); select|\"a\"\"b\"|(|1|)",
+      "select `a``b`(1), `c\\d`; select|`a``b`|(|1|)|,|`c\\d`",
+      "select 1--1, sleep(2); select|1|-|-|1|,|sleep|(|2|)",
+      "select 2 /* a /* b */ , c; select|2|,|c",
+      "select /*!50000 sleep(1) */ 1; select|!",
+      "select /*M! sleep(1) */ 1; select|!",
+      "select /*+ MAX_EXECUTION_TIME(1) */ 1; select|1",
+      "select @tenant; select|!",
+      "select @@time_zone; select|!",
+      "select 1e3, 0x1F, 0b101, .5, 2.5e-3; select|1e3|,|0x1F|,|0b101|,|.5|,|2.5e-3",
+      "select 1abc(); select|!",
+      "select $x; select|!",
+      "select a$b; select|a$b",
+      "select N'x', B'101', X'1F', _utf8mb4'y'; select|N'x'|,|B'101'|,|X'1F'|,|_utf8mb4|'y'",
+      "select E'x'; select|E|'x'",
+      "select 1 // 2; select|1|/|/|2",
+      "select 'unclosed; select|!",
+      "select 1 /* unclosed; select|1|!",
+  })
+  void mysql_tokens(String sql, String expected) {
+    assertThat(tokens(sql, Lexer.MYSQL)).isEqualTo(expected);
+  }
+
+  @Test
+  void mysql_lineCommentsEndAtNewlineOnly_notAtCarriageReturn() {
+    assertThat(tokens("select 1 # c\r, sleep(1)\n, 2", Lexer.MYSQL)).isEqualTo("select|1|,|2");
+    assertThat(tokens("select 1 -- c\r, sleep(1)\n, 2", Lexer.MYSQL)).isEqualTo("select|1|,|2");
+    assertThat(tokens("select 1 # a, sleep(1)\n, 2", Lexer.MYSQL)).isEqualTo("select|1|,|2");
+    assertThat(tokens("select 1 --\tc\n", Lexer.MYSQL)).isEqualTo("select|1");
+    assertThat(tokens("select 1 --\n, 2", Lexer.MYSQL)).isEqualTo("select|1|,|2");
+  }
 }

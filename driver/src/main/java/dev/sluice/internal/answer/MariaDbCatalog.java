@@ -1,0 +1,193 @@
+package dev.sluice.internal.answer;
+
+import java.lang.reflect.Method;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What MariaDB knows of a session and of the functions a read calls, for {@link MariaDbDialect}.
+ *
+ * <ul>
+ *   <li><b>The transaction</b>: the server's status flags that MariaDB Connector/J keeps from
+ *       every OK packet ({@code Connection#getContext().getServerStatus()}, reached by
+ *       {@code unwrap} and reflection: the library does not need the driver). In a transaction
+ *       when {@code SERVER_STATUS_IN_TRANS} is set, or when {@code SERVER_STATUS_AUTOCOMMIT} is
+ *       not ({@code SET autocommit = 0} as text: each statement then opens one). Any other
+ *       driver, or a wrapper that does not unwrap to it: unknown, so in a transaction.
+ *   <li><b>Stored functions</b>: {@code information_schema.ROUTINES} of every schema the user
+ *       sees. A name is eligible when each function of that name is declared
+ *       {@code DETERMINISTIC} and {@code NO SQL} or {@code READS SQL DATA}; a function that
+ *       {@code MODIFIES SQL DATA} or {@code CONTAINS SQL} (which may set a variable or take a
+ *       lock), or is not deterministic, is not. A declaration is taken at its word, as the
+ *       server takes it.
+ *   <li><b>Built-in functions</b>: the catalog does not list them; a name no stored function
+ *       has is eligible only on {@link #BUILT_INS}: pure functions, the clock's
+ *       ({@link #TIME_LIKE}, whose staleness {@code max-age} bounds; not {@code SYSDATE}, which
+ *       reads the clock at each call) and keywords written before a parenthesis. So
+ *       {@code GET_LOCK}, {@code RELEASE_LOCK}, {@code LAST_INSERT_ID}, {@code RAND},
+ *       {@code UUID}, {@code SLEEP}, {@code FOUND_ROWS}, {@code ROW_COUNT},
+ *       {@code CONNECTION_ID}, {@code DATABASE}, {@code USER}, {@code NEXTVAL} and every name
+ *       Sluice does not know are not.
+ *   <li><b>Views</b>: {@code information_schema.VIEWS.VIEW_DEFINITION}, read as a read's text
+ *       is; a view whose definition the user may not read is ineligible.
+ * </ul>
+ *
+ * <p>This class is threadsafe (no state but the methods it found, in {@link ClassValue}s).
+ */
+final class MariaDbCatalog {
+  /** The clock's built-ins: the statement's start, in the session's zone (in the key). */
+  static final Set<String> TIME_LIKE = Set.of("now", "current_timestamp", "localtime",
+      "localtimestamp", "curdate", "current_date", "curtime", "current_time", "utc_date",
+      "utc_time", "utc_timestamp", "unix_timestamp");
+
+  /** Pure built-ins, and the keywords that may stand before a parenthesis. */
+  static final Set<String> BUILT_INS = Set.of("select", "from", "where", "and", "or", "not",
+      "in", "exists", "values", "as", "on", "using", "join", "any", "all", "some", "row", "case",
+      "when", "then", "else", "union", "except", "intersect", "with", "by", "having", "limit",
+      "offset", "distinct", "over", "partition", "cast", "convert", "coalesce", "nullif",
+      "ifnull", "if", "isnull", "greatest", "least", "interval", "count", "sum", "min", "max",
+      "avg", "group_concat", "json_arrayagg", "json_objectagg", "bit_and", "bit_or", "bit_xor",
+      "std", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp",
+      "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead",
+      "first_value", "last_value", "nth_value", "lower", "lcase", "upper", "ucase", "length",
+      "char_length", "character_length", "octet_length", "bit_length", "substring", "substr",
+      "mid", "trim", "ltrim", "rtrim", "concat", "concat_ws", "replace", "position", "locate",
+      "instr", "left", "right", "lpad", "rpad", "repeat", "reverse", "space", "strcmp", "field",
+      "find_in_set", "elt", "format", "hex", "unhex", "ascii", "ord", "char", "md5", "sha1",
+      "sha2", "crc32", "to_base64", "from_base64", "quote", "soundex", "abs", "ceil", "ceiling",
+      "floor", "round", "truncate", "mod", "div", "sign", "sqrt", "pow", "power", "exp", "ln",
+      "log", "log2", "log10", "pi", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "cot",
+      "degrees", "radians", "conv", "bin", "oct", "date", "time", "year", "month", "day",
+      "dayofmonth", "dayofweek", "dayofyear", "weekday", "week", "yearweek", "quarter", "hour",
+      "minute", "second", "microsecond", "date_format", "time_format", "str_to_date",
+      "date_add", "date_sub", "adddate", "subdate", "addtime", "subtime", "datediff",
+      "timediff", "timestampdiff", "timestampadd", "extract", "last_day", "makedate",
+      "maketime", "dayname", "monthname", "to_days", "from_days", "to_seconds",
+      "sec_to_time", "time_to_sec", "period_add", "period_diff", "json_extract",
+      "json_unquote", "json_value", "json_query", "json_contains", "json_contains_path",
+      "json_length", "json_keys", "json_type", "json_valid", "json_object", "json_array",
+      "json_quote", "json_search", "json_depth", "inet_aton", "inet_ntoa", "inet6_aton",
+      "inet6_ntoa", "binary", "collate", "varchar", "decimal", "signed", "unsigned",
+      "integer", "int", "double", "float", "match", "against", "regexp", "regexp_replace",
+      "regexp_substr", "regexp_instr", "rlike", "like", "between", "is", "null", "true",
+      "false");
+
+  /**
+   * Built-ins that read or change the session or the server, draw, wait or lock: never eligible,
+   * not even when a stored function of the same name is.
+   */
+  static final Set<String> NEVER = Set.of("get_lock", "release_lock", "release_all_locks",
+      "is_free_lock", "is_used_lock", "last_insert_id", "rand", "uuid", "uuid_short", "sys_guid",
+      "sleep", "benchmark", "found_rows", "row_count", "connection_id", "database", "schema",
+      "user", "current_user", "session_user", "system_user", "current_role", "nextval",
+      "lastval", "setval", "sysdate", "load_file", "master_pos_wait", "master_gtid_wait",
+      "source_pos_wait", "random_bytes", "version", "name_const", "charset",
+      "collation", "coercibility", "default", "get_format", "password",
+      "encrypt", "des_encrypt", "aes_encrypt", "kdf", "wsrep_last_seen_gtid",
+      "wsrep_last_written_gtid", "wsrep_sync_wait_upto_gtid", "json_table");
+
+  private static final String FUNCTIONS = "SELECT LOWER(ROUTINE_NAME), IS_DETERMINISTIC,"
+      + " SQL_DATA_ACCESS FROM information_schema.ROUTINES WHERE ROUTINE_TYPE = 'FUNCTION'";
+
+  private static final String VIEWS = "SELECT LOWER(TABLE_NAME), VIEW_DEFINITION"
+      + " FROM information_schema.VIEWS";
+
+  /** Text that is never eligible: a view whose definition the user may not read. */
+  static final String UNREADABLE = "@ view definition not readable";
+
+  private static final ClassValue<Method> CONTEXT = method("getContext");
+  private static final ClassValue<Method> SERVER_STATUS = method("getServerStatus");
+  private static final int IN_TRANSACTION = 1;
+  private static final int AUTOCOMMIT = 2;
+
+  private MariaDbCatalog() {}
+
+  private static ClassValue<Method> method(String name) {
+    return new ClassValue<>() {
+      @Override
+      protected Method computeValue(Class<?> type) {
+        try {
+          return type.getMethod(name);
+        } catch (NoSuchMethodException | SecurityException e) {
+          return null;
+        }
+      }
+    };
+  }
+
+  /** Whether the server says the session is in a transaction, or will be; unknown: yes. */
+  static boolean inTransaction(Connection connection) {
+    try {
+      Connection driver = connection.isWrapperFor(Connection.class)
+          ? connection.unwrap(Connection.class) : connection;
+      Method context = CONTEXT.get(driver.getClass());
+      Object c = context == null ? null : context.invoke(driver);
+      Method status = c == null ? null : SERVER_STATUS.get(c.getClass());
+      if (status == null) {
+        return true;
+      }
+      int flags = ((Number) status.invoke(c)).intValue();
+      return (flags & IN_TRANSACTION) != 0 || (flags & AUTOCOMMIT) == 0;
+    } catch (ReflectiveOperationException | SQLException | RuntimeException e) {
+      return true;
+    }
+  }
+
+  /** Whether one stored function may stand behind an answer. */
+  static boolean eligible(String deterministic, String dataAccess) {
+    return "YES".equals(deterministic)
+        && ("NO SQL".equals(dataAccess) || "READS SQL DATA".equals(dataAccess));
+  }
+
+  /** A built-in's verdict, by its lower-case name. */
+  static boolean builtInEligible(String name) {
+    return !NEVER.contains(name) && (BUILT_INS.contains(name) || TIME_LIKE.contains(name));
+  }
+
+  static void judgeFunctions(Connection connection, Set<String> names,
+      Map<String, Boolean> verdicts) throws SQLException {
+    Map<String, Boolean> stored = new HashMap<>();
+    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(FUNCTIONS)) {
+      while (rs.next()) {
+        stored.merge(rs.getString(1), eligible(rs.getString(2), rs.getString(3)),
+            Boolean::logicalAnd);
+      }
+    }
+    for (String name : names) {
+      String lower = name.toLowerCase(Locale.ROOT); // MySQL's function names ignore case
+      Boolean routine = stored.get(lower);
+      // A stored function named as a built-in is not what an unqualified call runs: the
+      // built-in is. So a name of the session's or side effects' built-ins is never eligible.
+      verdicts.put(name, routine != null ? routine && !NEVER.contains(lower)
+          : builtInEligible(lower));
+    }
+  }
+
+  static Map<String, List<String>> views(Connection connection, Set<String> names)
+      throws SQLException {
+    Map<String, List<String>> views = new HashMap<>();
+    Map<String, String> wanted = new HashMap<>();
+    for (String name : names) {
+      wanted.put(name.toLowerCase(Locale.ROOT), name);
+    }
+    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(VIEWS)) {
+      while (rs.next()) {
+        String name = wanted.get(rs.getString(1));
+        if (name != null) {
+          String definition = rs.getString(2);
+          views.computeIfAbsent(name, v -> new ArrayList<>()).add(
+              definition == null || definition.isBlank() ? UNREADABLE : definition);
+        }
+      }
+    }
+    return views;
+  }
+}
