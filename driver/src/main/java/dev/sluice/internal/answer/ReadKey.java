@@ -72,13 +72,29 @@ public final class ReadKey {
    */
   public static ReadKey of(String sql, Parameters parameters, int maxRows, String user,
       String catalog, String schema, String session) {
-    if (!ReadText.isRead(sql) || SessionText.touchesSession(sql)) {
-      return null;
+    return of(sql, parameters, maxRows, user, catalog, schema, session, null);
+  }
+
+  /**
+   * As {@link #of(String, Parameters, int, String, String, String, String)}, counting why a
+   * read has no key in {@code counts} ({@link Answers#notEligible}), if not {@code null}.
+   */
+  public static ReadKey of(String sql, Parameters parameters, int maxRows, String user,
+      String catalog, String schema, String session, Answers counts) {
+    Ineligible why = null;
+    Parameters.Snapshot values = null;
+    if (!ReadText.isRead(sql)) {
+      why = Ineligible.LOCKING;
+    } else if (SessionText.touchesSession(sql)) {
+      why = Ineligible.SESSION;
+    } else {
+      values = parameters == null ? Parameters.Snapshot.NONE : parameters.snapshot();
+      why = values == null ? Ineligible.PARAMETERS : null;
     }
-    Parameters.Snapshot values =
-        parameters == null ? Parameters.Snapshot.NONE : parameters.snapshot();
-    return values == null ? null
-        : new ReadKey(sql, values, maxRows, user, catalog, schema, session);
+    if (why != null) {
+      return counts == null ? null : counts.notEligible(why);
+    }
+    return new ReadKey(sql, values, maxRows, user, catalog, schema, session);
   }
 
   /** The session's fingerprint, or {@code null}. */
