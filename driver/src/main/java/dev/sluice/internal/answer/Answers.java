@@ -65,6 +65,8 @@ public final class Answers {
   private final Store store;
   private final Flights flights;
   private final AnswerCounts counts = new AnswerCounts();
+  /** {@link #notEligible(Ineligible)} as a function, made once ({@link ReadKey#of}). */
+  private final java.util.function.Consumer<Ineligible> ineligibleCounter = counts::notEligible;
   /** The sessions and the write fences ({@link Tracker}). */
   private final Tracker tracker;
   /** {@code null} unless {@code sluice.stale.share}. */
@@ -332,6 +334,11 @@ public final class Answers {
   public <T> T notEligible(Ineligible why) {
     counts.notEligible(why);
     return null;
+  }
+
+  /** {@link #notEligible(Ineligible)} as a function, for {@link ReadKey#of}: made once. */
+  public java.util.function.Consumer<Ineligible> ineligibleCounter() {
+    return ineligibleCounter;
   }
 
   /**

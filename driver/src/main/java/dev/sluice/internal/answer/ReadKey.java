@@ -76,11 +76,13 @@ public final class ReadKey {
   }
 
   /**
-   * As {@link #of(String, Parameters, int, String, String, String, String)}, counting why a
-   * read has no key in {@code counts} ({@link Answers#notEligible}), if not {@code null}.
+   * As {@link #of(String, Parameters, int, String, String, String, String)}, telling why a
+   * read has no key to {@code counts} ({@link Answers#ineligibleCounter()}), if not
+   * {@code null}.
    */
   public static ReadKey of(String sql, Parameters parameters, int maxRows, String user,
-      String catalog, String schema, String session, Answers counts) {
+      String catalog, String schema, String session,
+      java.util.function.Consumer<Ineligible> counts) {
     Ineligible why = null;
     Parameters.Snapshot values = null;
     if (!ReadText.isRead(sql)) {
@@ -92,7 +94,10 @@ public final class ReadKey {
       why = values == null ? Ineligible.PARAMETERS : null;
     }
     if (why != null) {
-      return counts == null ? null : counts.notEligible(why);
+      if (counts != null) {
+        counts.accept(why);
+      }
+      return null;
     }
     return new ReadKey(sql, values, maxRows, user, catalog, schema, session);
   }

@@ -202,8 +202,8 @@ final class Answering {
     // the text first (a lock, the session, the parameters), then what only the database knows
     ReportingConnection.Identity id = connection.identity();
     ReadKey key = id == null ? ReadKey.of(sql, parameters, caller.getMaxRows(), null, null, null,
-        session, answers) : ReadKey.of(sql, parameters, caller.getMaxRows(), id.user(),
-        id.catalog(), id.schema(), session, answers);
+        session, answers.ineligibleCounter()) : ReadKey.of(sql, parameters, caller.getMaxRows(),
+        id.user(), id.catalog(), id.schema(), session, answers.ineligibleCounter());
     if (key == null || !answers.eligible(sql, connection.delegate)) {
       return null; // in a transaction by the driver's own state, or a call the catalog refuses
     }
