@@ -447,12 +447,15 @@ public final class GenerateWrappers {
    * and the driver never sees the call), then report back exactly once on every way out — with
    * the failure on a {@code SQLException} (which returns {@code 0}, so the {@code finally} does
    * nothing more), else in the {@code finally}, {@code Error}s included. {@code connection} and
-   * {@code sql} are fields of {@code StatementWrapper} and {@code PreparedStatementWrapper}.
+   * {@code sql} are fields of {@code StatementWrapper} and {@code PreparedStatementWrapper};
+   * {@code running()} closes an answer of the statement's earlier read, which the driver's new
+   * execution replaces (one field read when there is none).
    */
   static final String GATED_BODY = """
        {
           int held = connection.BEFORE;
           try {
+            running();
             return CALL;
           } catch (java.sql.SQLException e) {
             held = connection.afterStatement(held, SHAPE, e);
@@ -502,7 +505,7 @@ public final class GenerateWrappers {
 
   /**
    * The methods of a {@code ResultSet} that change rows: on an answered result, refused as on a
-   * read-only one (with every {@code update*}).
+   * read-only one (with every {@code update*}), with the SQLState pgjdbc gives, {@code 24000}.
    */
   static final Set<String> ROW_CHANGES = Set.of("cancelRowUpdates", "deleteRow", "insertRow",
       "moveToCurrentRow", "moveToInsertRow", "refreshRow");
@@ -523,7 +526,7 @@ public final class GenerateWrappers {
         .append("abstract class ResultSetBase implements java.sql.ResultSet {\n\n")
         .append("  static java.sql.SQLException readOnly() {\n")
         .append("    return new java.sql.SQLException(\"An answered result is read-only")
-        .append(" (CONCUR_READ_ONLY)\", \"0A000\");\n  }\n\n")
+        .append(" (CONCUR_READ_ONLY)\", \"24000\");\n  }\n\n")
         .append("  static java.sql.SQLException unsupported(String method) {\n")
         .append("    return new java.sql.SQLFeatureNotSupportedException(method + \" is not")
         .append(" supported on an answered\"\n        + \" result (forward-only, read-only, kept")

@@ -173,6 +173,10 @@ final class Figures {
     return answers == null ? 0 : answers.sharedDropped(reason);
   }
 
+  long notEligible(String reason) {
+    return answers == null ? 0 : answers.notEligible(reason);
+  }
+
   long answerAgeMillis(double quantile) {
     return answers == null ? -1 : answers.ageMillis(quantile);
   }

@@ -1,6 +1,7 @@
 package dev.sluice;
 
 import dev.sluice.internal.answer.Answers;
+import dev.sluice.internal.answer.Ineligible;
 import dev.sluice.internal.config.Keys;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -237,6 +238,11 @@ public final class SluiceMetrics implements MeterBinder {
       counter(registry, "sluice.answers.shared.dropped", Tags.of("reason", reason),
           s -> s.sharedDropped(reason), "Messages on sluice:<name>:answers dropped unheard, by"
           + " reason (unsigned, unknown-key, bad-signature, expired, replayed...)");
+    }
+    for (String reason : Ineligible.words()) {
+      counter(registry, "sluice.answers.ineligible", Tags.of("reason", reason),
+          s -> s.notEligible(reason), "Reads neither kept nor answered while answering, by"
+          + " reason (transaction, locking, side-effect, session, type, rows, memory...)");
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.sluice;
 
 import dev.sluice.internal.answer.Answers;
+import dev.sluice.internal.answer.Ineligible;
 import dev.sluice.internal.limit.Counts;
 import dev.sluice.internal.limit.Limiter;
 import dev.sluice.internal.limit.Share;
@@ -48,6 +49,8 @@ public final class Stats {
   private final long sharedHeard;
   /** Messages heard and dropped, by {@link Answers#sharedDropReasons()}' order. */
   private final long[] sharedDropped;
+  /** Reads neither kept nor answered, by {@code Ineligible.words()}' order. */
+  private final long[] notEligible;
   /** Read for the ages' quantiles when asked ({@link #answerAgeMillis}). */
   private final Figures figures;
 
@@ -80,6 +83,7 @@ public final class Stats {
     this.sharedHeard = figures.sharedHeard();
     this.sharedDropped = Answers.sharedDropReasons().stream()
         .mapToLong(figures::sharedDropped).toArray();
+    this.notEligible = Ineligible.words().stream().mapToLong(figures::notEligible).toArray();
     this.name = figures.name();
     this.admitted = figures.admitted();
     this.rejected = figures.rejected();
@@ -208,6 +212,27 @@ public final class Stats {
   public long sharedDropped(String reason) {
     int at = Answers.sharedDropReasons().indexOf(reason);
     return at < 0 ? 0 : sharedDropped[at];
+  }
+
+  /**
+   * Returns how many reads, while answering (limiting, {@code sluice.stale.max-age} on), were
+   * neither kept nor answered for one reason: {@code transaction} (inside one),
+   * {@code locking} (the text locks or writes, or is no plain read), {@code side-effect} (it
+   * calls what the catalog does not call pure), {@code session} (its session unknown or
+   * changed, or the text reads or sets it), {@code parameters} (a value set before limiting,
+   * or by a setter not recorded), {@code statement} (callable, scrollable, updatable,
+   * {@code maxFieldSize}), {@code type} (a column type or value not answered),
+   * {@code rows} (more than {@code max-rows}), {@code memory} (more than the memory bound
+   * allows), {@code unfinished} (closed before its end). An admitted read not kept and a refused
+   * read not answered count alike; a refused read with no kept result to answer it does not.
+   *
+   * @param reason one of the words above
+   * @return reads counted for it since the data source was built; {@code 0} for another word
+   *     or without answers
+   */
+  public long notEligible(String reason) {
+    int at = Ineligible.words().indexOf(reason);
+    return at < 0 ? 0 : notEligible[at];
   }
 
   /**

@@ -60,7 +60,8 @@ class SluiceMetricsTest {
       assertThat(flagState("metrics-all", "unreachable")).isZero();
       assertThat(gauge("sluice.concurrency.inflight", "metrics-all")).isZero(); // no cap
       assertThat(gauge("sluice.concurrency.limit", "metrics-all")).isZero();
-      assertThat(registry.getMeters()).hasSize(49);
+      assertThat(registry.getMeters()).hasSize(59); // 49, and ten reasons not eligible
+      assertThat(registry.find("sluice.answers.ineligible").functionCounters()).hasSize(10);
     }
   }
 
@@ -198,7 +199,7 @@ class SluiceMetricsTest {
 
       SluiceMetrics.of(ds).withTags(Tags.of("region", "eu")).bindTo(registry);
 
-      assertThat(registry.getMeters()).hasSize(49).allSatisfy(meter -> {
+      assertThat(registry.getMeters()).hasSize(59).allSatisfy(meter -> {
         assertThat(meter.getId().getTag("name")).isEqualTo("metrics-tags");
         assertThat(meter.getId().getTag("region")).isEqualTo("eu");
       });

@@ -6,7 +6,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * What one budget's answers counted since it was built: reads answered instead of refused per
  * priority, the part that joined a read in flight, the part answered from another instance's
- * result, and the answers' ages. {@link Answers}' stats, meters and summary line read it.
+ * result, the answers' ages, and the reads neither kept nor answered by reason
+ * ({@link Ineligible}). {@link Answers}' stats, meters and summary line read it.
  *
  * <p>This class is threadsafe: {@link LongAdder}s and a lock-free {@link AgeHistogram}.
  */
@@ -17,6 +18,8 @@ final class AnswerCounts {
   private final AgeHistogram ages = new AgeHistogram();
   /** Answers from results another instance kept ({@code sluice.stale.share}). */
   private final LongAdder fromOthers = new LongAdder();
+  /** Reads neither kept nor answered, by {@link Ineligible}'s ordinal. */
+  private final LongAdder[] notEligible = adders(Ineligible.values().length);
 
   /** Counts one answer, at the priority (by ordinal) the limit refused its read at. */
   void answered(int priority, boolean join, boolean heard, long ageMillis) {
@@ -28,6 +31,14 @@ final class AnswerCounts {
       fromOthers.increment();
     }
     ages.record(ageMillis);
+  }
+
+  void notEligible(Ineligible why) {
+    notEligible[why.ordinal()].increment();
+  }
+
+  long notEligibleCount(Ineligible why) {
+    return notEligible[why.ordinal()].sum();
   }
 
   long answered() {
@@ -69,7 +80,11 @@ final class AnswerCounts {
   }
 
   private static LongAdder[] adders() {
-    LongAdder[] adders = new LongAdder[Priority.values().length];
+    return adders(Priority.values().length);
+  }
+
+  private static LongAdder[] adders(int n) {
+    LongAdder[] adders = new LongAdder[n];
     for (int i = 0; i < adders.length; i++) {
       adders[i] = new LongAdder();
     }

@@ -5,6 +5,7 @@ import java.sql.Date;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.sql.Time;
@@ -17,6 +18,14 @@ import java.util.Calendar;
  * {@code StaleResultWarning} saying how old it is and why it was answered. Each getter converts
  * the kept value as the driver would ({@link Dialect}); the kept values themselves are shared by
  * every answer and never handed out, only copies of the mutable ones.
+ *
+ * <p>Beyond the values it behaves as the driver's result does (pgjdbc's, as
+ * {@code AnsweredResultSetFidelityTest} compares on the real PostgreSQL): it is closed when the
+ * caller's statement is (closing the statement, or the connection that closes it, or running it
+ * again, which the statement's wrapper does); its fetch size is the statement's at execution;
+ * a scroll, an update or a fetch direction other than forward is refused as on a forward-only,
+ * read-only result ({@code 24000}); its cursor name is {@code null}. It unwraps only to itself:
+ * there is no driver's result behind it.
  *
  * <p>Not threadsafe, like any {@code ResultSet}.
  */
@@ -46,6 +55,16 @@ final class AnsweredResultSet extends ResultSetBase {
     this.warning = warning;
     this.ageMillis = ageMillis;
     this.joined = joined;
+    this.fetchSize = fetchSizeOf(statement);
+  }
+
+  /** The driver's result takes its statement's fetch size when it is made. */
+  private static int fetchSizeOf(Statement statement) {
+    try {
+      return statement == null ? 0 : statement.getFetchSize();
+    } catch (SQLException | RuntimeException e) {
+      return 0;
+    }
   }
 
   private Dialect.Cell cell(int column) throws SQLException {
@@ -66,9 +85,15 @@ final class AnsweredResultSet extends ResultSetBase {
   }
 
   private void checkOpen() throws SQLException {
-    if (closed) {
+    if (isClosed()) {
       throw new SQLException("This ResultSet is closed.", "55000");
     }
+  }
+
+  private static SQLException forwardOnly() {
+    return new SQLException(
+        "Operation requires a scrollable ResultSet, but this ResultSet is FORWARD_ONLY.",
+        "24000");
   }
 
   // ---- the cursor
@@ -87,9 +112,71 @@ final class AnsweredResultSet extends ResultSetBase {
     closed = true;
   }
 
+  /**
+   * Closed by its own {@code close()}, or once the caller's statement is closed (by the caller,
+   * or with its connection): asked of the statement, so that nothing on the statement's path
+   * has to tell the answer.
+   */
   @Override
   public boolean isClosed() {
+    if (!closed && statement != null) {
+      try {
+        closed = statement.isClosed();
+      } catch (SQLException | RuntimeException e) {
+        closed = true; // a statement that cannot say is one whose results cannot be read
+      }
+    }
     return closed;
+  }
+
+  // ---- what a forward-only result refuses, as the driver refuses it
+
+  @Override
+  public boolean absolute(int row) throws SQLException {
+    checkOpen();
+    throw forwardOnly();
+  }
+
+  @Override
+  public boolean relative(int rows) throws SQLException {
+    checkOpen();
+    throw forwardOnly();
+  }
+
+  @Override
+  public void beforeFirst() throws SQLException {
+    checkOpen();
+    throw forwardOnly();
+  }
+
+  @Override
+  public void afterLast() throws SQLException {
+    checkOpen();
+    throw forwardOnly();
+  }
+
+  @Override
+  public boolean first() throws SQLException {
+    checkOpen();
+    throw forwardOnly();
+  }
+
+  @Override
+  public boolean last() throws SQLException {
+    checkOpen();
+    throw forwardOnly();
+  }
+
+  @Override
+  public boolean previous() throws SQLException {
+    checkOpen();
+    throw forwardOnly();
+  }
+
+  @Override
+  public String getCursorName() throws SQLException {
+    checkOpen();
+    return null; // no named cursor: the whole result was read
   }
 
   @Override
@@ -110,9 +197,9 @@ final class AnsweredResultSet extends ResultSetBase {
     return kept.columns();
   }
 
+  /** The caller's statement, closed or not, as Sluice's wrapper of a live result returns it. */
   @Override
-  public Statement getStatement() throws SQLException {
-    checkOpen();
+  public Statement getStatement() {
     return statement;
   }
 
@@ -139,10 +226,16 @@ final class AnsweredResultSet extends ResultSetBase {
     return ResultSet.CONCUR_READ_ONLY;
   }
 
+  /** pgjdbc's result does not implement it; any other driver's tells its statement's. */
   @Override
   public int getHoldability() throws SQLException {
     checkOpen();
-    return ResultSet.CLOSE_CURSORS_AT_COMMIT;
+    if (dialect instanceof PostgresDialect) {
+      throw new SQLFeatureNotSupportedException("getHoldability is not implemented by pgjdbc's"
+          + " result, nor by its answer", "0A000");
+    }
+    return statement == null ? ResultSet.CLOSE_CURSORS_AT_COMMIT
+        : statement.getResultSetHoldability();
   }
 
   @Override
@@ -154,8 +247,11 @@ final class AnsweredResultSet extends ResultSetBase {
   @Override
   public void setFetchDirection(int direction) throws SQLException {
     checkOpen();
+    if (direction == ResultSet.FETCH_REVERSE || direction == ResultSet.FETCH_UNKNOWN) {
+      throw forwardOnly();
+    }
     if (direction != ResultSet.FETCH_FORWARD) {
-      throw new SQLException("An answered result is forward-only", "0A000");
+      throw new SQLException("Invalid fetch direction constant: " + direction + ".", "22023");
     }
   }
 
@@ -168,6 +264,9 @@ final class AnsweredResultSet extends ResultSetBase {
   @Override
   public void setFetchSize(int rows) throws SQLException {
     checkOpen();
+    if (rows < 0) {
+      throw new SQLException("Fetch size must be a value greater to or equal to 0.", "22023");
+    }
     fetchSize = rows;
   }
 

@@ -65,6 +65,8 @@ public final class Answers {
   private final Store store;
   private final Flights flights;
   private final AnswerCounts counts = new AnswerCounts();
+  /** {@link #notEligible(Ineligible)} as a function, made once ({@link ReadKey#of}). */
+  private final java.util.function.Consumer<Ineligible> ineligibleCounter = counts::notEligible;
   /** The sessions and the write fences ({@link Tracker}). */
   private final Tracker tracker;
   /** {@code null} unless {@code sluice.stale.share}. */
@@ -171,13 +173,16 @@ public final class Answers {
     }
     try {
       Dialect d = dialect(live.getStatement().getConnection());
-      if (d == null || live.getType() != ResultSet.TYPE_FORWARD_ONLY
+      if (d == null) {
+        return notEligible(Ineligible.TYPE);
+      }
+      if (live.getType() != ResultSet.TYPE_FORWARD_ONLY
           || live.getConcurrency() != ResultSet.CONCUR_READ_ONLY) {
-        return null;
+        return notEligible(Ineligible.STATEMENT);
       }
       Columns columns = Columns.read(live.getMetaData());
       if (!columns.keepable() || !d.answersAll(columns)) {
-        return null;
+        return notEligible(Ineligible.TYPE);
       }
       long now = nanoTime.getAsLong();
       return new Recording(landing, settings, key, flights.depart(key, now), columns, d,
@@ -199,15 +204,22 @@ public final class Answers {
    * @param connection the driver's connection (not Sluice's wrapper: the catalog's queries must
    *     not pass the limiter)
    * @return {@code false} for a database without a dialect, and whenever it cannot tell
+   *     (counted by its reason, {@link #notEligible})
    */
   public boolean eligible(String sql, Connection connection) {
+    Ineligible why;
     try {
       Dialect d = dialect(connection);
-      return d != null && !d.inTransaction(connection)
-          && catalog.eligible(d, connection.getMetaData().getURL(), sql, connection);
+      why = d == null ? Ineligible.TYPE : d.inTransaction(connection) ? Ineligible.TRANSACTION
+          : catalog.eligible(d, connection.getMetaData().getURL(), sql, connection) ? null
+          : Ineligible.SIDE_EFFECT;
     } catch (SQLException | RuntimeException e) {
-      return false;
+      why = Ineligible.SIDE_EFFECT; // the catalog cannot be read: what the text calls is unknown
     }
+    if (why != null) {
+      notEligible(why);
+    }
+    return why == null;
   }
 
   /**
@@ -312,6 +324,39 @@ public final class Answers {
   /** Whether an answer of {@link #answer} joined an identical read in flight. */
   public static boolean joined(ResultSet answer) {
     return answer instanceof AnsweredResultSet a && a.joined;
+  }
+
+  /**
+   * Counts a read neither kept nor answered, for {@code why}. Called only while answering
+   * (limiting, answers on): by the connection's side for what it sees (a transaction, a
+   * statement, a session), and here for the rest.
+   *
+   * @param why the reason
+   * @return {@code null}, for the caller to return
+   */
+  public <T> T notEligible(Ineligible why) {
+    counts.notEligible(why);
+    return null;
+  }
+
+  /** {@link #notEligible(Ineligible)} as a function, for {@link ReadKey#of}: made once. */
+  public java.util.function.Consumer<Ineligible> ineligibleCounter() {
+    return ineligibleCounter;
+  }
+
+  /**
+   * Reads neither kept nor answered for {@code reason}, since this budget was built.
+   *
+   * @param reason a word of {@link Ineligible#words()}
+   * @return the count; {@code 0} for a word that names no reason
+   */
+  public long notEligible(String reason) {
+    for (Ineligible why : Ineligible.values()) {
+      if (why.word().equals(reason)) {
+        return counts.notEligibleCount(why);
+      }
+    }
+    return 0;
   }
 
   /** Drops every kept result: when limiting ends, and on {@code close()}. */
@@ -440,6 +485,7 @@ public final class Answers {
 
     @Override
     public void drop(Recording recording) {
+      notEligible(recording.why());
       land(recording, null);
     }
 

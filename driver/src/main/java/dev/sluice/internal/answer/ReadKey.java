@@ -72,13 +72,34 @@ public final class ReadKey {
    */
   public static ReadKey of(String sql, Parameters parameters, int maxRows, String user,
       String catalog, String schema, String session) {
-    if (!ReadText.isRead(sql) || SessionText.touchesSession(sql)) {
+    return of(sql, parameters, maxRows, user, catalog, schema, session, null);
+  }
+
+  /**
+   * As {@link #of(String, Parameters, int, String, String, String, String)}, telling why a
+   * read has no key to {@code counts} ({@link Answers#ineligibleCounter()}), if not
+   * {@code null}.
+   */
+  public static ReadKey of(String sql, Parameters parameters, int maxRows, String user,
+      String catalog, String schema, String session,
+      java.util.function.Consumer<Ineligible> counts) {
+    Ineligible why = null;
+    Parameters.Snapshot values = null;
+    if (!ReadText.isRead(sql)) {
+      why = Ineligible.LOCKING;
+    } else if (SessionText.touchesSession(sql)) {
+      why = Ineligible.SESSION;
+    } else {
+      values = parameters == null ? Parameters.Snapshot.NONE : parameters.snapshot();
+      why = values == null ? Ineligible.PARAMETERS : null;
+    }
+    if (why != null) {
+      if (counts != null) {
+        counts.accept(why);
+      }
       return null;
     }
-    Parameters.Snapshot values =
-        parameters == null ? Parameters.Snapshot.NONE : parameters.snapshot();
-    return values == null ? null
-        : new ReadKey(sql, values, maxRows, user, catalog, schema, session);
+    return new ReadKey(sql, values, maxRows, user, catalog, schema, session);
   }
 
   /** The session's fingerprint, or {@code null}. */

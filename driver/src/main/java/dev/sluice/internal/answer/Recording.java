@@ -46,6 +46,8 @@ public final class Recording {
   private int rows;
   private boolean onRow;
   private boolean done;
+  /** Why it is dropped, if it is: closed before its end unless a row said otherwise. */
+  private Ineligible why = Ineligible.UNFINISHED;
 
   Recording(Landing landing, AnswerSettings bounds, ReadKey key, Flights.Flight flight,
       Columns columns, Dialect dialect, long answeredNanos) {
@@ -93,19 +95,29 @@ public final class Recording {
 
   private boolean keepRow(ResultSet live) {
     if (rows == bounds.maxRows()) {
-      return false;
+      return dropFor(Ineligible.ROWS);
     }
     try {
       for (int c = 1; c <= columns.count(); c++) {
         if (!keepValue(live, c)) {
-          return false;
+          return dropFor(Ineligible.TYPE);
         }
       }
     } catch (SQLException | RuntimeException e) {
       return false; // the caller's own calls will meet the driver's failure, if it lasts
     }
     rows++;
-    return size <= bounds.memoryBytes();
+    return size <= bounds.memoryBytes() || dropFor(Ineligible.MEMORY);
+  }
+
+  private boolean dropFor(Ineligible reason) {
+    why = reason;
+    return false;
+  }
+
+  /** Why it was dropped ({@link Landing#drop}): a row's reason, else unfinished. */
+  Ineligible why() {
+    return why;
   }
 
   private boolean keepValue(ResultSet live, int c) throws SQLException {

@@ -2,6 +2,7 @@ package dev.sluice.internal.jdbc;
 
 import dev.sluice.RateLimitExceededException;
 import dev.sluice.internal.answer.Answers;
+import dev.sluice.internal.answer.Ineligible;
 import dev.sluice.internal.answer.Parameters;
 import dev.sluice.internal.answer.ReadKey;
 import dev.sluice.internal.answer.Recording;
@@ -102,12 +103,16 @@ final class Answering {
           ? connection.delegate.getAutoCommit()
           : (state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION))
               == ConnectionState.AUTO_COMMIT;
-      Session session = autoCommit ? connection.session(a) : null;
+      Session session = autoCommit ? connection.session(a)
+          : a.<Session>notEligible(Ineligible.TRANSACTION);
       String fingerprint = session == null ? null
           : a.tracker().fingerprint(session, connection.limiter.episode(), connection.delegate,
               false);
+      if (session != null && fingerprint == null) {
+        a.notEligible(Ineligible.SESSION);
+      }
       ReadKey key = fingerprint == null ? null
-          : key(connection, caller, sql, parameters, prepared, fingerprint);
+          : key(connection, a, caller, sql, parameters, prepared, fingerprint);
       answer = key == null ? null
           : a.answer(key, caller, connection.limiter.doorPriority(state), session);
     } catch (SQLException | RuntimeException e) {
@@ -144,6 +149,7 @@ final class Answering {
     }
     if ((connection.state() & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION
         | ConnectionState.UNREAD)) != ConnectionState.AUTO_COMMIT) {
+      a.notEligible(Ineligible.TRANSACTION);
       return result;
     }
     ResultSetWrapper wrapper = (ResultSetWrapper) result;
@@ -154,8 +160,11 @@ final class Answering {
       // unknown: read from the database now, on the caller's connection (its read has run)
       String fingerprint = started == Session.NONE || wrapper.recording != null ? null
           : a.tracker().fingerprint(session, episode, connection.delegate, true);
+      if (fingerprint == null && wrapper.recording == null) {
+        a.notEligible(Ineligible.SESSION);
+      }
       ReadKey key = fingerprint == null ? null
-          : key(connection, caller, sql, parameters, prepared, fingerprint);
+          : key(connection, a, caller, sql, parameters, prepared, fingerprint);
       if (key != null) {
         wrapper.recording = a.record(key, wrapper.delegate, started);
       }
@@ -172,30 +181,32 @@ final class Answering {
    * recorded; a forward-only, read-only result with no {@code maxFieldSize} (it would truncate
    * values); a read by the database's own knowledge ({@link Answers#eligible}: outside any
    * transaction, calling nothing that writes, draws or reads the session); read text that takes
-   * no lock ({@link ReadKey#of}). The caller checked auto-commit.
+   * no lock ({@link ReadKey#of}). The caller checked auto-commit. Each way a read is not
+   * eligible is counted by its reason ({@link Answers#notEligible(Ineligible)}).
    */
-  private static ReadKey key(ReportingConnection connection, Statement caller, String sql,
-      Parameters parameters, boolean prepared, String session) throws SQLException {
+  private static ReadKey key(ReportingConnection connection, Answers answers, Statement caller,
+      String sql, Parameters parameters, boolean prepared, String session) throws SQLException {
     if (caller instanceof CallableStatement
         || (prepared ? parameters == null : caller instanceof PreparedStatement)) {
-      return null;
+      return answers.notEligible(Ineligible.STATEMENT);
     }
     // asked of the wrapper, which passes each of these on to the driver's statement
     if (caller.getResultSetType() != ResultSet.TYPE_FORWARD_ONLY
         || caller.getResultSetConcurrency() != ResultSet.CONCUR_READ_ONLY
         || caller.getMaxFieldSize() != 0) {
-      return null;
+      return answers.notEligible(Ineligible.STATEMENT);
     }
     if (connection.closed()) {
-      return null; // the driver would refuse it: never answered
+      return answers.notEligible(Ineligible.STATEMENT); // the driver would refuse it
     }
-    Answers answers = connection.limiter.answers();
-    if (answers == null || !answers.eligible(sql, connection.delegate)) {
+    // the text first (a lock, the session, the parameters), then what only the database knows
+    ReportingConnection.Identity id = connection.identity();
+    ReadKey key = id == null ? ReadKey.of(sql, parameters, caller.getMaxRows(), null, null, null,
+        session, answers.ineligibleCounter()) : ReadKey.of(sql, parameters, caller.getMaxRows(),
+        id.user(), id.catalog(), id.schema(), session, answers.ineligibleCounter());
+    if (key == null || !answers.eligible(sql, connection.delegate)) {
       return null; // in a transaction by the driver's own state, or a call the catalog refuses
     }
-    ReportingConnection.Identity id = connection.identity();
-    return id == null ? ReadKey.of(sql, parameters, caller.getMaxRows(), null, null, null,
-        session) : ReadKey.of(sql, parameters, caller.getMaxRows(), id.user(), id.catalog(),
-        id.schema(), session);
+    return key;
   }
 }

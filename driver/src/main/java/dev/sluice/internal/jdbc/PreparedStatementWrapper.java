@@ -54,7 +54,7 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
       return lastAnswer();
     }
     try {
-      return recorded(wrap(prepared().executeQuery()));
+      return recorded(wrap(prepared().executeQuery())); // closes an earlier answer
     } catch (SQLException e) {
       held = connection.afterStatement(held, sql, e);
       throw e;
@@ -76,10 +76,8 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
     if (held == ANSWERED) {
       return true;
     }
-    if (lastAnswer() != null) {
-      answered(null); // the driver runs this one: its result is the driver's again
-    }
     try {
+      running(); // the driver runs this one: an earlier answer is not its result any more
       return prepared().execute();
     } catch (SQLException e) {
       held = connection.afterStatement(held, sql, e);
@@ -105,13 +103,12 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
   }
 
   /**
-   * The answer of an answered {@code execute()} or {@code executeQuery()}; else the driver's
-   * result, recorded while limiting if the read is eligible (as {@code executeQuery()}'s is).
+   * The driver's result (no answer stands for it), recorded while limiting if the read is
+   * eligible, as {@code executeQuery()}'s is: jOOQ and MyBatis read through {@code execute()}.
    */
   @Override
-  public final ResultSet getResultSet() throws SQLException {
-    ResultSet answer = lastAnswer();
-    return answer != null ? answer : recorded(wrap(prepared().getResultSet()));
+  final ResultSet driversResultSet() throws SQLException {
+    return recorded(wrap(prepared().getResultSet()));
   }
 
   /**
@@ -136,43 +133,5 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
       p = parameters = Answering.lateParameters(connection, sql);
     }
     return p;
-  }
-
-  /** After an answer there is no other result: the answer is closed, as JDBC closes it. */
-  @Override
-  public final boolean getMoreResults() throws SQLException {
-    ResultSet answer = lastAnswer();
-    if (answer == null) {
-      return prepared().getMoreResults();
-    }
-    answered(null);
-    answer.close();
-    return false;
-  }
-
-  /** As {@link #getMoreResults()}; {@code KEEP_CURRENT_RESULT} leaves the answer open. */
-  @Override
-  public final boolean getMoreResults(int current) throws SQLException {
-    ResultSet answer = lastAnswer();
-    if (answer == null) {
-      return prepared().getMoreResults(current);
-    }
-    answered(null);
-    if (current != Statement.KEEP_CURRENT_RESULT) {
-      answer.close();
-    }
-    return false;
-  }
-
-  /** An answer is a result, never an update count. */
-  @Override
-  public final int getUpdateCount() throws SQLException {
-    return lastAnswer() != null ? -1 : prepared().getUpdateCount();
-  }
-
-  /** An answer is a result, never an update count. */
-  @Override
-  public final long getLargeUpdateCount() throws SQLException {
-    return lastAnswer() != null ? -1 : prepared().getLargeUpdateCount();
   }
 }

@@ -39,17 +39,43 @@ abstract class StatementWrapper implements Statement {
    * Wraps a result set of this statement, reusing the wrapper when the driver repeats itself;
    * the generated {@code getResultSet} and {@code getGeneratedKeys} call it too.
    */
-  final ResultSet wrap(ResultSet raw) {
-    if (!(resultSet instanceof ResultSetWrapper last && last.delegate == raw)) {
-      resultSet = raw == null ? null : new GeneratedResultSet(connection, this, raw);
+  final ResultSet wrap(ResultSet raw) throws SQLException {
+    ResultSet last = resultSet;
+    if (last instanceof ResultSetWrapper wrapper) {
+      if (wrapper.delegate == raw) {
+        return last;
+      }
+    } else if (last != null) {
+      last.close(); // an answer: the driver ran this statement again, which closes its result
     }
-    return resultSet;
+    return resultSet = raw == null ? null : new GeneratedResultSet(connection, this, raw);
   }
 
-  /** A read of this statement was answered instead of refused: its result, for getResultSet. */
-  final ResultSet answered(ResultSet answer) {
+  /**
+   * A read of this statement was answered instead of refused: its result, for getResultSet.
+   * An answer before it is closed, as the driver closes a result when its statement runs again;
+   * {@code null}: the statement has no result of its own now.
+   */
+  final ResultSet answered(ResultSet answer) throws SQLException {
+    ResultSet last = resultSet;
     resultSet = answer;
+    if (last != null && last != answer && !(last instanceof ResultSetWrapper)) {
+      last.close();
+    }
     return answer;
+  }
+
+  /**
+   * The driver runs one of this statement's executions (the generated gated family calls it once
+   * admitted): an answer of an earlier one is no longer its result, and is closed, as the driver
+   * closes its own. One read of a field of this wrapper when there is none.
+   */
+  final void running() throws SQLException {
+    ResultSet last = resultSet;
+    if (last != null && !(last instanceof ResultSetWrapper)) {
+      resultSet = null;
+      last.close();
+    }
   }
 
   /** The answer of this statement's last execution, or {@code null} when the driver ran it. */
@@ -61,6 +87,53 @@ abstract class StatementWrapper implements Statement {
   @Override
   public final Connection getConnection() throws SQLException {
     return connection;
+  }
+
+  // --- the statement's result: an answer stands where the driver's result would
+
+  /** The answer of the last execution, if it was answered; else the driver's result. */
+  @Override
+  public final ResultSet getResultSet() throws SQLException {
+    ResultSet answer = lastAnswer();
+    return answer != null ? answer : driversResultSet();
+  }
+
+  /** The driver's current result, wrapped ({@link PreparedStatementWrapper} records it too). */
+  ResultSet driversResultSet() throws SQLException {
+    return wrap(delegate.getResultSet());
+  }
+
+  /** After an answer there is no other result: the answer is closed, as JDBC closes it. */
+  @Override
+  public final boolean getMoreResults() throws SQLException {
+    return lastAnswer() == null ? delegate.getMoreResults()
+        : getMoreResults(Statement.CLOSE_CURRENT_RESULT);
+  }
+
+  /** As {@link #getMoreResults()}; {@code KEEP_CURRENT_RESULT} leaves the answer open. */
+  @Override
+  public final boolean getMoreResults(int current) throws SQLException {
+    ResultSet answer = lastAnswer();
+    if (answer == null) {
+      return delegate.getMoreResults(current);
+    }
+    resultSet = null;
+    if (current != Statement.KEEP_CURRENT_RESULT) {
+      answer.close();
+    }
+    return false;
+  }
+
+  /** An answer is a result, never an update count. */
+  @Override
+  public final int getUpdateCount() throws SQLException {
+    return lastAnswer() != null ? -1 : delegate.getUpdateCount();
+  }
+
+  /** An answer is a result, never an update count. */
+  @Override
+  public final long getLargeUpdateCount() throws SQLException {
+    return lastAnswer() != null ? -1 : delegate.getLargeUpdateCount();
   }
 
   // --- the gated calls: report before, and after on every way out. The rest of the family

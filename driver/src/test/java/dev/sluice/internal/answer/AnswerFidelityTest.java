@@ -108,11 +108,26 @@ class AnswerFidelityTest {
       Comparison got = compare(c, sql, route);
       if (POSTGRES_ANSWERED.contains(type)) {
         assertThat(got.kept).as("kept").isTrue();
-        assertThat(got.answered).as("answered outcomes").isEqualTo(got.live);
+        assertThat(got.answered).as("answered outcomes")
+            .isEqualTo(transfer.equals("text") ? asInBinary(type, got.live) : got.live);
       } else {
         assertThat(got.kept).as("a result with %s is never kept", type).isFalse();
       }
     }
+  }
+
+  /**
+   * The live outcomes of text transfer where binary transfer throws instead: {@code getDate} of
+   * a {@code time} (1970-01-01 in text), {@code getTime} of a {@code date} (midnight). The
+   * answer throws in both transfers, as it cannot know which one the caller's read would use.
+   */
+  private static List<String> asInBinary(String type, List<String> live) {
+    String getter = type.equals("time") ? "getDate" : type.equals("date") ? "getTime" : null;
+    return getter == null ? live : live.stream().map(o -> {
+      boolean refused = (o.startsWith(getter + " ") || o.startsWith(getter + "(cal) "))
+          && !o.contains("-> null,");
+      return refused ? o.replaceFirst("-> .*, wasNull=", "-> throws, wasNull=") : o;
+    }).toList();
   }
 
   @Test
