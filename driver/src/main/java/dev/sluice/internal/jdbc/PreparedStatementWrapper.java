@@ -2,6 +2,7 @@ package dev.sluice.internal.jdbc;
 
 import dev.sluice.RateLimitExceededException;
 import dev.sluice.internal.answer.Parameters;
+import dev.sluice.internal.limit.ConnectionState;
 import java.sql.CallableStatement;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -30,6 +31,11 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
    * statement is.
    */
   Parameters parameters;
+  /**
+   * Whether the result of the last {@code execute()} is to be recorded when asked for: set only
+   * when the limiter noted it, cleared when asked. Its thread's own, as the statement is.
+   */
+  private boolean recordResult;
 
   PreparedStatementWrapper(ReportingConnection connection, String sql,
       PreparedStatement delegate) {
@@ -54,7 +60,7 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
       return lastAnswer();
     }
     try {
-      return recorded(wrap(prepared().executeQuery())); // closes an earlier answer
+      return recorded(wrap(prepared().executeQuery()), held); // closes an earlier answer
     } catch (SQLException e) {
       held = connection.afterStatement(held, sql, e);
       throw e;
@@ -75,6 +81,9 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
     int held = admitOrAnswer();
     if (held == ANSWERED) {
       return true;
+    }
+    if ((held & ConnectionState.NOTED) != 0) {
+      recordResult = true; // its result is recorded when asked for (driversResultSet)
     }
     try {
       running(); // the driver runs this one: an earlier answer is not its result any more
@@ -108,15 +117,23 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
    */
   @Override
   final ResultSet driversResultSet() throws SQLException {
-    return recorded(wrap(prepared().getResultSet()));
+    ResultSet result = wrap(prepared().getResultSet());
+    if (!recordResult) {
+      return result; // the flag-closed case: one field read
+    }
+    recordResult = false;
+    return recorded(result, ConnectionState.NOTED);
   }
 
   /**
-   * An admitted read's result, recorded if eligible. Without parameters recorded (answers were
-   * not active when it was prepared, nor at an execution since: the flag-closed case) it
-   * cannot be: a field read, and two plain reads to see that answers are still not active.
+   * An admitted read's result, recorded if eligible, when the limiter noted the read
+   * ({@link ConnectionState#NOTED} in {@code held}: limiting, answers on). So the flag-closed
+   * path reads nothing more than {@code held}, a local.
    */
-  private ResultSet recorded(ResultSet result) {
+  private ResultSet recorded(ResultSet result, int held) {
+    if ((held & ConnectionState.NOTED) == 0) {
+      return result;
+    }
     Parameters p = late();
     return p == null ? result : Answering.recorded(connection, this, result, sql, p, true);
   }

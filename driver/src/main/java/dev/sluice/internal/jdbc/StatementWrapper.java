@@ -1,6 +1,7 @@
 package dev.sluice.internal.jdbc;
 
 import dev.sluice.RateLimitExceededException;
+import dev.sluice.internal.limit.ConnectionState;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -153,8 +154,11 @@ abstract class StatementWrapper implements Statement {
       return answered(Answering.answerOrThrow(connection, refused, this, sql, null, false));
     }
     try {
-      return Answering.recorded(connection, this, wrap(delegate.executeQuery(sql)), sql, null,
-          false);
+      ResultSet result = wrap(delegate.executeQuery(sql));
+      // recorded only if the limiter noted it (limiting, answers on): the flag-closed path
+      // reads nothing more
+      return (held & ConnectionState.NOTED) == 0 ? result
+          : Answering.recorded(connection, this, result, sql, null, false);
     } catch (SQLException e) {
       held = connection.afterStatement(held, sql, e);
       throw e;
