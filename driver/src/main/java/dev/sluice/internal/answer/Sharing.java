@@ -321,8 +321,8 @@ final class Sharing {
         break;
       }
     }
-    fencesHeard.increment();
     fenced.accept(tables);
+    fencesHeard.increment(); // after: a count read elsewhere says the fence is applied
     return null;
   }
 
