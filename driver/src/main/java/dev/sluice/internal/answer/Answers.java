@@ -31,7 +31,8 @@ import java.util.function.LongSupplier;
  *
  * <h2>The consistency given up</h2>
  * An answer may predate a write made through another instance or around Sluice by up to
- * {@code max-age}. An application that writes an answered read back into its cache extends that
+ * {@code max-age} (with {@code sluice.stale.share}, one through another instance only during its
+ * fence's lag, or while this instance does not hear the channel: {@link #channelHeard}). An application that writes an answered read back into its cache extends that
  * by the cache's TTL. Nothing is answered inside a transaction however it began, nor for a read
  * that locks ({@code FOR UPDATE}), writes ({@code WITH … DELETE}), or calls what the catalog does
  * not call pure ({@code nextval}, {@code random()}, a view over them, the application's volatile
