@@ -122,7 +122,7 @@ final class Enforcer implements AutoCloseable {
     if (share) {
       sharing = ResultChannel.start(name, link, settings.get(Keys.REDIS_TIMEOUT),
           settings.get(Keys.REDIS_PING), answers::warmUpSharing, answers::nextShared,
-          answers::heard);
+          answers::heard, answers::unsent, answers::channelHeard);
       owned.add(0, sharing); // closed before the link
     }
     Registry registry = settings.get(Keys.INSTANCES).fromRedis()

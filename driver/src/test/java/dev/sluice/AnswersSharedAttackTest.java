@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -203,6 +204,53 @@ class AnswersSharedAttackTest {
           .isZero();
       assertThat(log.lines("WARN", "was dropped (bad-signature)")).first().asString()
           .contains("check who may PUBLISH");
+    }
+  }
+
+  /**
+   * A write fence (issue 38, item 6) sniffed and forged: another table's with a's signature
+   * kept, re-signed with the attacker's key, stripped of its signature, and the genuine
+   * one sent again. None fences anything on b: each is counted under its reason, and the result b
+   * kept after the genuine fence is still answered.
+   */
+  @Test
+  void forgedUnsignedOrReplayedFences_fenceNothing_eachCounted() throws Exception {
+    try (RateLimitedDataSource a = instance(tickerA, KEY);
+        RateLimitedDataSource b = instance(tickerB, KEY)) {
+      sniff();
+      flag.trip();
+      limiting(a);
+      limiting(b);
+      tickerA.advance(REFILL);
+      try (Connection c = a.getConnection(); Statement s = c.createStatement()) {
+        s.executeUpdate("UPDATE items SET name = 'uno' WHERE id = 1");
+      }
+      String genuine = null;
+      for (String m = sniffed.poll(10, TimeUnit.SECONDS); m != null && genuine == null;
+          m = sniffed.poll(10, TimeUnit.SECONDS)) {
+        genuine = m.startsWith("f1 ") ? m : null;
+      }
+      assertThat(genuine).as("the spy heard a's fence").isNotNull();
+      Await.until("b hears the fence", DELIVERY,
+          () -> b.enforcer().answers().sharedFencesHeard() == 1);
+      tickerB.advance(REFILL);
+      assertThat(AnswersSeenTest.byId(b, 1)).isEqualTo("1:uno"); // kept after the fence
+      long before = dropped(b);
+
+      String[] parts = genuine.split(" ");
+      assertThat(parts[6]).as("H2's catalog is not read: every table").isEqualTo("*");
+      parts[6] = java.util.Base64.getEncoder().encodeToString("other".getBytes(UTF_8));
+      publish(String.join(" ", parts)); // another table, a's signature kept
+      publish(ForgedMessages.resigned(String.join(" ", parts), name, ATTACKER_KEY));
+      publish(genuine.substring(0, genuine.lastIndexOf(' ')) + " *"); // no signature
+      publish(genuine);
+      Await.until("b counts four drops", DELIVERY, () -> dropped(b) == before + 4);
+      assertThat(b.stats().sharedDropped("bad-signature")).isEqualTo(2);
+      assertThat(b.stats().sharedDropped("unknown-key")).isEqualTo(1);
+      assertThat(b.stats().sharedDropped("replayed")).isEqualTo(1);
+      assertThat(b.enforcer().answers().sharedFencesHeard()).isEqualTo(1);
+      tickerB.advance(Duration.ofMillis(10));
+      assertThat(AnswersSeenTest.byId(b, 1)).isEqualTo("1:uno (10 ms old)");
     }
   }
 

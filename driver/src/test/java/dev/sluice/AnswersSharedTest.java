@@ -212,6 +212,88 @@ class AnswersSharedTest {
     }
   }
 
+  /** Runs a write through {@code ds}, admitted: the instance's permit comes after a refill. */
+  private static void write(RateLimitedDataSource ds, FakeTicker ticker, String sql)
+      throws SQLException {
+    ticker.advance(REFILL);
+    try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+      s.executeUpdate(sql);
+    }
+  }
+
+  /**
+   * Issue 38, item 6 with sharing: a write through a fences, on b, the result b kept itself and
+   * the one it heard from a before the write; once b heard the fence neither is answered, and a
+   * read kept after it is.
+   */
+  @Test
+  void aWriteThroughA_fencesOnB_theResultsBKeptAndHeardBeforeIt() throws Exception {
+    try (RateLimitedDataSource a = instance(tickerA, true);
+        RateLimitedDataSource b = instance(tickerB, true)) {
+      hearing(a, b);
+      flag.trip();
+      limiting(a);
+      limiting(b);
+      tickerB.advance(REFILL);
+      assertThat(byId(b, 1)).isEqualTo("1:one"); // b's own
+      tickerA.advance(REFILL);
+      assertThat(byId(a, 2)).isEqualTo("2:two"); // heard by b
+      Await.until("b keeps both", DELIVERY, () -> b.stats().answersKept() == 2);
+      tickerB.advance(Duration.ofMillis(10));
+      assertThat(byId(b, 2)).startsWith("2:two (");
+
+      write(a, tickerA, "UPDATE items SET name = 'uno' WHERE id = 1");
+      Await.until("b hears the fence", DELIVERY,
+          () -> b.enforcer().answers().sharedFencesHeard() == 1);
+
+      tickerB.advance(Duration.ofMillis(10));
+      assertThatThrownBy(() -> byId(b, 1)).as("b's own, kept before the write")
+          .isInstanceOf(RateLimitExceededException.class);
+      assertThatThrownBy(() -> byId(b, 2)).as("heard from a, kept before the write")
+          .isInstanceOf(RateLimitExceededException.class);
+      assertThat(a.enforcer().answers().sharedFencesSent()).isEqualTo(1);
+      tickerB.advance(REFILL);
+      assertThat(byId(b, 1)).isEqualTo("1:uno");
+      tickerB.advance(Duration.ofMillis(10));
+      assertThat(byId(b, 1)).as("kept after the fence").isEqualTo("1:uno (10 ms old)");
+    }
+  }
+
+  /**
+   * Redis stopped while limiting: b no longer hears the channel, so it answers from its own
+   * results only, not from a's (a fence a sends meanwhile would not reach it); once it hears
+   * again, a result it heard before the break is still not answered.
+   */
+  @Test
+  void theChannelNotHeard_bAnswersFromItsOwnOnly_notFromWhatItHeardBefore() throws Exception {
+    try (RateLimitedDataSource a = instance(tickerA, true);
+        RateLimitedDataSource b = instance(tickerB, true)) {
+      hearing(a, b);
+      flag.trip();
+      limiting(a);
+      limiting(b);
+      tickerB.advance(REFILL);
+      assertThat(byId(b, 1)).isEqualTo("1:one");
+      tickerA.advance(REFILL);
+      assertThat(byId(a, 2)).isEqualTo("2:two");
+      Await.until("b keeps both", DELIVERY, () -> b.stats().answersKept() == 2);
+      redis.stop();
+      try {
+        Await.until("b knows it hears nothing", DELIVERY, () -> !b.enforcer().hearsShared());
+        tickerB.advance(Duration.ofMillis(10));
+        assertThat(byId(b, 1)).as("its own").isEqualTo("1:one (10 ms old)");
+        assertThatThrownBy(() -> byId(b, 2)).as("a's, while the channel is not heard")
+            .isInstanceOf(RateLimitExceededException.class);
+      } finally {
+        redis.restart();
+      }
+      hearing(b);
+      assertThatThrownBy(() -> byId(b, 2)).as("a's, heard before the break")
+          .isInstanceOf(RateLimitExceededException.class);
+      assertThat(byId(b, 1)).startsWith("1:one (");
+    }
+  }
+
   @Test
   void sharingWithoutRedisOrWithoutAnswers_isRefusedAtBuild() {
     Properties p = new Properties();

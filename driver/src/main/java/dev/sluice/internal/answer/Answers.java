@@ -31,7 +31,8 @@ import java.util.function.LongSupplier;
  *
  * <h2>The consistency given up</h2>
  * An answer may predate a write made through another instance or around Sluice by up to
- * {@code max-age}. An application that writes an answered read back into its cache extends that
+ * {@code max-age} (with {@code sluice.stale.share}, one through another instance only during its
+ * fence's lag, or while this instance does not hear the channel: {@link #channelHeard}). An application that writes an answered read back into its cache extends that
  * by the cache's TTL. Nothing is answered inside a transaction however it began, nor for a read
  * that locks ({@code FOR UPDATE}), writes ({@code WITH … DELETE}), or calls what the catalog does
  * not call pure ({@code nextval}, {@code random()}, a view over them, the application's volatile
@@ -71,6 +72,14 @@ public final class Answers {
   private final Tracker tracker;
   /** {@code null} unless {@code sluice.stale.share}. */
   private final Sharing sharing;
+  /** This instance's fences waiting to travel; {@code null} unless {@code sluice.stale.share}. */
+  private final FenceOutbox fencesOut;
+  /**
+   * Since when (the answers' clock) this instance has heard the channel without a break: a
+   * result heard before then is not answered, nor any while the channel is not heard
+   * ({@link Long#MAX_VALUE}). See {@link #channelHeard(boolean)}.
+   */
+  private volatile long hearingSinceNanos = Long.MAX_VALUE;
   /**
    * What this instance's getters depend on ({@link Sharing#environment}); known once a read is
    * recorded or refused.
@@ -99,7 +108,8 @@ public final class Answers {
     this.maxAgeNanos = settings.maxAge().toNanos();
     this.store = new Store(settings.memoryBytes(), maxAgeNanos);
     this.flights = new Flights(maxAgeNanos, waitersPerRead);
-    this.tracker = new Tracker(nanoTime);
+    this.fencesOut = sharing == null ? null : new FenceOutbox();
+    this.tracker = new Tracker(nanoTime, fencesOut);
     this.catalog = new Catalog(nanoTime);
   }
 
@@ -285,7 +295,7 @@ public final class Answers {
     }
     long now = nanoTime.getAsLong();
     Kept kept = store.get(key, now);
-    if (kept != null && !tracker.admits(kept, session)) {
+    if (kept != null && (!tracker.admits(kept, session) || !stillHeard(kept))) {
       kept = null; // a younger read in flight may still answer it
     }
     boolean join = kept == null;
@@ -296,6 +306,15 @@ public final class Answers {
       }
     }
     return answered(kept, caller, join, priority.ordinal());
+  }
+
+  /**
+   * Whether {@code kept}, if another instance's, was heard while this instance has heard the
+   * channel without a break until now: otherwise a fence may have been sent that it did not
+   * hear. This instance's own results are not asked (one field read for a heard result).
+   */
+  private boolean stillHeard(Kept kept) {
+    return !kept.heard() || kept.heardAtNanos() >= hearingSinceNanos;
   }
 
   private void learnEnvironment(Statement caller) {
@@ -502,7 +521,45 @@ public final class Answers {
    * Called by the sending thread, which encodes them.
    */
   public String nextShared() {
-    return sharing == null ? null : sharing.next(environment, nanoTime);
+    if (sharing == null) {
+      return null;
+    }
+    String fences = sharing.fence(fencesOut, environment);
+    return fences != null ? fences
+        : sharing.next(environment, nanoTime, kept -> tracker.admits(kept, null));
+  }
+
+  /**
+   * A message of {@link #nextShared()} that Redis did not take: its write fences wait for the
+   * next message again (a fence late is better than none); kept results are dropped, as a
+   * result worth sharing is a recent one. Called by the sending thread, after it stopped taking
+   * messages for the tick.
+   *
+   * @param message as {@link #nextShared()} made it
+   */
+  public void unsent(String message) {
+    if (fencesOut == null || !Sharing.isFence(message)) {
+      return;
+    }
+    String[] parts = message.split(" ");
+    for (int i = 6; i < parts.length - 1; i++) {
+      fencesOut.wrote(parts[i].equals("*") ? null : new String[] {new String(
+          java.util.Base64.getDecoder().decode(parts[i]), java.nio.charset.StandardCharsets.UTF_8)});
+    }
+  }
+
+  /**
+   * Whether the channel is heard now: {@code true} when Redis confirmed the subscription,
+   * {@code false} when it was lost — also when it went silent for {@code sluice.redis.ping} plus
+   * {@code sluice.redis.timeout} (the subscriber's read timeout: a live subscription hears a
+   * pong every {@code sluice.redis.ping}). While it is not heard, and afterwards for every
+   * result heard before, only this instance's own results are answered: a fence another
+   * instance sent meanwhile was not heard. Called by the subscriber's thread.
+   *
+   * @param live whether the subscription is confirmed
+   */
+  public void channelHeard(boolean live) {
+    hearingSinceNanos = live ? nanoTime.getAsLong() : Long.MAX_VALUE;
   }
 
   /**
@@ -516,21 +573,31 @@ public final class Answers {
    *     {@code null} when it was heard, was this instance's own, or came while not limiting
    */
   public String heard(String message) {
-    if (sharing == null || !active) {
-      return null;
+    if (sharing == null || !active && !Sharing.isFence(message)) {
+      return null; // fences are applied while not limiting too: a write changes the data
     }
     long now = nanoTime.getAsLong();
     Sharing.Drop why = sharing.read(message, environment, now, kept -> {
       if (now - kept.keptAtNanos() < maxAgeNanos) {
-        store.putUnlessYounger(kept.asHeard(), now);
+        store.putUnlessYounger(kept.asHeard(now), now);
       }
-    });
+    }, tracker::fenceHeard);
     return why == null ? null : why.word();
   }
 
   /** Results this instance sent to the other instances ({@code 0} when not sharing). */
   public long sharedSent() {
     return sharing == null ? 0 : sharing.sent();
+  }
+
+  /** Messages of write fences this instance sent to the others ({@code 0} when not sharing). */
+  public long sharedFencesSent() {
+    return sharing == null ? 0 : sharing.fencesSent();
+  }
+
+  /** Messages of write fences heard from the other instances and applied here. */
+  public long sharedFencesHeard() {
+    return sharing == null ? 0 : sharing.fencesHeard();
   }
 
   /** Results heard from the other instances, signed and young enough. */

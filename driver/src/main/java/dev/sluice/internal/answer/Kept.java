@@ -18,15 +18,18 @@ final class Kept {
   private final long size;
   private final long keptAtNanos;
   private final boolean heard;
+  /** When it was heard here (the answers' clock); meaningless unless {@link #heard}. */
+  private final long heardAtNanos;
 
   Kept(ReadKey key, Columns columns, Dialect dialect, Object[] objects, String[] texts, byte[][] bytes, int rows,
       long size, long keptAtNanos) {
-    this(key, columns, dialect, objects, texts, bytes, rows, size, keptAtNanos, false);
+    this(key, columns, dialect, objects, texts, bytes, rows, size, keptAtNanos, false, 0);
   }
 
   private Kept(ReadKey key, Columns columns, Dialect dialect, Object[] objects, String[] texts,
-      byte[][] bytes, int rows, long size, long keptAtNanos, boolean heard) {
+      byte[][] bytes, int rows, long size, long keptAtNanos, boolean heard, long heardAtNanos) {
     this.heard = heard;
+    this.heardAtNanos = heardAtNanos;
     this.key = key;
     this.columns = columns;
     this.dialect = dialect;
@@ -106,9 +109,18 @@ final class Kept {
         + Sizes.of(raw);
   }
 
-  /** The same result, marked as sent by another instance ({@code sluice.stale.share}). */
-  Kept asHeard() {
-    return new Kept(key, columns, dialect, objects, texts, bytes, rows, size, keptAtNanos, true);
+  /**
+   * The same result, marked as sent by another instance ({@code sluice.stale.share}) and heard
+   * here at {@code heardAtNanos}.
+   */
+  Kept asHeard(long heardAtNanos) {
+    return new Kept(key, columns, dialect, objects, texts, bytes, rows, size, keptAtNanos, true,
+        heardAtNanos);
+  }
+
+  /** When another instance's result was heard here (the answers' clock). */
+  long heardAtNanos() {
+    return heardAtNanos;
   }
 
   /** Whether another instance kept this result and sent it here. */

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * This instance's side of sharing kept results with the other instances of its budget
@@ -46,6 +47,17 @@ import java.util.function.LongSupplier;
  * positive, so a result is never younger here than there, and a clock ahead of the sender's only
  * makes results expire sooner.
  *
+ * <p><b>Write fences.</b> A write through this instance fences the results that may read what it
+ * wrote ({@link Fences}), here and, in a message of its own, on every other instance: {@code f1
+ * <key id> <sender> <sequence> <environment> <wall ms> <fence>... <signature>}, each fence a
+ * table's name in Base64, or {@code *} for every table. It is signed, checked and dropped as a
+ * message of results is, with one sequence for both; but it is applied whatever the receiver's
+ * environment, and also while the receiver is not limiting: a write changes the data of every
+ * reader. The receiver applies it when it hears it ({@link Tracker#fenceHeard}). A fence goes
+ * before the results of its tick, and a result this instance's own fences exclude is not sent
+ * at all ({@link #next(String, LongSupplier, Predicate)}): a result kept before a write never
+ * reaches another instance after that write's fence.
+ *
  * <p>This class is threadsafe and takes no lock; {@link #offer} is the only method a request
  * calls.
  */
@@ -58,6 +70,10 @@ final class Sharing {
   static final int SENDERS_KEPT = 4096;
   /** The format's first word. */
   static final String VERSION = "s1";
+  /** The first word of a message of write fences. */
+  static final String FENCE_VERSION = "f1";
+  /** A fence of every table, in a message of fences. */
+  private static final String EVERY_TABLE = "*";
   /** A longer transit (a wall clock far off) counts as this long: older than any max-age. */
   private static final long MAX_TRANSIT_MILLIS = 86_400_000L;
   /** How long past max-age a sender's last sequence is remembered: a generous clock skew. */
@@ -104,6 +120,8 @@ final class Sharing {
   /** Each sender heard from: the last sequence, and when it was heard (this wall clock). */
   private final Map<String, long[]> senders = new ConcurrentHashMap<>();
   private final LongAdder sent = new LongAdder();
+  private final LongAdder fencesSent = new LongAdder();
+  private final LongAdder fencesHeard = new LongAdder();
   private final LongAdder heard = new LongAdder();
   private final LongAdder unshared = new LongAdder();
   private final LongAdder[] dropped = new LongAdder[Drop.values().length];
@@ -152,10 +170,19 @@ final class Sharing {
    * @param nanoTime the answers' clock, read as each result is encoded
    */
   String next(String environment, LongSupplier nanoTime) {
+    return next(environment, nanoTime, kept -> true);
+  }
+
+  /**
+   * As {@link #next(String, LongSupplier)}, sending only the results {@code unfenced} admits:
+   * this instance's fences, so that a result kept before a write here is not sent after the
+   * write's fence (it would reach the others after the fence, and be answered there).
+   */
+  String next(String environment, LongSupplier nanoTime, Predicate<Kept> unfenced) {
     StringBuilder message = null;
     int results = 0;
     for (Kept kept = poll(); kept != null; kept = results < BATCH ? poll() : null) {
-      byte[] encoded = environment == null ? null
+      byte[] encoded = environment == null || !unfenced.test(kept) ? null
           : KeptCodec.encode(kept, nanoTime.getAsLong());
       if (encoded == null) {
         unshared.increment();
@@ -176,6 +203,40 @@ final class Sharing {
     }
     String signed = message.toString();
     return signed + ' ' + keys.sign(channel + '\n' + signed);
+  }
+
+  /**
+   * The message of the fences {@code outbox} holds, signed; {@code null} when none waits.
+   *
+   * @param outbox this instance's fences waiting to travel
+   * @param environment this instance's {@link #environment}; {@code null} while unknown (a
+   *     fence is heard whatever the receiver's)
+   */
+  String fence(FenceOutbox outbox, String environment) {
+    String[] tables = outbox.take();
+    if (tables == null) {
+      return null;
+    }
+    StringBuilder message = new StringBuilder(96).append(FENCE_VERSION).append(' ')
+        .append(keys.signingId()).append(' ').append(sender).append(' ')
+        .append(sequence.incrementAndGet()).append(' ')
+        .append(environment == null ? "-" : environment).append(' ')
+        .append(wallMillis.getAsLong());
+    if (tables == FenceOutbox.ALL) {
+      message.append(' ').append(EVERY_TABLE);
+    }
+    for (String table : tables) {
+      message.append(' ').append(Base64.getEncoder().encodeToString(
+          table.getBytes(StandardCharsets.UTF_8)));
+    }
+    fencesSent.increment();
+    String signed = message.toString();
+    return signed + ' ' + keys.sign(channel + '\n' + signed);
+  }
+
+  /** Whether {@code message} is one of fences (not yet checked). */
+  static boolean isFence(String message) {
+    return message.startsWith(FENCE_VERSION + ' ');
   }
 
   /** The next result queued and still kept; those let go meanwhile count as not shared. */
@@ -204,6 +265,15 @@ final class Sharing {
    *     message counts once, under its first reason
    */
   Drop read(String message, String environment, long nowNanos, Consumer<Kept> into) {
+    return read(message, environment, nowNanos, into, tables -> { });
+  }
+
+  /**
+   * As {@link #read(String, String, long, Consumer)}, handing the fences of a message of fences
+   * to {@code fenced}: the tables' names, or {@code null} for every table.
+   */
+  Drop read(String message, String environment, long nowNanos, Consumer<Kept> into,
+      Consumer<String[]> fenced) {
     Drop why = check(message, environment);
     if (why != null) {
       dropped[why.ordinal()].increment();
@@ -212,6 +282,9 @@ final class Sharing {
     String[] parts = message.split(" ");
     if (parts[2].equals(sender)) {
       return null;
+    }
+    if (parts[0].equals(FENCE_VERSION)) {
+      return readFences(parts, fenced);
     }
     long transitMillis = Math.max(0, Math.min(MAX_TRANSIT_MILLIS,
         wallMillis.getAsLong() - Long.parseLong(parts[5])));
@@ -233,6 +306,26 @@ final class Sharing {
     return null;
   }
 
+  /** Hands a checked message's fences on; one that does not decode is dropped, not guessed at. */
+  private Drop readFences(String[] parts, Consumer<String[]> fenced) {
+    String[] tables = new String[parts.length - 7];
+    for (int i = 6; i < parts.length - 1; i++) {
+      if (parts[i].equals(EVERY_TABLE)) {
+        tables = null;
+        break;
+      }
+      try {
+        tables[i - 6] = new String(Base64.getDecoder().decode(parts[i]), StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException notBase64) {
+        tables = null; // signed, yet not a table's name: an instance of another version
+        break;
+      }
+    }
+    fenced.accept(tables);
+    fencesHeard.increment(); // after: a count read elsewhere says the fence is applied
+    return null;
+  }
+
   /**
    * Why {@code message} is not to be heard, checked in order: its form and signature first
    * (nothing unsigned is believed, the sender's id and sequence included), then its environment,
@@ -241,7 +334,8 @@ final class Sharing {
   private Drop check(String message, String environment) {
     int signatureAt = message.lastIndexOf(' ');
     String[] parts = message.split(" ");
-    if (parts.length < 8 || !parts[0].equals(VERSION)) {
+    boolean fences = parts[0].equals(FENCE_VERSION);
+    if (parts.length < 8 || !(fences || parts[0].equals(VERSION))) {
       return Drop.UNSIGNED;
     }
     if (!keys.knows(parts[1])) {
@@ -254,8 +348,8 @@ final class Sharing {
     if (parts[2].equals(sender)) {
       return null;
     }
-    if (environment == null || !parts[4].equals(environment)) {
-      return Drop.ENVIRONMENT;
+    if (!fences && (environment == null || !parts[4].equals(environment))) {
+      return Drop.ENVIRONMENT; // a write changes the data for every reader: fences are heard
     }
     long sequenceHeard;
     long sentAt;
@@ -333,6 +427,16 @@ final class Sharing {
   /** Results sent to the other instances. */
   long sent() {
     return sent.sum();
+  }
+
+  /** Messages of write fences sent to the other instances. */
+  long fencesSent() {
+    return fencesSent.sum();
+  }
+
+  /** Messages of write fences heard from the other instances, signed and young enough. */
+  long fencesHeard() {
+    return fencesHeard.sum();
   }
 
   /** Results heard from the other instances. */

@@ -22,9 +22,16 @@ public final class Tracker {
   private final LongSupplier nanoTime;
   /** The sessions are MariaDB Connector/J's: statements read as MySQL reads them. */
   private volatile boolean mysql;
+  /** Where the fences wait to travel to the other instances; {@code null}: not shared. */
+  private final FenceOutbox outgoing;
 
   Tracker(LongSupplier nanoTime) {
+    this(nanoTime, null);
+  }
+
+  Tracker(LongSupplier nanoTime, FenceOutbox outgoing) {
     this.nanoTime = nanoTime;
+    this.outgoing = outgoing;
   }
 
   /**
@@ -122,7 +129,7 @@ public final class Tracker {
   /** A write ended now: its tables fenced; in a transaction, again when the transaction ends. */
   private void wrote(Session session, String[] tables, boolean inTransaction) {
     long now = nanoTime.getAsLong();
-    fences.wrote(tables, now);
+    fence(tables, now);
     session.wrote(now);
     if (inTransaction) {
       if (tables == null) {
@@ -132,6 +139,26 @@ public final class Tracker {
         session.pendingTables = pending == null ? tables.clone() : concat(pending, tables);
       }
     }
+  }
+
+  /** Fences {@code tables} ({@code null}: all) here, and queues them for the other instances. */
+  private void fence(String[] tables, long now) {
+    fences.wrote(tables, now);
+    if (outgoing != null) {
+      outgoing.wrote(FenceOutbox.reach(tables, fences.catalog()));
+    }
+  }
+
+  /**
+   * Applies a fence another instance sent ({@code sluice.stale.share}): as a write of
+   * {@code tables} ({@code null}: every table) that ended now — no earlier, since the write's
+   * time on the other instance means nothing on this clock, and when it was heard it had ended.
+   * Called by the subscriber's thread.
+   *
+   * @param tables the tables the other instance fenced, {@code null}: all
+   */
+  void fenceHeard(String[] tables) {
+    fences.wrote(tables, nanoTime.getAsLong());
   }
 
   private static String[] concat(String[] a, String[] b) {
@@ -149,7 +176,7 @@ public final class Tracker {
   public void transactionEnded(Session session) {
     if (session.pendingAll || session.pendingTables != null) {
       long now = nanoTime.getAsLong();
-      fences.wrote(session.pendingAll ? null : session.pendingTables, now);
+      fence(session.pendingAll ? null : session.pendingTables, now);
       session.wrote(now);
       session.pendingAll = false;
       session.pendingTables = null;

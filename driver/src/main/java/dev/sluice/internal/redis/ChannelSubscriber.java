@@ -28,6 +28,8 @@ final class ChannelSubscriber implements AutoCloseable {
   private final long pauseNanos;
   private final Consumer<String> onMessage;
   private final DaemonThreads threads;
+  /** Told when the subscription is confirmed ({@code true}) and when it is lost. */
+  private final Consumer<Boolean> liveness;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile RedisLink.Subscription subscription;
 
@@ -45,6 +47,18 @@ final class ChannelSubscriber implements AutoCloseable {
    */
   ChannelSubscriber(String name, String what, String channel, RedisLink link, Duration silence,
       long pauseNanos, Consumer<String> onMessage, DaemonThreads threads) {
+    this(name, what, channel, link, silence, pauseNanos, onMessage, threads, live -> { });
+  }
+
+  /**
+   * As the other constructor, telling {@code liveness} on the subscriber's thread when Redis
+   * confirms the subscription ({@code true}: messages are heard from now) and when it is lost
+   * ({@code false}: the connection failed, or heard nothing for {@code silence}).
+   */
+  ChannelSubscriber(String name, String what, String channel, RedisLink link, Duration silence,
+      long pauseNanos, Consumer<String> onMessage, DaemonThreads threads,
+      Consumer<Boolean> liveness) {
+    this.liveness = liveness;
     this.name = name;
     this.what = what;
     this.channel = channel;
@@ -84,6 +98,7 @@ final class ChannelSubscriber implements AutoCloseable {
       @Override
       public void subscribed(RedisLink.Subscription live) {
         subscription = live;
+        liveness.accept(true);
         if (stopped.getCount() == 0) {
           live.cancel();
         }
@@ -104,6 +119,7 @@ final class ChannelSubscriber implements AutoCloseable {
         LOG.debug("{} - {} lost its connection: {}", name, what, e.getMessage());
       }
       subscription = null;
+      liveness.accept(false);
       pause();
     }
   }

@@ -1,11 +1,14 @@
 package dev.sluice.internal.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -37,6 +40,7 @@ public final class ResultChannel implements AutoCloseable {
   private final String channel;
   private final RedisLink link;
   private final Supplier<String> outgoing;
+  private final Consumer<String> unsent;
   private final long timeoutNanos;
   private final long pingNanos;
   private final DaemonThreads threads;
@@ -52,7 +56,9 @@ public final class ResultChannel implements AutoCloseable {
   private volatile ScheduledThreadPoolExecutor scheduler;
 
   private ResultChannel(String name, RedisLink link, Duration timeout, Duration ping,
-      Supplier<String> outgoing, Function<String, String> incoming) {
+      Supplier<String> outgoing, Function<String, String> incoming, Consumer<String> unsent,
+      Consumer<Boolean> live) {
+    this.unsent = unsent;
     this.name = name;
     this.channel = "sluice:" + name + ":answers";
     this.link = link;
@@ -63,7 +69,8 @@ public final class ResultChannel implements AutoCloseable {
     this.subscriberThreads = new DaemonThreads("answers-in", name);
     this.subscriber = new ChannelSubscriber(name, "the kept results' subscriber", channel, link,
         Duration.ofNanos(pingNanos + timeoutNanos), Math.min(pingNanos,
-        TimeUnit.SECONDS.toNanos(1)), message -> hear(incoming, message), subscriberThreads);
+        TimeUnit.SECONDS.toNanos(1)), message -> hear(incoming, message), subscriberThreads,
+        live);
   }
 
   /**
@@ -83,7 +90,24 @@ public final class ResultChannel implements AutoCloseable {
   public static ResultChannel start(String name, RedisLink link, Duration timeout,
       Duration ping, Runnable warmUp, Supplier<String> outgoing,
       Function<String, String> incoming) {
-    ResultChannel started = new ResultChannel(name, link, timeout, ping, outgoing, incoming);
+    return start(name, link, timeout, ping, warmUp, outgoing, incoming, message -> { },
+        live -> { });
+  }
+
+  /**
+   * As {@link #start(String, RedisLink, Duration, Duration, Runnable, Supplier, Function)}, and:
+   *
+   * @param unsent takes each message Redis did not take, on the sending thread, once it stopped
+   *     taking messages for the tick (what it queues again is sent at the next tick)
+   * @param live told on the subscriber's thread when Redis confirms the subscription
+   *     ({@code true}) and when it is lost or silent for {@code ping} plus {@code timeout}
+   * @return the channel, running until {@link #close()}
+   */
+  public static ResultChannel start(String name, RedisLink link, Duration timeout,
+      Duration ping, Runnable warmUp, Supplier<String> outgoing,
+      Function<String, String> incoming, Consumer<String> unsent, Consumer<Boolean> live) {
+    ResultChannel started = new ResultChannel(name, link, timeout, ping, outgoing, incoming,
+        unsent, live);
     ScheduledThreadPoolExecutor scheduler = started.threads.scheduler(1);
     scheduler.execute(warmUp);
     scheduler.execute(started::connect);
@@ -120,9 +144,13 @@ public final class ResultChannel implements AutoCloseable {
         link.send(channel, message);
       } catch (RedisDown e) {
         long dropped = 1;
-        while (outgoing.get() != null) {
+        List<String> notSent = new ArrayList<>();
+        notSent.add(message);
+        for (String more = outgoing.get(); more != null; more = outgoing.get()) {
+          notSent.add(more);
           dropped++;
         }
+        notSent.forEach(unsent); // after the loop: what it queues again waits for the next tick
         if (!failing) {
           failing = true;
           lostBefore = lost.sum();

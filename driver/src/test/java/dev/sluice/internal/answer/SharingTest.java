@@ -110,6 +110,7 @@ class SharingTest {
     Answers receiver = Answers.create("shared", settings, clock::get,
         (budget, age, joined) -> new java.sql.SQLWarning(budget + " " + age), 1, KEYS);
     receiver.learned(ENV);
+    receiver.channelHeard(true);
 
     // the receiver's wall clock
     Sharing sender = new Sharing("shared", KEYS, 5_000, System::currentTimeMillis);
@@ -131,6 +132,138 @@ class SharingTest {
     assertThat(receiver.ageMillis(1.0)).as("the younger result answered, plus the transit")
         .isBetween(1_000L, 1_500L);
     assertThat(receiver.summaryNote()).contains("1 from other instances' results");
+  }
+
+  private static Answers sharingAnswers(AtomicLong clock) {
+    AnswerSettings settings = new AnswerSettings(Duration.ofSeconds(5), Duration.ZERO, 1000,
+        1 << 20);
+    Answers answers = Answers.create("shared", settings, clock::get,
+        (budget, age, joined) -> new java.sql.SQLWarning(budget + " " + age), 1, KEYS);
+    answers.learned(ENV);
+    return answers;
+  }
+
+  @Test
+  void fences_travelSigned_namesOrEveryTable_heardWhateverTheEnvironment_notByTheirSender() {
+    FenceOutbox outbox = new FenceOutbox();
+    assertThat(a.fence(outbox, ENV)).as("none waits").isNull();
+    outbox.wrote(new String[] {"orders", "\"odd name\""});
+    String names = a.fence(outbox, null);
+    outbox.wrote(null);
+    String all = a.fence(outbox, ENV);
+    assertThat(names).startsWith("f1 ");
+    List<String[]> fenced = new ArrayList<>();
+    assertThat(b.read(names, "another-environment", clock.get(), k -> { }, fenced::add))
+        .isNull();
+    assertThat(b.read(all, null, clock.get(), k -> { }, fenced::add)).isNull();
+    assertThat(fenced.get(0)).containsExactlyInAnyOrder("orders", "\"odd name\"");
+    assertThat(fenced.get(1)).as("every table").isNull();
+    assertThat(a.read(all, ENV, clock.get(), k -> { }, fenced::add)).as("its own").isNull();
+    assertThat(fenced).hasSize(2);
+    assertThat(a.fencesSent()).isEqualTo(2);
+    assertThat(b.fencesHeard()).isEqualTo(2);
+  }
+
+  @Test
+  void forgedUnsignedReplayedOrOverAgeFences_areDropped_eachCounted_nothingFenced() {
+    FenceOutbox outbox = new FenceOutbox();
+    outbox.wrote(new String[] {"orders"});
+    String genuine = a.fence(outbox, ENV);
+    List<String[]> fenced = new ArrayList<>();
+    String altered = withWord(genuine, 6, "*");
+    assertThat(b.read(altered, ENV, clock.get(), k -> { }, fenced::add))
+        .isEqualTo(Sharing.Drop.BAD_SIGNATURE);
+    String unsigned = genuine.substring(0, genuine.lastIndexOf(' '));
+    assertThat(b.read(unsigned, ENV, clock.get(), k -> { }, fenced::add))
+        .isEqualTo(Sharing.Drop.UNSIGNED);
+    assertThat(b.read("f1 * x", ENV, clock.get(), k -> { }, fenced::add))
+        .isEqualTo(Sharing.Drop.UNSIGNED);
+    Sharing stranger = new Sharing("shared", ShareKeys.of(OTHER_KEY), 5_000, wall::get);
+    outbox.wrote(null);
+    assertThat(b.read(stranger.fence(outbox, ENV), ENV, clock.get(), k -> { }, fenced::add))
+        .isEqualTo(Sharing.Drop.UNKNOWN_KEY);
+    assertThat(fenced).isEmpty();
+    assertThat(b.read(genuine, ENV, clock.get(), k -> { }, fenced::add)).isNull();
+    assertThat(b.read(genuine, ENV, clock.get(), k -> { }, fenced::add))
+        .isEqualTo(Sharing.Drop.REPLAYED);
+    outbox.wrote(null);
+    String late = a.fence(outbox, ENV);
+    wall.addAndGet(5_001);
+    assertThat(b.read(late, ENV, clock.get(), k -> { }, fenced::add))
+        .isEqualTo(Sharing.Drop.EXPIRED);
+    assertThat(fenced).hasSize(1);
+    assertThat(b.fencesHeard()).isEqualTo(1);
+  }
+
+  /**
+   * A write on the sender: its fence goes first, the result kept before it is not sent at all;
+   * on the receiver the fence (every table: H2's catalog is not read) stops its own result kept
+   * before, and the one it heard before, from being answered.
+   */
+  @Test
+  void aWriteOnTheSender_fencesTheReceiversResults_andTheSenderSendsNoneKeptBefore() {
+    Answers sender = sharingAnswers(clock);
+    Answers receiver = sharingAnswers(clock);
+    sender.refused(null);
+    receiver.refused(null);
+    receiver.channelHeard(true);
+    receiver.kept(result(1, clock.get())); // the receiver's own
+    sender.kept(result(2, clock.get()));
+    receiver.heard(sender.nextShared()); // heard
+    receiver.nextShared(); // the receiver's own went out; nothing else waits there
+    sender.kept(result(3, clock.get())); // kept before the write, not yet sent
+    clock.addAndGet(MS);
+    Session writer = sender.tracker().session(null);
+    sender.tracker().started(writer, "UPDATE items SET name = 'uno' WHERE id = 1", null);
+    sender.tracker().ended(writer, 0, true, false);
+
+    String first = sender.nextShared();
+    assertThat(first).as("the fence goes first").startsWith("f1 ");
+    assertThat(sender.nextShared()).as("result 3 was kept before the write: not sent").isNull();
+    assertThat(sender.sharedUnsent()).isEqualTo(1);
+    ReadKey one = result(1, 0).key();
+    ReadKey two = result(2, 0).key();
+    assertThat(receiver.answer(one, null, Priority.NORMAL)).isNotNull();
+    assertThat(receiver.answer(two, null, Priority.NORMAL)).isNotNull();
+    clock.addAndGet(MS);
+    assertThat(receiver.heard(first)).isNull();
+
+    assertThat(receiver.answer(one, null, Priority.NORMAL)).as("its own, kept before").isNull();
+    assertThat(receiver.answer(two, null, Priority.NORMAL)).as("heard, kept before").isNull();
+    assertThat(receiver.sharedFencesHeard()).isEqualTo(1);
+    receiver.notLimiting();
+    receiver.kept(result(1, clock.get()));
+    String again = withWord(first, 3, "99");
+    assertThat(receiver.heard(again)).as("altered: dropped while not limiting too")
+        .isEqualTo("bad-signature");
+  }
+
+  @Test
+  void aHeardResult_isAnsweredOnlyWhileTheChannelIsHeard_andOnlyIfHeardSinceItCameBack() {
+    Answers receiver = sharingAnswers(clock);
+    receiver.refused(null);
+    receiver.kept(result(1, clock.get())); // its own
+    Sharing sender = new Sharing("shared", KEYS, 5_000, System::currentTimeMillis);
+    sender.offer(Store.Slot.holding(result(2, clock.get())));
+    ReadKey own = result(1, 0).key();
+    ReadKey heard = result(2, 0).key();
+    receiver.heard(sender.next(ENV, clock::get)); // before any subscription: not answered
+    assertThat(receiver.answer(heard, null, Priority.NORMAL)).isNull();
+
+    receiver.channelHeard(true);
+    sender.offer(Store.Slot.holding(result(3, clock.get())));
+    receiver.heard(sender.next(ENV, clock::get));
+    ReadKey three = result(3, 0).key();
+    assertThat(receiver.answer(three, null, Priority.NORMAL)).isNotNull();
+
+    receiver.channelHeard(false); // lost, or silent for ping + timeout
+    assertThat(receiver.answer(three, null, Priority.NORMAL)).as("not heard now").isNull();
+    assertThat(receiver.answer(own, null, Priority.NORMAL)).as("its own").isNotNull();
+    clock.addAndGet(MS);
+    receiver.channelHeard(true);
+    assertThat(receiver.answer(three, null, Priority.NORMAL))
+        .as("heard before the break: a fence sent meanwhile was missed").isNull();
+    assertThat(receiver.answer(own, null, Priority.NORMAL)).isNotNull();
   }
 
   /** Replaces the {@code index}th blank-separated word of a message, keeping the rest. */

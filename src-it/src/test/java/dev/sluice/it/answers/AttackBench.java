@@ -39,16 +39,24 @@ final class AttackBench implements AutoCloseable {
   private Connection spare;
 
   AttackBench(String jdbcUrl) {
+    this(jdbcUrl, "it-attack-" + NEXT.incrementAndGet(), new Properties());
+  }
+
+  /**
+   * One instance of the budget {@code name}, with {@code extra} settings over
+   * {@link #properties()}: two benches of one name and {@code sluice.stale.share} are two
+   * instances of one budget sharing over Redis.
+   */
+  AttackBench(String jdbcUrl, String name, Properties extra) {
     HikariConfig config = new HikariConfig();
-    String name = "it-attack-" + NEXT.incrementAndGet();
-    config.setPoolName(name);
+    config.setPoolName(name + "-" + NEXT.incrementAndGet());
     config.setJdbcUrl(jdbcUrl);
     config.setMaximumPoolSize(8);
     config.setMinimumIdle(0);
     config.setAutoCommit(true);
     pool = new HikariDataSource(config);
     sluice = RateLimitedDataSource.builder(pool).name(name).budget(0.001).burst(200)
-        .breakerFlag(flag).properties(properties()).build();
+        .breakerFlag(flag).properties(with(properties(), extra)).build();
   }
 
   static Properties properties() {
@@ -57,6 +65,11 @@ final class AttackBench implements AutoCloseable {
     p.setProperty("sluice.recovery.settle", "0");
     p.setProperty("sluice.reserve", "0.9");
     return p;
+  }
+
+  private static Properties with(Properties base, Properties extra) {
+    base.putAll(extra);
+    return base;
   }
 
   /** A connection of the budget, held until {@link #close()}. */
