@@ -154,6 +154,7 @@ class AnswersSharedAttackTest {
     try (RateLimitedDataSource a = instance(tickerA, KEY);
         RateLimitedDataSource b = instance(tickerB, KEY);
         LogTap log = LogTap.open()) {
+      AnswersSharedTest.hearing(a, b);
       sniff();
       flag.trip();
       limiting(a); // b refuses nothing yet: it is not limiting, and ignores what it hears
@@ -217,6 +218,7 @@ class AnswersSharedAttackTest {
   void forgedUnsignedOrReplayedFences_fenceNothing_eachCounted() throws Exception {
     try (RateLimitedDataSource a = instance(tickerA, KEY);
         RateLimitedDataSource b = instance(tickerB, KEY)) {
+      AnswersSharedTest.hearing(a, b);
       sniff();
       flag.trip();
       limiting(a);
@@ -258,6 +260,7 @@ class AnswersSharedAttackTest {
   void rotation_theNewKeySignsOnceFirst_theOldStillVerifiesUntilRemoved() throws Exception {
     try (RateLimitedDataSource rotated = instance(tickerA, NEW_KEY + "," + KEY);
         RateLimitedDataSource old = instance(tickerB, KEY)) {
+      AnswersSharedTest.hearing(rotated, old);
       subscribers(2); // pub/sub delivers to whoever listens when a message is sent
       flag.trip();
       limiting(rotated);
@@ -299,6 +302,7 @@ class AnswersSharedAttackTest {
     try (RateLimitedDataSource a = instance(tickerA, KEY, confined);
         RateLimitedDataSource b = instance(tickerB, KEY, confined);
         LogTap log = LogTap.open()) {
+      AnswersSharedTest.hearing(a, b);
       subscribers(2);
       flag.trip();
       limiting(a);

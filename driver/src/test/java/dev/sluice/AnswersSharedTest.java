@@ -98,7 +98,7 @@ class AnswersSharedTest {
    * result sent before an instance subscribed is never heard there (what a fresh clone's CI once
    * hit: "b keeps a's result" never came).
    */
-  private static void hearing(RateLimitedDataSource... instances) {
+  static void hearing(RateLimitedDataSource... instances) {
     for (RateLimitedDataSource ds : instances) {
       Await.until(ds.stats().name() + " subscribed to the kept results", DELIVERY,
           () -> ds.enforcer().hearsShared());

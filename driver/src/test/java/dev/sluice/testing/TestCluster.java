@@ -192,6 +192,27 @@ public final class TestCluster implements AutoCloseable {
     return 0;
   }
 
+  /**
+   * The port of a live replica of the master on {@code port}, as a running node sees it.
+   *
+   * @param port a master's port
+   * @return a replica's port, or {@code -1} if it has none
+   */
+  public int replicaOf(int port) {
+    for (int node : running()) {
+      try (Jedis cli = client(node)) {
+        List<String[]> lines = cli.clusterNodes().lines().map(line -> line.split(" ")).toList();
+        String id = lines.stream().filter(f -> port(f[1]) == port).map(f -> f[0]).findFirst()
+            .orElse("?");
+        return lines.stream().filter(f -> f[2].contains("slave") && !f[2].contains("fail")
+            && f[3].equals(id)).mapToInt(f -> port(f[1])).findFirst().orElse(-1);
+      } catch (RuntimeException e) {
+        // ask the next node
+      }
+    }
+    return -1;
+  }
+
   private static boolean serves(String[] fields, long slot) {
     for (int i = 8; i < fields.length; i++) {
       String[] range = fields[i].split("-");
