@@ -312,7 +312,8 @@ public final class RecoveryHold implements AdmitLimit {
       if (PHASE.compareAndSet(this, STARTING, RECOVERING)) { // else the flag opened again
         LOG.warn("{} - the cache breaker flag is closed, but the cache is likely cold: still"
             + " {} {} permits/s while it refills, so that its misses do not flood the database;"
-            + " this stops once demand here stays at or below {}/s for {}", name,
+            + " this stops once demand here stays at or below {}/s for {}, or stops falling"
+            + " within the share for as long (back to its everyday level)", name,
             shadow.getAsBoolean() ? "counting (shadow mode, nothing refused) what would exceed"
                 : "limiting the database to", Share.rate(bucket.permitsPerSecond()), quietRate(),
             seconds(recovery.settle().toNanos()));
