@@ -103,13 +103,18 @@ final class Answering {
           : (state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION))
               == ConnectionState.AUTO_COMMIT;
       Session session = autoCommit ? connection.session(a) : null;
+      long episode = connection.limiter.episode();
       String fingerprint = session == null ? null
-          : a.tracker().fingerprint(session, connection.limiter.episode(), connection.delegate,
-              false);
-      ReadKey key = fingerprint == null ? null
+          : a.tracker().fingerprint(session, episode, connection.delegate, false);
+      // a set_config that would change nothing on this session (NoOpSettings), else a read
+      answer = fingerprint == null || !answerable(connection, caller, parameters, prepared) ? null
+          : a.answerSetting(session, episode, sql, parameters, caller,
+              connection.limiter.doorPriority(state), connection.delegate);
+      ReadKey key = fingerprint == null || answer != null ? null
           : key(connection, caller, sql, parameters, prepared, fingerprint);
-      answer = key == null ? null
-          : a.answer(key, caller, connection.limiter.doorPriority(state), session);
+      if (key != null) {
+        answer = a.answer(key, caller, connection.limiter.doorPriority(state), session);
+      }
     } catch (SQLException | RuntimeException e) {
       refused.addSuppressed(e); // not answerable: refused as without answers
     }
@@ -154,9 +159,14 @@ final class Answering {
       // unknown: read from the database now, on the caller's connection (its read has run)
       String fingerprint = started == Session.NONE || wrapper.recording != null ? null
           : a.tracker().fingerprint(session, episode, connection.delegate, true);
-      ReadKey key = fingerprint == null ? null
+      // a set_config of a custom setting: what it returns is kept on its session (NoOpSettings)
+      Recording setting = fingerprint == null ? null
+          : a.recordSetting(session, episode, sql, parameters, wrapper.delegate, started);
+      ReadKey key = fingerprint == null || setting != null ? null
           : key(connection, caller, sql, parameters, prepared, fingerprint);
-      if (key != null) {
+      if (setting != null) {
+        wrapper.recording = setting;
+      } else if (key != null) {
         wrapper.recording = a.record(key, wrapper.delegate, started);
       }
     } catch (SQLException | RuntimeException e) {
@@ -166,28 +176,37 @@ final class Answering {
   }
 
   /**
-   * The key of an eligible read in its session ({@code session}, the fingerprint of
-   * {@link Session}), else {@code null}: not a callable statement, nor a plain
-   * statement's text on a prepared one; a prepared statement whose every parameter was
+   * Whether the caller's statement may be answered at all: not a callable statement, nor a
+   * plain statement's text on a prepared one; a prepared statement whose every parameter was
    * recorded; a forward-only, read-only result with no {@code maxFieldSize} (it would truncate
-   * values); a read by the database's own knowledge ({@link Answers#eligible}: outside any
-   * transaction, calling nothing that writes, draws or reads the session); read text that takes
-   * no lock ({@link ReadKey#of}). The caller checked auto-commit.
+   * values); an open connection.
    */
-  private static ReadKey key(ReportingConnection connection, Statement caller, String sql,
-      Parameters parameters, boolean prepared, String session) throws SQLException {
+  private static boolean answerable(ReportingConnection connection, Statement caller,
+      Parameters parameters, boolean prepared) throws SQLException {
     if (caller instanceof CallableStatement
         || (prepared ? parameters == null : caller instanceof PreparedStatement)) {
-      return null;
+      return false;
     }
     // asked of the wrapper, which passes each of these on to the driver's statement
     if (caller.getResultSetType() != ResultSet.TYPE_FORWARD_ONLY
         || caller.getResultSetConcurrency() != ResultSet.CONCUR_READ_ONLY
         || caller.getMaxFieldSize() != 0) {
-      return null;
+      return false;
     }
-    if (connection.closed()) {
-      return null; // the driver would refuse it: never answered
+    return !connection.closed(); // the driver would refuse it: never answered
+  }
+
+  /**
+   * The key of an eligible read in its session ({@code session}, the fingerprint of
+   * {@link Session}), else {@code null}: a statement that may be answered at all
+   * ({@link #answerable}); a read by the database's own knowledge ({@link Answers#eligible}: outside any
+   * transaction, calling nothing that writes, draws or reads the session); read text that takes
+   * no lock ({@link ReadKey#of}). The caller checked auto-commit.
+   */
+  private static ReadKey key(ReportingConnection connection, Statement caller, String sql,
+      Parameters parameters, boolean prepared, String session) throws SQLException {
+    if (!answerable(connection, caller, parameters, prepared)) {
+      return null;
     }
     Answers answers = connection.limiter.answers();
     if (answers == null || !answers.eligible(sql, connection.delegate)) {
