@@ -199,9 +199,9 @@ final class Answering {
   /**
    * The key of an eligible read in its session ({@code session}, the fingerprint of
    * {@link Session}), else {@code null}: a statement that may be answered at all
-   * ({@link #answerable}); a read by the database's own knowledge ({@link Answers#eligible}: outside any
-   * transaction, calling nothing that writes, draws or reads the session); read text that takes
-   * no lock ({@link ReadKey#of}). The caller checked auto-commit.
+   * ({@link #answerable}); a read by the database's own knowledge ({@link Answers#eligible}:
+   * outside any transaction, calling nothing that writes, draws or reads the session); read text
+   * that takes no lock ({@link ReadKey#of}). The caller checked auto-commit.
    */
   private static ReadKey key(ReportingConnection connection, Statement caller, String sql,
       Parameters parameters, boolean prepared, String session) throws SQLException {
