@@ -317,6 +317,63 @@ public final class Answers {
     return !kept.heard() || kept.heardAtNanos() >= hearingSinceNanos;
   }
 
+  /**
+   * Keeps what an admitted {@code set_config} of a custom setting returns, on its session, so
+   * that the same call on the same session, changing nothing, may be answered
+   * ({@link NoOpSettings}).
+   *
+   * @param session the caller's session, whose statement was noted
+   * @param episode the limiter's episode now
+   * @param sql the statement's text
+   * @param parameters its parameters, or {@code null}
+   * @param live the driver's result set, just returned
+   * @param startedNanos when its statement started
+   * @return the recording, or {@code null}: not such a call, or its result cannot be kept
+   */
+  public Recording recordSetting(Session session, long episode, String sql,
+      Parameters parameters, ResultSet live, long startedNanos) {
+    String[] setting = NoOpSettings.of(sql, parameters);
+    if (setting == null) {
+      return null;
+    }
+    try {
+      Dialect d = dialect(live.getStatement().getConnection());
+      return d == null ? null : NoOpSettings.record(session, episode, setting, sql, live, d,
+          settings, startedNanos);
+    } catch (SQLException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Answers a refused {@code set_config} that would change nothing on the caller's session
+   * ({@link NoOpSettings}) with what the same call returned on it; {@code null}: it is not one,
+   * and is refused as before. Counted as an answer.
+   *
+   * @param session the caller's session, outside any transaction the connection knows of
+   * @param episode the limiter's episode now
+   * @param sql the statement's text
+   * @param parameters its parameters, or {@code null}
+   * @param caller the caller's statement, the answer's {@code getStatement()}
+   * @param priority the priority the limit refused it at
+   * @param connection the driver's connection, whose own transaction state is asked
+   */
+  public ResultSet answerSetting(Session session, long episode, String sql,
+      Parameters parameters, Statement caller, Priority priority, Connection connection) {
+    String[] setting = NoOpSettings.of(sql, parameters);
+    if (setting == null || session.textTransaction) {
+      return null;
+    }
+    Kept kept = session.noOp(episode, setting[0], setting[1], sql);
+    try {
+      Dialect d = kept == null ? null : dialect(connection);
+      return d == null || d.inTransaction(connection) ? null
+          : answered(kept, caller, false, priority.ordinal());
+    } catch (SQLException | RuntimeException e) {
+      return null;
+    }
+  }
+
   private void learnEnvironment(Statement caller) {
     try {
       dialect(caller.getConnection());

@@ -1,5 +1,6 @@
 package dev.sluice.internal.answer;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -23,7 +24,10 @@ import java.util.TreeMap;
 public final class Session {
   /** What Sluice knows of the session, for one episode. Immutable. */
   private record Known(long episode, String base, Map<String, String> changes,
-      String fingerprint) {}
+      String fingerprint, Map<String, Kept> returned) {}
+
+  /** How a change made by {@code set_config} is told in {@link #set}'s value. */
+  static final String BY_SET_CONFIG = "by set_config to ";
 
   private volatile Known known;
   private volatile long lastWriteNanos = Long.MIN_VALUE;
@@ -57,7 +61,7 @@ public final class Session {
 
   /** Read from the database ({@link SessionBase}) during {@code episode}. */
   void known(long episode, String base) {
-    known = new Known(episode, base, Map.of(), base);
+    known = new Known(episode, base, Map.of(), base, Map.of());
   }
 
   /** Changed in a way Sluice cannot read: unknown until read again. */
@@ -77,7 +81,44 @@ public final class Session {
     changes.put(name, value);
     StringBuilder f = new StringBuilder(k.base);
     changes.forEach((n, v) -> f.append('\n').append(n).append(" set ").append(v));
-    known = new Known(episode, k.base, Map.copyOf(changes), f.toString());
+    Map<String, Kept> returned = k.returned;
+    if (returned.containsKey(name) && !value.equals(k.changes.get(name))) {
+      returned = new HashMap<>(returned);
+      returned.remove(name);
+      returned = Map.copyOf(returned);
+    }
+    known = new Known(episode, k.base, Map.copyOf(changes), f.toString(), returned);
+  }
+
+  /**
+   * What {@code set_config(name, value, false)} returned on this session ({@link NoOpSettings}),
+   * kept once it ran: only while the session holds {@code name} set to {@code value} by
+   * {@code set_config} in {@code episode}.
+   */
+  void returned(long episode, String name, String value, Kept result) {
+    Known k = known;
+    if (k == null || k.episode != episode || !(BY_SET_CONFIG + value).equals(k.changes.get(name))) {
+      return;
+    }
+    Map<String, Kept> returned = new HashMap<>(k.returned);
+    returned.put(name, result);
+    known = new Known(episode, k.base, k.changes, k.fingerprint, Map.copyOf(returned));
+  }
+
+  /**
+   * The result of {@code sql}, a {@code set_config(name, value, false)}, when running it now
+   * would change nothing: the session is known in {@code episode} and holds {@code name} set to
+   * exactly {@code value} by {@code set_config} since it was read, and the same text returned
+   * {@code value} on it when it ran; else {@code null}.
+   */
+  Kept noOp(long episode, String name, String value, String sql) {
+    Known k = known;
+    if (k == null || k.episode != episode) {
+      return null;
+    }
+    Kept result = k.returned.get(name);
+    return result != null && (BY_SET_CONFIG + value).equals(k.changes.get(name))
+        && result.key().sql().equals(sql) && value.equals(result.text(0, 1)) ? result : null;
   }
 
   /**

@@ -156,6 +156,19 @@ public final class SessionText {
   }
 
   /**
+   * The effect of {@code SELECT set_config(name, value, is_local)} alone ({@link #classify}: a
+   * {@link Effect.Kind#SET} by {@code set_config}), else {@code null}; one pass over the text
+   * when it does not name {@code set_config}.
+   */
+  static Effect setConfigOf(String sql) {
+    if (sql == null || !mentions(sql, "set_config")) {
+      return null;
+    }
+    Effect e = classify(sql);
+    return e.kind == Effect.Kind.SET && e.config ? e : null;
+  }
+
+  /**
    * The database's own functions whose call writes beyond the session's settings (a sequence, a
    * large object, a lock, a notification, another backend): a read's text that calls one writes
    * unknown tables. Which reads may be <em>answered</em> is the catalog's verdict

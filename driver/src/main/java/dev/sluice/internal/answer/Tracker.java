@@ -113,17 +113,39 @@ public final class Tracker {
         } else {
           // tagged by how it was set: SET's text and set_config's value never look alike
           session.set(episode, session.notedName,
-              (e.config ? "by set_config to " : "by SET to ") + session.notedValue);
+              (e.config ? Session.BY_SET_CONFIG : "by SET to ") + session.notedValue);
         }
       }
       case SESSION_UNKNOWN -> session.unknown();
-      case WRITE -> wrote(session, e.tables, inTransaction);
+      case WRITE -> {
+        if (reachesOthers(e.tables)) {
+          session.unknown(); // a trigger or a rule may change the session (set_config)
+        }
+        wrote(session, e.tables, inTransaction);
+      }
       case UNKNOWN -> {
         session.unknown();
         wrote(session, null, inTransaction);
       }
       default -> throw new IllegalStateException("unexpected " + e);
     }
+  }
+
+  /**
+   * Whether a write of {@code tables} runs more than it says, by the catalog Sluice read:
+   * triggers, rules, cascades ({@link TableReach}). An unknown catalog (H2's) says none.
+   */
+  private boolean reachesOthers(String[] tables) {
+    TableReach c = fences.catalog();
+    if (!c.known) {
+      return false;
+    }
+    for (String table : tables) {
+      if (c.writesReach.contains(table)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A write ended now: its tables fenced; in a transaction, again when the transaction ends. */

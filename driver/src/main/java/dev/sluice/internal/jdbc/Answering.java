@@ -105,16 +105,21 @@ final class Answering {
               == ConnectionState.AUTO_COMMIT;
       Session session = autoCommit ? connection.session(a)
           : a.<Session>notEligible(Ineligible.TRANSACTION);
+      long episode = connection.limiter.episode();
       String fingerprint = session == null ? null
-          : a.tracker().fingerprint(session, connection.limiter.episode(), connection.delegate,
-              false);
+          : a.tracker().fingerprint(session, episode, connection.delegate, false);
       if (session != null && fingerprint == null) {
         a.notEligible(Ineligible.SESSION);
       }
-      ReadKey key = fingerprint == null ? null
+      // a set_config that would change nothing on this session (NoOpSettings), else a read
+      answer = fingerprint == null || !answerable(connection, caller, parameters, prepared) ? null
+          : a.answerSetting(session, episode, sql, parameters, caller,
+              connection.limiter.doorPriority(state), connection.delegate);
+      ReadKey key = fingerprint == null || answer != null ? null
           : key(connection, a, caller, sql, parameters, prepared, fingerprint);
-      answer = key == null ? null
-          : a.answer(key, caller, connection.limiter.doorPriority(state), session);
+      if (key != null) {
+        answer = a.answer(key, caller, connection.limiter.doorPriority(state), session);
+      }
     } catch (SQLException | RuntimeException e) {
       refused.addSuppressed(e); // not answerable: refused as without answers
     }
@@ -163,9 +168,14 @@ final class Answering {
       if (fingerprint == null && wrapper.recording == null) {
         a.notEligible(Ineligible.SESSION);
       }
-      ReadKey key = fingerprint == null ? null
+      // a set_config of a custom setting: what it returns is kept on its session (NoOpSettings)
+      Recording setting = fingerprint == null ? null
+          : a.recordSetting(session, episode, sql, parameters, wrapper.delegate, started);
+      ReadKey key = fingerprint == null || setting != null ? null
           : key(connection, a, caller, sql, parameters, prepared, fingerprint);
-      if (key != null) {
+      if (setting != null) {
+        wrapper.recording = setting;
+      } else if (key != null) {
         wrapper.recording = a.record(key, wrapper.delegate, started);
       }
     } catch (SQLException | RuntimeException e) {
@@ -175,29 +185,38 @@ final class Answering {
   }
 
   /**
-   * The key of an eligible read in its session ({@code session}, the fingerprint of
-   * {@link Session}), else {@code null}: not a callable statement, nor a plain
-   * statement's text on a prepared one; a prepared statement whose every parameter was
+   * Whether the caller's statement may be answered at all: not a callable statement, nor a
+   * plain statement's text on a prepared one; a prepared statement whose every parameter was
    * recorded; a forward-only, read-only result with no {@code maxFieldSize} (it would truncate
-   * values); a read by the database's own knowledge ({@link Answers#eligible}: outside any
-   * transaction, calling nothing that writes, draws or reads the session); read text that takes
-   * no lock ({@link ReadKey#of}). The caller checked auto-commit. Each way a read is not
-   * eligible is counted by its reason ({@link Answers#notEligible(Ineligible)}).
+   * values); an open connection.
    */
-  private static ReadKey key(ReportingConnection connection, Answers answers, Statement caller,
-      String sql, Parameters parameters, boolean prepared, String session) throws SQLException {
+  private static boolean answerable(ReportingConnection connection, Statement caller,
+      Parameters parameters, boolean prepared) throws SQLException {
     if (caller instanceof CallableStatement
         || (prepared ? parameters == null : caller instanceof PreparedStatement)) {
-      return answers.notEligible(Ineligible.STATEMENT);
+      return false;
     }
     // asked of the wrapper, which passes each of these on to the driver's statement
     if (caller.getResultSetType() != ResultSet.TYPE_FORWARD_ONLY
         || caller.getResultSetConcurrency() != ResultSet.CONCUR_READ_ONLY
         || caller.getMaxFieldSize() != 0) {
-      return answers.notEligible(Ineligible.STATEMENT);
+      return false;
     }
-    if (connection.closed()) {
-      return answers.notEligible(Ineligible.STATEMENT); // the driver would refuse it
+    return !connection.closed(); // the driver would refuse it: never answered
+  }
+
+  /**
+   * The key of an eligible read in its session ({@code session}, the fingerprint of
+   * {@link Session}), else {@code null}: a statement that may be answered at all
+   * ({@link #answerable}); a read by the database's own knowledge ({@link Answers#eligible}:
+   * outside any transaction, calling nothing that writes, draws or reads the session); read text
+   * that takes no lock ({@link ReadKey#of}). The caller checked auto-commit. Each way a read is
+   * not eligible is counted by its reason ({@link Answers#notEligible(Ineligible)}).
+   */
+  private static ReadKey key(ReportingConnection connection, Answers answers, Statement caller,
+      String sql, Parameters parameters, boolean prepared, String session) throws SQLException {
+    if (!answerable(connection, caller, parameters, prepared)) {
+      return answers.notEligible(Ineligible.STATEMENT);
     }
     // the text first (a lock, the session, the parameters), then what only the database knows
     ReportingConnection.Identity id = connection.identity();

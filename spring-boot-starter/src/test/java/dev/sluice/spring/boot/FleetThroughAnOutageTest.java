@@ -131,12 +131,19 @@ class FleetThroughAnOutageTest {
           Duration.ofSeconds(15), () -> one.everydayReady() && two.everydayReady());
       one.load.awaitRequests(3 * READS_PER_SECOND, Duration.ofSeconds(10));
       two.load.awaitRequests(3 * READS_PER_SECOND, Duration.ofSeconds(10));
+      // the case where the hold never ended: everyday misses per instance at 80 % of the share
+      // or more, over the last two seconds (a machine busy with other builds may take a while
+      // to reach the pace: once 26.5/s of 42 in the first two seconds)
+      waitUntil("the everyday misses per instance reach 80 % of the share",
+          Duration.ofSeconds(20), () -> {
+            long now = System.nanoTime();
+            long from = now - TimeUnit.SECONDS.toNanos(2);
+            return Math.min(one.dbReadsPerSecond(from, now), two.dbReadsPerSecond(from, now))
+                >= 0.8 * SHARE;
+          });
       long now = System.nanoTime();
       double everydayOne = one.dbReadsPerSecond(now - TimeUnit.SECONDS.toNanos(2), now);
       double everydayTwo = two.dbReadsPerSecond(now - TimeUnit.SECONDS.toNanos(2), now);
-      assertThat(Math.min(everydayOne, everydayTwo)).as("the everyday misses per instance reach"
-          + " 80 % of the share: the case where the hold never ended").isGreaterThanOrEqualTo(
-              0.8 * SHARE);
 
       // --- (c) two busy threads on a 2-core machine: no flag flaps ---
       int changesBefore = watcher.changes();
