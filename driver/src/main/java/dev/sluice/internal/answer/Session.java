@@ -26,6 +26,9 @@ public final class Session {
   private record Known(long episode, String base, Map<String, String> changes,
       String fingerprint, Map<String, Kept> returned) {}
 
+  /** The most characters a server setting's changes take in the fingerprint; beyond, unknown. */
+  static final int MAX_CHANGES_CHARS = 1_024;
+
   /** How a change made by {@code set_config} is told in {@link #set}'s value. */
   static final String BY_SET_CONFIG = "by set_config to ";
 
@@ -77,8 +80,18 @@ public final class Session {
     if (k == null || k.episode != episode) {
       return; // read again at its next admitted read, the change with it
     }
+    // A custom setting (a dotted name) is replaced whole. A server setting may be set in part
+    // (DateStyle's 'ISO' keeps the field order, 'DMY' the style): its changes are kept in
+    // order, so sessions whose last SET reads the same but whose states differ stay apart.
+    String previous = k.changes.get(name);
+    String changed = previous == null || name.indexOf('.') >= 0 ? value
+        : previous + " then " + value;
+    if (changed.length() > MAX_CHANGES_CHARS) {
+      unknown(); // read again at its next admitted read
+      return;
+    }
     TreeMap<String, String> changes = new TreeMap<>(k.changes);
-    changes.put(name, value);
+    changes.put(name, changed);
     StringBuilder f = new StringBuilder(k.base);
     changes.forEach((n, v) -> f.append('\n').append(n).append(" set ").append(v));
     Map<String, Kept> returned = k.returned;

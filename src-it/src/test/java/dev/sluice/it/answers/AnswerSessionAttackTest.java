@@ -266,6 +266,42 @@ class AnswerSessionAttackTest {
     }
   }
 
+  /**
+   * {@code SET DateStyle} may set one part of the setting and keep the other: {@code 'ISO'}
+   * sets the output style and keeps the field order. After {@code 'DMY'} then {@code 'ISO'} a
+   * session reads {@code 03/05/2024} as the 3rd of May; after {@code 'ISO'} alone, as the 5th
+   * of March. Their last {@code SET} reads the same; their states differ. (pgjdbc refuses a
+   * style other than ISO, so the order is the part to attack.)
+   */
+  @Test
+  void setDateStyleInParts_aSessionInAnotherOrderIsNotAnsweredItsDates() throws Exception {
+    Servers.postgres().execute("create table if not exists atk_ds(d text)", "delete from atk_ds",
+        "insert into atk_ds values ('03/05/2024')");
+    String sql = "select d::date from atk_ds";
+    try (AttackBench bench = new AttackBench(url())) {
+      Connection c1 = bench.connection();
+      Connection c2 = bench.connection();
+      Connection c3 = bench.connection();
+      bench.trip();
+      for (Connection c : new Connection[] {c1, c2, c3}) {
+        critical(() -> readText(c, "select 1")); // the sessions are read first: ISO, MDY
+      }
+      criticalRun(c1, "set datestyle = 'DMY'", "set datestyle = 'ISO'");
+      criticalRun(c2, "set datestyle = 'ISO'");
+      criticalRun(c3, "set datestyle = 'DMY'", "set datestyle = 'ISO'");
+      assertThat(critical(() -> read(c1, sql)).rows()).isEqualTo("[2024-05-03]");
+
+      Outcome got = read(c2, sql);
+      Outcome same = read(c3, sql);
+      assertThat(same.answered()).as("the control: the same changes, the same state").isTrue();
+
+      bench.closeFlag();
+      Outcome live = read(c2, sql);
+      assertThat(live.rows()).isEqualTo("[2024-03-05]");
+      assertNoLie("the session in month-first order", got, live);
+    }
+  }
+
   @Test
   void setTimeZone_anotherZonesTextIsNotAnswered() throws Exception {
     Servers.postgres().execute("create table if not exists atk_tz(t timestamptz)",
