@@ -49,6 +49,7 @@ public final class ObservationDecisions implements Decisions {
    * @param budget the {@code sluice.name}
    */
   public ObservationDecisions(String budget) {
+    CURRENT.getCurrentObservation(); // as OpenTelemetryDecisions: a broken class path fails here
     this.budget = KeyValue.of("sluice.budget", budget);
   }
 

@@ -46,6 +46,7 @@ public final class OpenTelemetryDecisions implements Decisions {
    * @param otherwise told a decision when no span is recording, or {@code null}: nobody
    */
   public OpenTelemetryDecisions(String budget, Decisions otherwise) {
+    Span.current(); // a class path with the API but not its parts fails here, not in a call
     this.budget = budget;
     this.otherwise = otherwise;
   }

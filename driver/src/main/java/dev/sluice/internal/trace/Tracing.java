@@ -35,7 +35,12 @@ public final class Tracing {
     return openTelemetry != null ? openTelemetry : observation;
   }
 
-  /** {@code sluice}'s class built with {@code arguments} where {@code api} is found, else null. */
+  /**
+   * {@code sluice}'s class built with {@code arguments} where {@code api} is found, else null.
+   * Each constructor makes one call into its library, so that a class path holding the API's
+   * first class but not all it needs (OpenTelemetry's API without {@code opentelemetry-common}
+   * or its context) leaves tracing off at the start instead of failing calls while limiting.
+   */
   private static Decisions load(String api, String sluice, Class<?>[] types, Object... arguments) {
     ClassLoader loader = Tracing.class.getClassLoader();
     try {
