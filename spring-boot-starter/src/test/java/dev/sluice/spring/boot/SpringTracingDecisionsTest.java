@@ -42,6 +42,7 @@ import redis.clients.jedis.Jedis;
     webEnvironment = SpringBootTest.WebEnvironment.NONE,
     properties = {
         "management.tracing.sampling.probability=1.0",
+        "jdbc.datasource-proxy.enabled=true", // off for this module's other tests (the pom)
         "spring.datasource.hikari.maximum-pool-size=1", // one session, read once
         "sluice.name=users-db",
         "sluice.budget=0.001",
@@ -124,7 +125,7 @@ class SpringTracingDecisionsTest {
         .hasRootCauseInstanceOf(RateLimitExceededException.class);
 
     List<MutableSpan> reads = readSpans();
-    assertThat(reads).hasSize(3);
+    assertThat(reads).as("query spans with a decision; every span: %s", FINISHED).hasSize(3);
     MutableSpan admitted = reads.get(0);
     assertThat(admitted.tags()).containsEntry("sluice.decision", "admitted")
         .containsEntry("sluice.budget", "users-db").containsEntry("sluice.priority", "normal")
