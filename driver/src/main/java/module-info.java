@@ -14,6 +14,9 @@ module dev.sluice {
   requires static transitive micrometer.core;
   // only internal.trace.OpenTelemetryDecisions, loaded by name where the API is present
   requires static io.opentelemetry.api;
+  // only internal.trace.ObservationDecisions, loaded by name where Micrometer's observation API is
+  requires static micrometer.observation;
+  requires static micrometer.commons; // its KeyValue, made once per value
 
   exports dev.sluice;
 

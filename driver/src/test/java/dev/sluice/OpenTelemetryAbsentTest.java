@@ -22,6 +22,25 @@ class OpenTelemetryAbsentTest {
     return type.getProtectionDomain().getCodeSource().getLocation();
   }
 
+  /**
+   * The API's and its context's jars without {@code opentelemetry-common}, which the context
+   * needs since 1.5x (a class path seen in the benchmarks): {@code Span} loads, and
+   * {@code Span.current()} fails. Tracing stays off from the start, rather than the limiter's
+   * first decision failing a call.
+   */
+  @Test
+  void openTelemetryApiWithoutItsParts_tracingOff() throws Exception {
+    URL[] classPath = {whereIs(RateLimitedDataSource.class), whereIs(org.slf4j.Logger.class),
+        whereIs(io.opentelemetry.api.trace.Span.class),
+        whereIs(io.opentelemetry.context.Context.class)};
+    try (URLClassLoader loader =
+        new URLClassLoader(classPath, ClassLoader.getPlatformClassLoader())) {
+      assertThat(Class.forName("io.opentelemetry.api.trace.Span", false, loader)).isNotNull();
+      Class<?> tracing = Class.forName("dev.sluice.internal.trace.Tracing", true, loader);
+      assertThat(tracing.getMethod("decisions", String.class).invoke(null, "x")).isNull();
+    }
+  }
+
   @Test
   void limiting_withoutOpenTelemetryOnTheClassPath_admitsAndRefuses() throws Exception {
     URL[] classPath = {whereIs(RateLimitedDataSource.class), whereIs(org.slf4j.Logger.class)};

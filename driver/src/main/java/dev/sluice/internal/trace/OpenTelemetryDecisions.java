@@ -16,7 +16,11 @@ import java.util.Locale;
  * {@code sluice.priority}; for a refusal {@code sluice.limit} ({@code rate},
  * {@code concurrency}) and {@code error.type}, the exception's class as the semantic conventions
  * ask; for an answer {@code sluice.answer.age_ms}. A span that is not recording (none current, or
- * sampled out) is left alone at the cost of one context read.
+ * sampled out) is left alone at the cost of one context read, and the decision goes to
+ * {@code otherwise}: the current Micrometer observation ({@link ObservationDecisions}) where
+ * Micrometer is present too. So a decision is written once: on the recording OpenTelemetry span
+ * (the agent's JDBC span, or the observation's own span under Micrometer Tracing's OpenTelemetry
+ * bridge), else on the current observation (under the Brave bridge).
  *
  * <p>The only class that imports OpenTelemetry, loaded by name ({@link Tracing#decisions}) only
  * where its API is on the class path: an application without it never loads this class.
@@ -33,24 +37,32 @@ public final class OpenTelemetryDecisions implements Decisions {
   private static final String[] PRIORITIES = names(Priority.values());
 
   private final String budget;
+  private final Decisions otherwise;
 
   /**
    * For the budget {@code budget}; public for {@link Tracing#decisions}'s reflective call.
    *
    * @param budget the {@code sluice.name}
+   * @param otherwise told a decision when no span is recording, or {@code null}: nobody
    */
-  public OpenTelemetryDecisions(String budget) {
+  public OpenTelemetryDecisions(String budget, Decisions otherwise) {
+    Span.current(); // a class path with the API but not its parts fails here, not in a call
     this.budget = budget;
+    this.otherwise = otherwise;
   }
 
   @Override
   public void admitted(Priority priority) {
-    tell("admitted", priority);
+    if (tell("admitted", priority) == null && otherwise != null) {
+      otherwise.admitted(priority);
+    }
   }
 
   @Override
   public void shadowRefused(Priority priority) {
-    tell("shadow_refused", priority);
+    if (tell("shadow_refused", priority) == null && otherwise != null) {
+      otherwise.shadowRefused(priority);
+    }
   }
 
   @Override
@@ -59,13 +71,19 @@ public final class OpenTelemetryDecisions implements Decisions {
     if (span != null) {
       span.setAttribute(LIMIT, refusal.limit().name().toLowerCase(Locale.ROOT));
       span.setAttribute(ERROR_TYPE, refusal.getClass().getName());
+    } else if (otherwise != null) {
+      otherwise.refused(priority, refusal);
     }
   }
 
   @Override
   public void answered(Priority priority, long ageMillis, boolean joined) {
     Span span = tell(joined ? "joined" : "answered", priority);
-    if (span != null && ageMillis >= 0) {
+    if (span == null) {
+      if (otherwise != null) {
+        otherwise.answered(priority, ageMillis, joined);
+      }
+    } else if (ageMillis >= 0) {
       span.setAttribute(AGE, ageMillis);
     }
   }

@@ -116,6 +116,11 @@ public final class OutageDrill {
     }
     Path chart = options.out.toAbsolutePath();
     SvgChart.write(chart, options, runs);
+    for (Summary run : runs) {
+      if (run.kind().answers()) {
+        DashboardChart.write(dashboardOf(chart), options, run);
+      }
+    }
     conclude(options, runs, chart, out);
     if (options.capacityDrop >= 0) {
       capacityLost(options, find(runs, RunKind.WITH_SLUICE), find(runs, RunKind.SLUICE_AUTO), out);
@@ -203,6 +208,14 @@ public final class OutageDrill {
     }
   }
 
+  /** Where the dashboard view goes: beside the chart, {@code -dashboard} before its extension. */
+  static Path dashboardOf(Path chart) {
+    String name = chart.getFileName().toString();
+    int dot = name.lastIndexOf('.');
+    return chart.resolveSibling(dot < 0 ? name + "-dashboard"
+        : name.substring(0, dot) + "-dashboard" + name.substring(dot));
+  }
+
   private static void conclude(DrillOptions o, List<Summary> runs, Path chart, PrintStream out) {
     out.println();
     out.printf(Locale.ROOT, "While the cache was down (%d s to %d s; budget %,.0f queries/s):%n",
@@ -235,6 +248,9 @@ public final class OutageDrill {
     runs.forEach(s -> failures(out, s));
     out.println();
     out.println("Chart: " + chart);
+    if (runs.stream().anyMatch(s -> s.kind().answers())) {
+      out.println("Through the outage dashboard: " + dashboardOf(chart));
+    }
   }
 
   /** How long Sluice kept limiting after the flag closed, in a run with Sluice. */
