@@ -178,18 +178,7 @@ public final class TestCluster implements AutoCloseable {
    * @return its replicas not marked failing
    */
   public long replicasOf(int port) {
-    for (int node : running()) {
-      try (Jedis cli = client(node)) {
-        List<String[]> lines = cli.clusterNodes().lines().map(line -> line.split(" ")).toList();
-        String id = lines.stream().filter(f -> port(f[1]) == port).map(f -> f[0]).findFirst()
-            .orElse("?");
-        return lines.stream().filter(f -> f[2].contains("slave") && !f[2].contains("fail")
-            && f[3].equals(id)).count();
-      } catch (RuntimeException e) {
-        // ask the next node
-      }
-    }
-    return 0;
+    return liveReplicas(port).size();
   }
 
   /**
@@ -199,18 +188,24 @@ public final class TestCluster implements AutoCloseable {
    * @return a replica's port, or {@code -1} if it has none
    */
   public int replicaOf(int port) {
+    List<Integer> replicas = liveReplicas(port);
+    return replicas.isEmpty() ? -1 : replicas.get(0);
+  }
+
+  /** The ports of the master's replicas not marked failing, as the first node to answer says. */
+  private List<Integer> liveReplicas(int port) {
     for (int node : running()) {
       try (Jedis cli = client(node)) {
         List<String[]> lines = cli.clusterNodes().lines().map(line -> line.split(" ")).toList();
         String id = lines.stream().filter(f -> port(f[1]) == port).map(f -> f[0]).findFirst()
             .orElse("?");
         return lines.stream().filter(f -> f[2].contains("slave") && !f[2].contains("fail")
-            && f[3].equals(id)).mapToInt(f -> port(f[1])).findFirst().orElse(-1);
+            && f[3].equals(id)).map(f -> port(f[1])).toList();
       } catch (RuntimeException e) {
         // ask the next node
       }
     }
-    return -1;
+    return List.of();
   }
 
   private static boolean serves(String[] fields, long slot) {
