@@ -114,7 +114,8 @@ final class Enforcer implements AutoCloseable {
     AnswerSettings answering = answerSettings(settings);
     Answers answers = !answering.on() ? null
         : share ? Answers.sharing(name, answering, ticker::read, StaleResultWarning.STALE,
-            SettingsCheck.shareKeys(settings, System::getenv))
+            SettingsCheck.shareKeys(settings, System::getenv),
+            settings.get(Keys.STALE_SHARE_ENCRYPT))
         : Answers.create(name, answering, ticker::read, StaleResultWarning.STALE);
     limiter.answerWith(answers); // before any connection can ask: published with the limiter
     limiter.decisions(Tracing.decisions(name)); // null without a tracing library; same publication

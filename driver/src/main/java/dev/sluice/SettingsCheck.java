@@ -154,6 +154,12 @@ final class SettingsCheck {
           + " is not: the key only signs shared results; set sluice.stale.share=true or remove"
           + " sluice.stale.share-key");
     }
+    if (!share && settings.isSet(Keys.STALE_SHARE_ENCRYPT)) {
+      throw new IllegalArgumentException("sluice.stale.share-encrypt is set (\""
+          + settings.given(Keys.STALE_SHARE_ENCRYPT) + "\"), but sluice.stale.share is not: it"
+          + " only encrypts shared results; set sluice.stale.share=true or remove"
+          + " sluice.stale.share-encrypt");
+    }
     if (share && shareKeys(settings, System::getenv) == null) {
       throw new IllegalArgumentException("sluice.stale.share=true needs sluice.stale.share-key"
           + " (or the " + ShareKey.VARIABLE + " environment variable): every message of kept"

@@ -32,6 +32,7 @@ import redis.clients.jedis.JedisPubSub;
  * sent again, or sent as if from long ago. None is answered; each is counted under its reason
  * and said once at WARN. The genuine message is heard once. Two instances of one budget over one
  * H2 database, each on a fake clock (budget 0.01/s, burst 1), as in {@link AnswersSharedTest}.
+ * With {@code sluice.stale.share-encrypt}, the spy reads no row of what it hears.
  */
 @SuppressWarnings("try")
 class AnswersSharedAttackTest {
@@ -89,7 +90,15 @@ class AnswersSharedAttackTest {
   }
 
   private RateLimitedDataSource instance(FakeTicker ticker, String keys, String redisUri) {
+    return instance(ticker, keys, redisUri, false);
+  }
+
+  private RateLimitedDataSource instance(FakeTicker ticker, String keys, String redisUri,
+      boolean encrypt) {
     Properties p = new Properties();
+    if (encrypt) {
+      p.setProperty("sluice.stale.share-encrypt", "true");
+    }
     p.setProperty("sluice.stale.max-age", "30s"); // the wall clocks' age check: far from a slow test
     p.setProperty("sluice.recovery.settle", "0");
     p.setProperty("sluice.redis", redisUri);
@@ -146,6 +155,40 @@ class AnswersSharedAttackTest {
   private static final class Answers {
     static final java.util.List<String> REASONS = dev.sluice.internal.answer.Answers
         .sharedDropReasons();
+  }
+
+  @Test
+  void encrypted_theSpyReadsNoRow_andAnInstanceThatDoesNotEncryptAnswersFromIt()
+      throws Exception {
+    try (RateLimitedDataSource a = instance(tickerA, KEY, redis.uri(), true);
+        RateLimitedDataSource b = instance(tickerB, KEY)) {
+      AnswersSharedTest.hearing(a, b);
+      sniff();
+      flag.trip();
+      limiting(a);
+      limiting(b);
+      tickerA.advance(REFILL);
+      assertThat(AnswersSeenTest.byId(a, 1)).isEqualTo("1:one"); // kept, sealed, sent
+      String message = null;
+      for (String m = sniffed.poll(10, TimeUnit.SECONDS); m != null && message == null;
+          m = sniffed.poll(10, TimeUnit.SECONDS)) {
+        message = m.startsWith("f1 ") ? null : m; // a's read of id 3 may have sent a fence
+      }
+      assertThat(message).as("the spy heard a's result").startsWith("e1 ");
+      String[] parts = message.split(" ");
+      for (int i = 6; i < parts.length - 1; i++) {
+        String opened = new String(java.util.Base64.getDecoder().decode(parts[i]),
+            java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertThat(opened).as("a result as the spy decodes it").doesNotContain("one")
+            .doesNotContain("ITEMS").doesNotContain("items");
+      }
+
+      Await.until("b keeps a's result", DELIVERY, () -> b.stats().answersKept() == 1);
+      tickerB.advance(Duration.ofMillis(100));
+      assertThat(AnswersSeenTest.byId(b, 1)).as("b does not encrypt, and reads it")
+          .startsWith("1:one (");
+      assertThat(dropped(b)).isZero();
+    }
   }
 
   @Test
@@ -350,5 +393,18 @@ class AnswersSharedAttackTest {
         .properties(p).build()).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("sluice.stale.share-key is set, but sluice.stale.share is not")
         .message().doesNotContain(KEY);
+    p.remove("sluice.stale.share-key");
+    p.setProperty("sluice.stale.share-encrypt", "true");
+    assertThatThrownBy(() -> RateLimitedDataSource.builder(h2).name(name).budget(10)
+        .properties(p).build()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("sluice.stale.share-encrypt is set (\"true\"), but"
+            + " sluice.stale.share is not");
+    p.setProperty("sluice.stale.share", "true");
+    p.setProperty("sluice.stale.share-key", KEY);
+    p.setProperty("sluice.stale.share-encrypt", "yes");
+    assertThatThrownBy(() -> RateLimitedDataSource.builder(h2).name(name).budget(10)
+        .properties(p).build()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("sluice.stale.share-encrypt must be `true` or `false`")
+        .hasMessageContaining("yes");
   }
 }

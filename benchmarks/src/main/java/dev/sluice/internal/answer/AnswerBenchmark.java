@@ -25,7 +25,8 @@ import org.openjdk.jmh.annotations.State;
  * the same rows from an answered result made beforehand, the baseline of the reading. With
  * {@code sluice.stale.share}, off the request path: {@code share} queues the result and makes the
  * message that carries it to the other instances (the sending thread's work), {@code hear} reads
- * such a message back into a result (the subscriber's). In package
+ * such a message back into a result (the subscriber's); {@code shareSealed} and {@code hearSealed}
+ * the same with {@code sluice.stale.share-encrypt}. In package
  * {@code dev.sluice.internal.answer} to reach the room's package-private classes.
  *
  * <pre>
@@ -47,8 +48,11 @@ public class AnswerBenchmark {
   private long now;
   private final ShareKeys keys = ShareKeys.of("bench-0123456789abcdef0123456789abcdef");
   private final Sharing sender = new Sharing("bench", keys, 3_600_000, System::currentTimeMillis);
+  private final Sharing sealer =
+      new Sharing("bench", keys, true, 3_600_000, System::currentTimeMillis);
   private final String environment = Sharing.environment("PostgreSQL JDBC Driver", "42.7");
   private String message;
+  private String sealedMessage;
   /** The signed part of {@link #message} and its signature. */
   private String signedText;
   private String signature;
@@ -73,6 +77,7 @@ public class AnswerBenchmark {
         0);
     keep(); // so that answer() finds a result
     message = share();
+    sealedMessage = shareSealed();
     signedText = "sluice:bench:answers\n" + message.substring(0, message.lastIndexOf(' '));
     signature = message.substring(message.lastIndexOf(' ') + 1);
   }
@@ -94,6 +99,22 @@ public class AnswerBenchmark {
     long[] rows = new long[1];
     new Sharing("bench", keys, 3_600_000, System::currentTimeMillis)
         .read(message, environment, now, kept -> rows[0] += kept.rows());
+    return rows[0];
+  }
+
+  /** As {@link #share()}, the result encrypted ({@code sluice.stale.share-encrypt}). */
+  @Benchmark
+  public String shareSealed() {
+    sealer.offer(Store.Slot.holding(source));
+    return sealer.next(environment, () -> now);
+  }
+
+  /** As {@link #hear()}, the result decrypted. */
+  @Benchmark
+  public long hearSealed() {
+    long[] rows = new long[1];
+    new Sharing("bench", keys, 3_600_000, System::currentTimeMillis)
+        .read(sealedMessage, environment, now, kept -> rows[0] += kept.rows());
     return rows[0];
   }
 

@@ -98,9 +98,9 @@ public final class Answers {
   private boolean active;
 
   private Answers(String budgetName, AnswerSettings settings, LongSupplier nanoTime,
-      StaleWarnings warnings, int waitersPerRead, ShareKeys shareKeys) {
+      StaleWarnings warnings, int waitersPerRead, ShareKeys shareKeys, boolean seal) {
     this.budgetName = budgetName;
-    this.sharing = shareKeys == null ? null : new Sharing(budgetName, shareKeys,
+    this.sharing = shareKeys == null ? null : new Sharing(budgetName, shareKeys, seal,
         settings.maxAge().toMillis(), System::currentTimeMillis);
     this.settings = settings;
     this.nanoTime = nanoTime;
@@ -129,7 +129,7 @@ public final class Answers {
    */
   public static Answers create(String budgetName, AnswerSettings settings, LongSupplier nanoTime,
       StaleWarnings warnings) {
-    return create(budgetName, settings, nanoTime, warnings, Flights.WAITERS_PER_READ, null);
+    return create(budgetName, settings, nanoTime, warnings, Flights.WAITERS_PER_READ, null, false);
   }
 
   /**
@@ -143,21 +143,22 @@ public final class Answers {
    * @param nanoTime the clock, as {@code System::nanoTime}
    * @param warnings makes the warning of an answer ({@code StaleResultWarning}'s factory)
    * @param shareKeys {@code sluice.stale.share-key}: keys separated by commas, the first signs
+   * @param seal {@code sluice.stale.share-encrypt}: the rows sent are also encrypted
    * @return the answers
    * @throws IllegalArgumentException when a key is too short (saying which, never showing it)
    */
   public static Answers sharing(String budgetName, AnswerSettings settings,
-      LongSupplier nanoTime, StaleWarnings warnings, String shareKeys) {
+      LongSupplier nanoTime, StaleWarnings warnings, String shareKeys, boolean seal) {
     return create(budgetName, settings, nanoTime, warnings, Flights.WAITERS_PER_READ,
-        ShareKeys.of(shareKeys));
+        ShareKeys.of(shareKeys), seal);
   }
 
   static Answers create(String budgetName, AnswerSettings settings, LongSupplier nanoTime,
-      StaleWarnings warnings, int waitersPerRead, ShareKeys shareKeys) {
+      StaleWarnings warnings, int waitersPerRead, ShareKeys shareKeys, boolean seal) {
     if (!settings.on()) {
       throw new IllegalArgumentException("answers are off (sluice.stale.max-age=0)");
     }
-    return new Answers(budgetName, settings, nanoTime, warnings, waitersPerRead, shareKeys);
+    return new Answers(budgetName, settings, nanoTime, warnings, waitersPerRead, shareKeys, seal);
   }
 
   /**

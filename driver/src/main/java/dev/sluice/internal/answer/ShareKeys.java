@@ -3,11 +3,15 @@ package dev.sluice.internal.answer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import javax.crypto.AEADBadTagException;
+import javax.crypto.Cipher;
 import javax.crypto.Mac;
+import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
@@ -19,21 +23,37 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>A key's id is the first 8 hex digits of the SHA-256 of {@code sluice-share-key-id:} and the
  * key: it says which key signed, and gives away nothing the signature itself does not.
  *
- * <p>Threadsafe: a {@link Mac} is made per call of the sending or the hearing thread (a few
- * hundred nanoseconds, off every request path); the key material is never shown, in
- * {@link #toString()} neither.
+ * <p>With {@code sluice.stale.share-encrypt}, a result's bytes are also sealed with AES-256-GCM
+ * ({@link #seal}) under a key derived from the signing key (the HMAC-SHA256 of
+ * {@code sluice-share-encrypt} by it), with a random 96-bit nonce each: the derived key is not
+ * the signing key, and both come from the one secret the operator already rotates.
+ *
+ * <p>Threadsafe: a {@link Mac} or {@link Cipher} is made per call of the sending or the hearing
+ * thread (a few hundred nanoseconds, off every request path); the key material is never shown,
+ * in {@link #toString()} neither.
  */
 final class ShareKeys {
   /** The fewest characters a key may have: 32 random characters are some 190 bits or more. */
   static final int MIN_LENGTH = 32;
   private static final String ALGORITHM = "HmacSHA256";
+  private static final String CIPHER = "AES/GCM/NoPadding";
+  private static final int NONCE_BYTES = 12;
+  private static final int TAG_BITS = 128;
+  private static final SecureRandom NONCES = new SecureRandom();
 
   private final List<String> ids;
   private final List<SecretKeySpec> keys;
+  /** The keys that seal results, each derived from the signing key at the same place. */
+  private final List<SecretKeySpec> sealing;
 
   private ShareKeys(List<String> ids, List<SecretKeySpec> keys) {
     this.ids = List.copyOf(ids);
     this.keys = List.copyOf(keys);
+    List<SecretKeySpec> derived = new ArrayList<>();
+    for (SecretKeySpec key : keys) {
+      derived.add(new SecretKeySpec(mac(key, "sluice-share-encrypt"), "AES"));
+    }
+    this.sealing = List.copyOf(derived);
   }
 
   /**
@@ -136,6 +156,52 @@ final class ShareKeys {
       return false;
     }
     return MessageDigest.isEqual(mac(keys.get(at), text), given);
+  }
+
+  /**
+   * Seals {@code plain} with the first key's sealing key: AES-256-GCM, a random nonce, and
+   * {@code bound} authenticated with it (not carried).
+   *
+   * @return the nonce, then the ciphertext and its 16-byte tag
+   */
+  byte[] seal(byte[] plain, byte[] bound) {
+    byte[] nonce = new byte[NONCE_BYTES];
+    NONCES.nextBytes(nonce);
+    try {
+      Cipher cipher = Cipher.getInstance(CIPHER);
+      cipher.init(Cipher.ENCRYPT_MODE, sealing.get(0), new GCMParameterSpec(TAG_BITS, nonce));
+      cipher.updateAAD(bound);
+      byte[] sealed = new byte[NONCE_BYTES + cipher.getOutputSize(plain.length)];
+      System.arraycopy(nonce, 0, sealed, 0, NONCE_BYTES);
+      cipher.doFinal(plain, 0, plain.length, sealed, NONCE_BYTES);
+      return sealed;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("this JVM has no " + CIPHER, e);
+    }
+  }
+
+  /**
+   * Opens what {@link #seal} sealed with the key {@code id} names.
+   *
+   * @return the plain bytes; {@code null} when the key is unknown, or the bytes or
+   *     {@code bound} are not what was sealed
+   */
+  byte[] open(String id, byte[] sealed, byte[] bound) {
+    int at = ids.indexOf(id);
+    if (at < 0 || sealed.length < NONCE_BYTES + TAG_BITS / 8) {
+      return null;
+    }
+    try {
+      Cipher cipher = Cipher.getInstance(CIPHER);
+      cipher.init(Cipher.DECRYPT_MODE, sealing.get(at),
+          new GCMParameterSpec(TAG_BITS, sealed, 0, NONCE_BYTES));
+      cipher.updateAAD(bound);
+      return cipher.doFinal(sealed, NONCE_BYTES, sealed.length - NONCE_BYTES);
+    } catch (AEADBadTagException altered) {
+      return null;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("this JVM has no " + CIPHER, e);
+    }
   }
 
   private static byte[] mac(SecretKeySpec key, String text) {

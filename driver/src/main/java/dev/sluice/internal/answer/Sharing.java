@@ -42,6 +42,14 @@ import java.util.function.Predicate;
  * are remembered for {@value #SENDERS_KEPT} senders at most, each until {@code max-age} plus a
  * minute after it was last heard: a replayed message is then over-age.
  *
+ * <p><b>Sealed.</b> With {@code sluice.stale.share-encrypt}, each result's bytes are sealed
+ * ({@link ShareKeys#seal}, AES-256-GCM bound to the channel's name) and the message's first word
+ * is {@value #SEALED_VERSION}: whoever reads the channel (a {@code MONITOR}, a subscriber with the
+ * password) reads no row. A receiver opens a sealed message whatever its own setting, with the key
+ * the message names; a result that does not open is dropped as {@link Drop#UNDECODABLE}. The
+ * signature is over the sealed text, so it is checked before anything is opened. A message of
+ * fences carries tables' names, not rows, and is never sealed.
+ *
  * <p><b>Age.</b> A message carries the result's age when it was encoded and the sender's
  * wall-clock time then; the receiver adds the time in transit by its own wall clock when that is
  * positive, so a result is never younger here than there, and a clock ahead of the sender's only
@@ -70,6 +78,8 @@ final class Sharing {
   static final int SENDERS_KEPT = 4096;
   /** The format's first word. */
   static final String VERSION = "s1";
+  /** The first word of a message whose results are sealed ({@code sluice.stale.share-encrypt}). */
+  static final String SEALED_VERSION = "e1";
   /** The first word of a message of write fences. */
   static final String FENCE_VERSION = "f1";
   /** A fence of every table, in a message of fences. */
@@ -115,6 +125,10 @@ final class Sharing {
   private final AtomicLong sequence = new AtomicLong();
   private final String channel;
   private final ShareKeys keys;
+  /** Whether this instance seals the results it sends. */
+  private final boolean seal;
+  /** What a sealed result is bound to: this budget's channel. */
+  private final byte[] bound;
   private final long maxAgeMillis;
   private final LongSupplier wallMillis;
   /** Each sender heard from: the last sequence, and when it was heard (this wall clock). */
@@ -134,8 +148,19 @@ final class Sharing {
    * @param wallMillis the wall clock, as {@code System::currentTimeMillis}
    */
   Sharing(String budgetName, ShareKeys keys, long maxAgeMillis, LongSupplier wallMillis) {
+    this(budgetName, keys, false, maxAgeMillis, wallMillis);
+  }
+
+  /**
+   * As {@link #Sharing(String, ShareKeys, long, LongSupplier)}, sealing each result sent when
+   * {@code seal} ({@code sluice.stale.share-encrypt}).
+   */
+  Sharing(String budgetName, ShareKeys keys, boolean seal, long maxAgeMillis,
+      LongSupplier wallMillis) {
     this.channel = "sluice:" + budgetName + ":answers";
     this.keys = keys;
+    this.seal = seal;
+    this.bound = channel.getBytes(StandardCharsets.UTF_8);
     this.maxAgeMillis = maxAgeMillis;
     this.wallMillis = wallMillis;
     for (int i = 0; i < dropped.length; i++) {
@@ -188,8 +213,12 @@ final class Sharing {
         unshared.increment();
         continue;
       }
+      if (seal) {
+        encoded = keys.seal(encoded, bound);
+      }
       if (message == null) {
-        message = new StringBuilder(128 + encoded.length * 4 / 3).append(VERSION).append(' ')
+        message = new StringBuilder(128 + encoded.length * 4 / 3)
+            .append(seal ? SEALED_VERSION : VERSION).append(' ')
             .append(keys.signingId()).append(' ').append(sender).append(' ')
             .append(sequence.incrementAndGet()).append(' ').append(environment).append(' ')
             .append(wallMillis.getAsLong());
@@ -289,10 +318,13 @@ final class Sharing {
     long transitMillis = Math.max(0, Math.min(MAX_TRANSIT_MILLIS,
         wallMillis.getAsLong() - Long.parseLong(parts[5])));
     long sentAtNanos = nowNanos - transitMillis * 1_000_000L;
+    boolean sealed = parts[0].equals(SEALED_VERSION);
     for (int i = 6; i < parts.length - 1; i++) {
       Kept kept;
       try {
-        kept = KeptCodec.decode(Base64.getDecoder().decode(parts[i]), sentAtNanos);
+        byte[] bytes = Base64.getDecoder().decode(parts[i]);
+        bytes = sealed ? keys.open(parts[1], bytes, bound) : bytes;
+        kept = bytes == null ? null : KeptCodec.decode(bytes, sentAtNanos);
       } catch (IllegalArgumentException notBase64) {
         kept = null;
       }
@@ -335,7 +367,8 @@ final class Sharing {
     int signatureAt = message.lastIndexOf(' ');
     String[] parts = message.split(" ");
     boolean fences = parts[0].equals(FENCE_VERSION);
-    if (parts.length < 8 || !(fences || parts[0].equals(VERSION))) {
+    if (parts.length < 8
+        || !(fences || parts[0].equals(VERSION) || parts[0].equals(SEALED_VERSION))) {
       return Drop.UNSIGNED;
     }
     if (!keys.knows(parts[1])) {
@@ -401,10 +434,16 @@ final class Sharing {
     }
   }
 
-  /** Signs and verifies a message once, so that the JDK's HMAC is loaded before it is needed. */
+  /**
+   * Signs and verifies a message once (and seals and opens one, when sealing), so that the JDK's
+   * HMAC and cipher are loaded before they are needed.
+   */
   void warmUp() {
     String signature = keys.sign(channel);
     keys.verify(keys.signingId(), channel, signature);
+    if (seal) {
+      keys.open(keys.signingId(), keys.seal(bound, bound), bound);
+    }
   }
 
   /**

@@ -357,6 +357,16 @@ public final class Keys {
           + " first signs, all verify. Never shown (always `****`). See `docs/redis.md`.")
       .group(Group.RARELY_USED).build();
 
+  public static final Key<Boolean> STALE_SHARE_ENCRYPT = Key.named("sluice.stale.share-encrypt",
+          Boolean.class, Key::bool, "be `true` or `false`")
+      .defaultValue(Boolean.FALSE, "`false`")
+      .doc("With `sluice.stale.share`: the rows of every shared result also travel encrypted"
+          + " (AES-256-GCM, with a key derived from the first `sluice.stale.share-key`), so that"
+          + " whoever reads the channel, as `MONITOR` or a subscriber with the password can, reads"
+          + " no row. An instance reads encrypted messages whatever its own setting, so a rolling"
+          + " deploy turns it on. See `docs/redis.md`.")
+      .group(Group.RARELY_USED).build();
+
   // --- read only by the Spring Boot starter (sluice-spring-boot-starter); elsewhere ignored ---
 
   public static final Key<Boolean> ENABLED = Key.named("sluice.enabled", Boolean.class,
@@ -417,7 +427,8 @@ public final class Keys {
       REDIS_UNREACHABLE_AFTER, REDIS_PING,
       REDIS_HEARTBEAT, INSTANCES_EXPIRY, POOL_AUTO_COMMIT, JMX, RECOVERY_THRESHOLD,
       CONCURRENCY_MIN, CONCURRENCY_MAX, STALE_MAX_AGE, STALE_WAIT, STALE_MAX_ROWS, STALE_MEMORY,
-      STALE_SHARE, STALE_SHARE_KEY,      ENABLED, DATASOURCES, CIRCUIT_BREAKER, CIRCUIT_BREAKER_PUBLISH, WEB, WEB_PRIORITY_HEADER);
+      STALE_SHARE, STALE_SHARE_KEY, STALE_SHARE_ENCRYPT, ENABLED, DATASOURCES, CIRCUIT_BREAKER,
+      CIRCUIT_BREAKER_PUBLISH, WEB, WEB_PRIORITY_HEADER);
 
   /** The keys that only mean something with {@code sluice.redis}. */
   public static final List<Key<?>> REDIS_ONLY = List.of(

@@ -3,8 +3,10 @@ package dev.sluice.internal.answer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.Priority;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -108,7 +110,7 @@ class SharingTest {
     AnswerSettings settings = new AnswerSettings(Duration.ofSeconds(5), Duration.ZERO, 1000,
         1 << 20);
     Answers receiver = Answers.create("shared", settings, clock::get,
-        (budget, age, joined) -> new java.sql.SQLWarning(budget + " " + age), 1, KEYS);
+        (budget, age, joined) -> new java.sql.SQLWarning(budget + " " + age), 1, KEYS, false);
     receiver.learned(ENV);
     receiver.channelHeard(true);
 
@@ -138,7 +140,7 @@ class SharingTest {
     AnswerSettings settings = new AnswerSettings(Duration.ofSeconds(5), Duration.ZERO, 1000,
         1 << 20);
     Answers answers = Answers.create("shared", settings, clock::get,
-        (budget, age, joined) -> new java.sql.SQLWarning(budget + " " + age), 1, KEYS);
+        (budget, age, joined) -> new java.sql.SQLWarning(budget + " " + age), 1, KEYS, false);
     answers.learned(ENV);
     return answers;
   }
@@ -334,6 +336,70 @@ class SharingTest {
     assertThat(old.dropped(Sharing.Drop.UNKNOWN_KEY)).isEqualTo(1);
     Sharing updated = new Sharing("shared", ShareKeys.of(OTHER_KEY), 5_000, wall::get);
     assertThat(heardBy(updated, byNewKey)).hasSize(1);
+  }
+
+  @Test
+  void sealed_noRowTravelsInClear_andEveryInstanceWithTheKeysOpensIt_whateverItsOwnSetting() {
+    Sharing sealing = new Sharing("shared", KEYS, true, 5_000, wall::get);
+    Kept kept = result(1, clock.get());
+    sealing.offer(Store.Slot.holding(kept));
+    String message = sealing.next(ENV, clock::get);
+    assertThat(message).startsWith(Sharing.SEALED_VERSION + " ");
+    byte[] sql = kept.key().sql().getBytes(StandardCharsets.UTF_8);
+    assertThat(contains(KeptCodec.encode(kept, clock.get()), sql))
+        .as("the clear encoding carries the text (the check below can fail)").isTrue();
+    byte[] sealed = Base64.getDecoder().decode(message.split(" ")[6]);
+    assertThat(contains(sealed, sql)).as("the sealed one does not").isFalse();
+    assertThat(contains(sealed, "one".getBytes(StandardCharsets.UTF_8)))
+        .as("nor the row's value").isFalse();
+
+    assertThat(heardBy(b, message)).as("b does not seal, and opens it")
+        .extracting(k -> k.key().sql()).containsExactly(kept.key().sql());
+    Sharing rotated = new Sharing("shared", ShareKeys.of(OTHER_KEY + "," + KEY), 5_000,
+        wall::get);
+    assertThat(heardBy(rotated, message)).as("the old key, second in the list, opens it")
+        .hasSize(1);
+  }
+
+  @Test
+  void aSealedResult_alteredOrMovedToAnotherBudget_andSignedAgain_doesNotOpen() {
+    Sharing sealing = new Sharing("shared", KEYS, true, 5_000, wall::get);
+    sealing.offer(Store.Slot.holding(result(1, clock.get())));
+    String message = sealing.next(ENV, clock::get);
+    byte[] sealed = Base64.getDecoder().decode(message.split(" ")[6]);
+    sealed[sealed.length / 2] ^= 1;
+    String altered = signed("shared", withWord(message, 6,
+        Base64.getEncoder().encodeToString(sealed)));
+    Sharing another = new Sharing("another", KEYS, true, 5_000, wall::get);
+    another.offer(Store.Slot.holding(result(2, clock.get())));
+    sealing.offer(Store.Slot.holding(result(3, clock.get())));
+    String moved = signed("shared", withWord(sealing.next(ENV, clock::get), 6,
+        another.next(ENV, clock::get).split(" ")[6])); // a later sequence: no replay
+
+    assertThat(heardBy(b, altered)).as("a flipped bit: its tag fails").isEmpty();
+    assertThat(heardBy(b, moved)).as("sealed for another budget's channel").isEmpty();
+    assertThat(b.dropped(Sharing.Drop.UNDECODABLE)).isEqualTo(2);
+    assertThat(b.dropped(Sharing.Drop.BAD_SIGNATURE)).as("signed again: only the seal fails")
+        .isZero();
+  }
+
+  /** {@code message} with its signature made again over what it now says, on {@code budget}. */
+  private static String signed(String budget, String message) {
+    String text = message.substring(0, message.lastIndexOf(' '));
+    return text + ' ' + KEYS.sign("sluice:" + budget + ":answers\n" + text);
+  }
+
+  private static boolean contains(byte[] bytes, byte[] part) {
+    outer:
+    for (int i = 0; i + part.length <= bytes.length; i++) {
+      for (int j = 0; j < part.length; j++) {
+        if (bytes[i + j] != part[j]) {
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
   }
 
   @Test

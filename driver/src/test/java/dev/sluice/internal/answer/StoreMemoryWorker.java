@@ -30,7 +30,7 @@ public final class StoreMemoryWorker {
         bound);
     Answers answers = Answers.create("memory", settings, CLOCK::get,
         (budget, age, joined) -> new java.sql.SQLWarning(budget), 1,
-        workload.equals("shared") ? ShareKeys.of(KEYS) : null);
+        workload.equals("shared") ? ShareKeys.of(KEYS) : null, false);
     long before = usedAfterGc();
     switch (workload) {
       case "hot" -> hot(answers);
