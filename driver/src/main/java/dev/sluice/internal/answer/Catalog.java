@@ -16,7 +16,9 @@ import java.util.function.LongSupplier;
  * Whether a read's text calls only what an answer may stand for, by the database's own
  * knowledge: the names it calls and mentions ({@link Calls}), judged by the dialect from the
  * catalog ({@link Dialect#judgeFunctions}); a name that is a view is judged by its definition
- * ({@link Dialect#views}), read as a read's text is, through at most {@link #MAX_DEPTH} views.
+ * ({@link Dialect#views}), and a stored function whose declaration the database does not hold it
+ * to by its body ({@link Dialect#functionBodies}), each read as a read's text is, through at most
+ * {@link #MAX_DEPTH} views and functions.
  *
  * <h2>Design</h2>
  * Verdicts are cached per database (its JDBC URL), per text and per name, each for
@@ -152,13 +154,16 @@ final class Catalog {
     }
     Calls calls = Calls.of(sql, dialect.syntax(), dialect.foldsToUpper());
     return calls.placeable()
-        && functionsEligible(dialect, db, calls.functions(), connection, now)
+        && functionsEligible(dialect, db, calls.functions(), connection, now, depth)
         && relationsEligible(dialect, db, calls.names(), connection, now, depth);
   }
 
-  /** Whether every function is eligible, asking the catalog once for those not known now. */
+  /**
+   * Whether every function is eligible, asking the catalog once for those not known now: by its
+   * declaration, and where the dialect gives one, by its body.
+   */
   private static boolean functionsEligible(Dialect dialect, Database db, Set<String> names,
-      Connection connection, long now) throws SQLException {
+      Connection connection, long now, int depth) throws SQLException {
     Set<String> unknown = unknown(db.functions, names, now);
     if (unknown == null) {
       return false;
@@ -168,9 +173,13 @@ final class Catalog {
     }
     Map<String, Boolean> verdicts = new HashMap<>();
     dialect.judgeFunctions(connection, unknown, verdicts);
+    Map<String, List<String>> bodies = dialect.functionBodies(connection, unknown);
     boolean all = true;
     for (String name : unknown) {
       boolean eligible = Boolean.TRUE.equals(verdicts.get(name));
+      for (String body : eligible ? bodies.getOrDefault(name, List.of()) : List.<String>of()) {
+        eligible &= judgeText(dialect, db, body, connection, now, depth + 1);
+      }
       put(db.functions, name, new Verdict(eligible, now));
       all &= eligible;
     }

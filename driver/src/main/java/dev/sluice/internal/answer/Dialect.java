@@ -65,6 +65,19 @@ abstract class Dialect {
   abstract Map<String, List<String>> views(Connection connection, Set<String> names)
       throws SQLException;
 
+  /**
+   * What each stored function among {@code names} runs, as SELECT text to judge as a read's text
+   * is, where the database does not itself hold a function to what it declares (a name may have
+   * more than one); a name without one is absent. None by default: the database enforces the
+   * declarations {@link #judgeFunctions} reads.
+   *
+   * @throws SQLException when the catalog cannot be read: nothing is eligible then
+   */
+  Map<String, List<String>> functionBodies(Connection connection, Set<String> names)
+      throws SQLException {
+    return Map.of();
+  }
+
   /** Whether results with a column of this type may be kept. */
   abstract boolean answers(int sqlType, String typeName);
 

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * What MariaDB knows of a session and of the functions a read calls, for {@link MariaDbDialect}.
@@ -24,10 +25,13 @@ import java.util.Set;
  *       driver, or a wrapper that does not unwrap to it: unknown, so in a transaction.
  *   <li><b>Stored functions</b>: {@code information_schema.ROUTINES} of every schema the user
  *       sees. A name is eligible when each function of that name is declared
- *       {@code DETERMINISTIC} and {@code NO SQL} or {@code READS SQL DATA}; a function that
- *       {@code MODIFIES SQL DATA} or {@code CONTAINS SQL} (which may set a variable or take a
- *       lock), or is not deterministic, is not. A declaration is taken at its word, as the
- *       server takes it.
+ *       {@code DETERMINISTIC} and {@code NO SQL} or {@code READS SQL DATA} — and its body is one
+ *       {@code RETURN} of an expression that is itself eligible, judged as a read's text is
+ *       ({@link #functionBodies}). MariaDB holds a function to none of its declarations: one
+ *       declared {@code DETERMINISTIC NO SQL} may insert, lock or set a variable, so the body
+ *       is the truth, and a body of statements ({@code BEGIN … END}), or one the user may not
+ *       read, is not eligible. A function that {@code MODIFIES SQL DATA} or
+ *       {@code CONTAINS SQL}, or is not deterministic, is not either.
  *   <li><b>Built-in functions</b>: the catalog does not list them; a name no stored function
  *       has is eligible only on {@link #BUILT_INS}: pure functions, the clock's
  *       ({@link #TIME_LIKE}, whose staleness {@code max-age} bounds; not {@code SYSDATE}, which
@@ -96,6 +100,9 @@ final class MariaDbCatalog {
 
   private static final String FUNCTIONS = "SELECT LOWER(ROUTINE_NAME), IS_DETERMINISTIC,"
       + " SQL_DATA_ACCESS FROM information_schema.ROUTINES WHERE ROUTINE_TYPE = 'FUNCTION'";
+
+  private static final String BODIES = "SELECT LOWER(ROUTINE_NAME), ROUTINE_DEFINITION"
+      + " FROM information_schema.ROUTINES WHERE ROUTINE_TYPE = 'FUNCTION'";
 
   private static final String VIEWS = "SELECT LOWER(TABLE_NAME), VIEW_DEFINITION"
       + " FROM information_schema.VIEWS";
@@ -171,23 +178,51 @@ final class MariaDbCatalog {
     }
   }
 
+  /**
+   * The bodies of the stored functions among {@code names}, each as the read it is when it is
+   * one {@code RETURN} of an expression ({@code SELECT <expression>}), else as
+   * {@link #UNREADABLE}.
+   */
+  static Map<String, List<String>> functionBodies(Connection connection, Set<String> names)
+      throws SQLException {
+    return definitions(connection, BODIES, names, MariaDbCatalog::returned);
+  }
+
+  /**
+   * A function's body as the read it is: {@code RETURN x * 2} is {@code SELECT x * 2};
+   * anything else (statements, or nothing readable) is {@link #UNREADABLE}.
+   */
+  static String returned(String body) {
+    String text = body == null ? "" : body.strip();
+    if (text.length() < 7 || !text.regionMatches(true, 0, "return", 0, 6)
+        || !(Character.isWhitespace(text.charAt(6)) || text.charAt(6) == '(')) {
+      return UNREADABLE;
+    }
+    return "SELECT " + text.substring(6);
+  }
+
   static Map<String, List<String>> views(Connection connection, Set<String> names)
       throws SQLException {
-    Map<String, List<String>> views = new HashMap<>();
+    return definitions(connection, VIEWS, names,
+        definition -> definition == null || definition.isBlank() ? UNREADABLE : definition);
+  }
+
+  /** Each name's definitions by {@code query} (its name, then its text), read by {@code read}. */
+  private static Map<String, List<String>> definitions(Connection connection, String query,
+      Set<String> names, UnaryOperator<String> read) throws SQLException {
+    Map<String, List<String>> found = new HashMap<>();
     Map<String, String> wanted = new HashMap<>();
     for (String name : names) {
       wanted.put(name.toLowerCase(Locale.ROOT), name);
     }
-    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(VIEWS)) {
+    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(query)) {
       while (rs.next()) {
         String name = wanted.get(rs.getString(1));
         if (name != null) {
-          String definition = rs.getString(2);
-          views.computeIfAbsent(name, v -> new ArrayList<>()).add(
-              definition == null || definition.isBlank() ? UNREADABLE : definition);
+          found.computeIfAbsent(name, v -> new ArrayList<>()).add(read.apply(rs.getString(2)));
         }
       }
     }
-    return views;
+    return found;
   }
 }

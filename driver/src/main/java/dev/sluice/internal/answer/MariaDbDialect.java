@@ -134,6 +134,12 @@ final class MariaDbDialect extends Dialect {
   }
 
   @Override
+  Map<String, List<String>> functionBodies(Connection connection, Set<String> names)
+      throws SQLException {
+    return MariaDbCatalog.functionBodies(connection, names);
+  }
+
+  @Override
   Map<String, List<String>> views(Connection connection, Set<String> names)
       throws SQLException {
     return MariaDbCatalog.views(connection, names);

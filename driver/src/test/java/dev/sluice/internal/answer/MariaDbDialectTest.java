@@ -147,6 +147,19 @@ class MariaDbDialectTest {
     assertThat(MariaDbCatalog.eligible("NO", "NO SQL")).isFalse();
   }
 
+  /** MariaDB holds a function to none of its declarations: the body is what is judged. */
+  @Test
+  void aStoredFunctionsBody_isJudgedAsARead_onlyWhenItIsOneReturn() {
+    assertThat(MariaDbCatalog.returned("return x * 2")).isEqualTo("SELECT  x * 2");
+    assertThat(MariaDbCatalog.returned("  RETURN(select v from t where id = x)  "))
+        .isEqualTo("SELECT (select v from t where id = x)");
+    for (String body : new String[] {"begin insert into atk_log values (1); return 1; end",
+        "begin return 1; end", "returns", "return", "", "   ", null}) {
+      assertThat(MariaDbCatalog.returned(body)).as("%s", body)
+          .isEqualTo(MariaDbCatalog.UNREADABLE);
+    }
+  }
+
   @Test
   void readText_withMysqlsLexer_seesTheLockBehindTwoMinusSigns() {
     String sql = "select a --1 from t for update";
