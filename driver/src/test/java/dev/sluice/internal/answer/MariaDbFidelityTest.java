@@ -26,11 +26,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * kept. In the text protocol and the binary one ({@code useServerPrepStmts=true}), each by the
  * kept and the shared route, in a JVM zone with summer time.
  *
- * <p>Runs only when {@code SLUICE_IT_MARIADB_URL} names a MariaDB (for example
+ * <p>Runs only when {@code IT_SLUICE_MARIADB_URL} names a MariaDB (for example
  * {@code jdbc:mariadb://127.0.0.1:3306/test?user=root}); skipped otherwise.
  */
 class MariaDbFidelityTest {
-  static final String ENV = "SLUICE_IT_MARIADB_URL";
+  static final String ENV = "IT_SLUICE_MARIADB_URL";
   private static TimeZone defaultZone;
 
   /** Each column type with a value of it, as SQL; the answered ones, then the rest. */

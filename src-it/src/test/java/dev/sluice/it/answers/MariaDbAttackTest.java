@@ -29,12 +29,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * connection reads live. Positive controls show that the same bench answers a plain read, so no
  * attack passes by answering nothing.
  *
- * <p>Runs only when {@code SLUICE_IT_MARIADB_URL} names a MariaDB, for example
+ * <p>Runs only when {@code IT_SLUICE_MARIADB_URL} names a MariaDB, for example
  * {@code jdbc:mariadb://127.0.0.1:3306/test?user=root} (a user that may create databases and
  * functions); skipped otherwise.
  */
 class MariaDbAttackTest {
-  static final String ENV = "SLUICE_IT_MARIADB_URL";
+  static final String ENV = "IT_SLUICE_MARIADB_URL";
   private static final String ITEMS = "select v from atk_items";
   private static String url;
 
