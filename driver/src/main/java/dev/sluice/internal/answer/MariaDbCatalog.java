@@ -19,9 +19,9 @@ import java.util.function.UnaryOperator;
  * <ul>
  *   <li><b>The transaction</b>: the server's status flags that MariaDB Connector/J keeps from
  *       every OK packet ({@code Connection#getContext().getServerStatus()}, reached by
- *       {@code unwrap} and reflection: the library does not need the driver). In a transaction
- *       when {@code SERVER_STATUS_IN_TRANS} is set, or when {@code SERVER_STATUS_AUTOCOMMIT} is
- *       not ({@code SET autocommit = 0} as text: each statement then opens one). Any other
+ *       {@code unwrap} through every wrapper, and reflection: the library does not need the
+ *       driver). In a transaction when {@code SERVER_STATUS_IN_TRANS} is set, or when
+ *       {@code SERVER_STATUS_AUTOCOMMIT} is not ({@code SET autocommit = 0} as text: each statement then opens one). Any other
  *       driver, or a wrapper that does not unwrap to it: unknown, so in a transaction.
  *   <li><b>Stored functions</b>: {@code information_schema.ROUTINES} of every schema the user
  *       sees. A name is eligible when each function of that name is declared
@@ -112,6 +112,8 @@ final class MariaDbCatalog {
 
   private static final ClassValue<Method> CONTEXT = method("getContext");
   private static final ClassValue<Method> SERVER_STATUS = method("getServerStatus");
+  /** The most wrappers unwrapped to reach the driver's connection. */
+  private static final int WRAPPERS = 8;
   private static final int IN_TRANSACTION = 1;
   private static final int AUTOCOMMIT = 2;
 
@@ -133,8 +135,7 @@ final class MariaDbCatalog {
   /** Whether the server says the session is in a transaction, or will be; unknown: yes. */
   static boolean inTransaction(Connection connection) {
     try {
-      Connection driver = connection.isWrapperFor(Connection.class)
-          ? connection.unwrap(Connection.class) : connection;
+      Connection driver = driversOwn(connection);
       Method context = CONTEXT.get(driver.getClass());
       Object c = context == null ? null : context.invoke(driver);
       Method status = c == null ? null : SERVER_STATUS.get(c.getClass());
@@ -146,6 +147,23 @@ final class MariaDbCatalog {
     } catch (ReflectiveOperationException | SQLException | RuntimeException e) {
       return true;
     }
+  }
+
+  /**
+   * The driver's own connection under {@code connection}, unwrapped through every wrapper that
+   * says it wraps one (a pool's over a tracing library's, say: each unwraps one level), at most
+   * {@value #WRAPPERS} deep.
+   */
+  static Connection driversOwn(Connection connection) throws SQLException {
+    Connection c = connection;
+    for (int i = 0; i < WRAPPERS && c.isWrapperFor(Connection.class); i++) {
+      Connection inner = c.unwrap(Connection.class);
+      if (inner == null || inner == c) {
+        break;
+      }
+      c = inner;
+    }
+    return c;
   }
 
   /** Whether one stored function may stand behind an answer. */

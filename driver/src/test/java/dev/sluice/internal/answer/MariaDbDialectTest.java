@@ -147,6 +147,36 @@ class MariaDbDialectTest {
     assertThat(MariaDbCatalog.eligible("NO", "NO SQL")).isFalse();
   }
 
+  /**
+   * A pool's connection over a tracing library's over the driver's: each unwraps one level (as
+   * HikariCP returns the connection it holds), and the driver's own is reached, not the first.
+   */
+  @Test
+  void theDriversConnection_isReachedThroughEveryWrapper() throws Exception {
+    java.sql.Connection driver = wrapper(null);
+    java.sql.Connection tracing = wrapper(driver);
+    java.sql.Connection pooled = wrapper(tracing);
+    assertThat(MariaDbCatalog.driversOwn(pooled)).isSameAs(driver);
+    assertThat(MariaDbCatalog.driversOwn(driver)).isSameAs(driver);
+    java.sql.Connection[] loop = new java.sql.Connection[1];
+    loop[0] = (java.sql.Connection) java.lang.reflect.Proxy.newProxyInstance(
+        getClass().getClassLoader(), new Class<?>[] {java.sql.Connection.class},
+        (self, m, a) -> m.getName().equals("isWrapperFor") ? true
+            : m.getName().equals("unwrap") ? wrapper(loop[0]) : null);
+    assertThat(MariaDbCatalog.driversOwn(loop[0])).as("a circle ends").isNotNull();
+  }
+
+  /** A connection that wraps {@code inner} (unwraps to it), or the driver's own when null. */
+  private static java.sql.Connection wrapper(java.sql.Connection inner) {
+    return (java.sql.Connection) java.lang.reflect.Proxy.newProxyInstance(
+        MariaDbDialectTest.class.getClassLoader(), new Class<?>[] {java.sql.Connection.class},
+        (self, m, a) -> switch (m.getName()) {
+          case "isWrapperFor" -> inner != null;
+          case "unwrap" -> inner == null ? self : inner;
+          default -> null;
+        });
+  }
+
   /** MariaDB holds a function to none of its declarations: the body is what is judged. */
   @Test
   void aStoredFunctionsBody_isJudgedAsARead_onlyWhenItIsOneReturn() {
