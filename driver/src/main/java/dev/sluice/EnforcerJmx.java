@@ -1,11 +1,15 @@
 package dev.sluice;
 
+import dev.sluice.internal.answer.Answers;
+import dev.sluice.internal.answer.Ineligible;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Mode;
 import dev.sluice.internal.limit.Counts;
 import dev.sluice.internal.limit.Limiter;
 import java.lang.management.ManagementFactory;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.ToLongFunction;
 import javax.management.InstanceAlreadyExistsException;
 import javax.management.InstanceNotFoundException;
 import javax.management.JMException;
@@ -222,6 +226,36 @@ final class EnforcerJmx implements RateLimitedDataSourceMXBean {
   @Override
   public long getAnswerAgeP99Millis() {
     return figures.answerAgeMillis(0.99);
+  }
+
+  @Override
+  public String getNotEligibleByReason() {
+    return byReason(Ineligible.words(), figures::notEligible);
+  }
+
+  @Override
+  public long getSharedSent() {
+    return figures.sharedSent();
+  }
+
+  @Override
+  public long getSharedHeard() {
+    return figures.sharedHeard();
+  }
+
+  @Override
+  public String getSharedDroppedByReason() {
+    return byReason(Answers.sharedDropReasons(), figures::sharedDropped);
+  }
+
+  /** {@code reason count, reason count, ...}: every reason, in its fixed order. */
+  private static String byReason(List<String> reasons, ToLongFunction<String> count) {
+    StringBuilder text = new StringBuilder();
+    for (String reason : reasons) {
+      text.append(text.length() == 0 ? "" : ", ").append(reason).append(' ')
+          .append(count.applyAsLong(reason));
+    }
+    return text.toString();
   }
 
   @Override

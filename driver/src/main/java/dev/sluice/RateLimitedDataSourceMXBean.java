@@ -198,6 +198,50 @@ public interface RateLimitedDataSourceMXBean {
   long getAnswerAgeP99Millis();
 
   /**
+   * Returns how many reads were neither kept nor answered while answering, by reason, for
+   * example {@code transaction 12, locking 0, side-effect 3, session 0, parameters 0,
+   * statement 0, type 0, rows 1, memory 0, unfinished 0}: inside a transaction; text that locks,
+   * writes or is no plain read; a call the catalog does not call pure; a session unknown or
+   * changed; a parameter not seen; a statement answers cannot stand for; a type not answered;
+   * more than {@code sluice.stale.max-rows}; more than {@code sluice.stale.memory} allows; closed
+   * before its end.
+   *
+   * @return each reason's count since the data source was built, every reason in a fixed order;
+   *     all {@code 0} with answers off
+   */
+  String getNotEligibleByReason();
+
+  /**
+   * Returns how many kept results this instance sent to the budget's other instances
+   * ({@code sluice.stale.share}).
+   *
+   * @return results sent since the data source was built; 0 without sharing
+   */
+  long getSharedSent();
+
+  /**
+   * Returns how many results this instance heard from the budget's other instances and kept:
+   * signed by a key of {@code sluice.stale.share-key}, in time, not heard before.
+   *
+   * @return results heard since the data source was built; 0 without sharing
+   */
+  long getSharedHeard();
+
+  /**
+   * Returns how many messages on {@code sluice:<name>:answers} this instance dropped unheard, by
+   * reason, for example {@code unsigned 0, unknown-key 0, bad-signature 4, expired 0,
+   * replayed 1, environment 0, undecodable 0}: not signed; signed by a key not in
+   * {@code sluice.stale.share-key}; forged or altered; sent longer than {@code max-age} ago;
+   * heard before; from another JDBC driver, version, time zone or locale; results of another
+   * version. All but {@code expired} (a backlog, or clocks apart) call for a look at who
+   * publishes there.
+   *
+   * @return each reason's count since the data source was built, every reason in a fixed order;
+   *     all {@code 0} without sharing
+   */
+  String getSharedDroppedByReason();
+
+  /**
    * Returns how many statements inside admitted transactions were charged without the right to
    * refuse them.
    *

@@ -80,6 +80,10 @@ import java.util.function.ToDoubleFunction;
  *       <td>messages on {@code sluice:<name>:answers} dropped unheard: {@code unsigned},
  *       {@code unknown-key}, {@code bad-signature}, {@code expired}, {@code replayed},
  *       {@code environment}, {@code undecodable}</td></tr>
+ *   <tr><td>{@code sluice.answers.ineligible}</td><td>counter, tag {@code reason}</td>
+ *       <td>reads neither kept nor answered while answering: {@code transaction},
+ *       {@code locking}, {@code side-effect}, {@code session}, {@code parameters},
+ *       {@code statement}, {@code type}, {@code rows}, {@code memory}, {@code unfinished}</td></tr>
  *   <tr><td>{@code sluice.concurrency.inflight}</td><td>gauge</td>
  *       <td>statements in flight under the concurrency cap; 0 without one</td></tr>
  *   <tr><td>{@code sluice.concurrency.limit}</td><td>gauge</td>

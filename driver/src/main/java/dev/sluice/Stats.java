@@ -6,7 +6,11 @@ import dev.sluice.internal.limit.Counts;
 import dev.sluice.internal.limit.Limiter;
 import dev.sluice.internal.limit.Share;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * A snapshot of one budget's limiter, taken by {@link RateLimitedDataSource#stats()}. Taking it
@@ -215,6 +219,17 @@ public final class Stats {
   }
 
   /**
+   * Returns {@link #sharedDropped(String)} for every reason, in a fixed order: {@code unsigned},
+   * {@code unknown-key}, {@code bad-signature}, {@code expired}, {@code replayed},
+   * {@code environment}, {@code undecodable}.
+   *
+   * @return each reason's count, zeros included; unmodifiable
+   */
+  public Map<String, Long> sharedDroppedByReason() {
+    return byReason(Answers.sharedDropReasons(), sharedDropped);
+  }
+
+  /**
    * Returns how many reads, while answering (limiting, {@code sluice.stale.max-age} on), were
    * neither kept nor answered for one reason: {@code transaction} (inside one),
    * {@code locking} (the text locks or writes, or is no plain read), {@code side-effect} (it
@@ -233,6 +248,25 @@ public final class Stats {
   public long notEligible(String reason) {
     int at = Ineligible.words().indexOf(reason);
     return at < 0 ? 0 : notEligible[at];
+  }
+
+  /**
+   * Returns {@link #notEligible(String)} for every reason, in a fixed order: {@code transaction},
+   * {@code locking}, {@code side-effect}, {@code session}, {@code parameters},
+   * {@code statement}, {@code type}, {@code rows}, {@code memory}, {@code unfinished}.
+   *
+   * @return each reason's count, zeros included; unmodifiable
+   */
+  public Map<String, Long> notEligibleByReason() {
+    return byReason(Ineligible.words(), notEligible);
+  }
+
+  private static Map<String, Long> byReason(List<String> reasons, long[] counts) {
+    Map<String, Long> byReason = new LinkedHashMap<>();
+    for (int i = 0; i < counts.length; i++) {
+      byReason.put(reasons.get(i), counts[i]);
+    }
+    return Collections.unmodifiableMap(byReason);
   }
 
   /**

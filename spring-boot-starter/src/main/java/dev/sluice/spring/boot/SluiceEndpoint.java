@@ -196,6 +196,10 @@ public final class SluiceEndpoint {
     shown.put("answersKept", stats.answersKept());
     shown.put("answersKeptBytes", stats.answersKeptBytes());
     shown.put("answerAgeP99Millis", stats.answerAgeMillis(0.99));
+    shown.put("notEligible", stats.notEligibleByReason());
+    shown.put("sharedSent", stats.sharedSent());
+    shown.put("sharedHeard", stats.sharedHeard());
+    shown.put("sharedDropped", stats.sharedDroppedByReason());
     shown.put("flag", management.getFlag());
     shown.put("flagState", stats.flagState().name().toLowerCase(Locale.ROOT));
     shown.put("flagManual", management.isFlagManual());

@@ -18,7 +18,9 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Properties;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -37,6 +39,8 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ApplicationContext;
+import redis.clients.jedis.Jedis;
 
 /** Meters, the {@code sluice} endpoint and the health contributor. */
 class SluiceActuatorTest {
@@ -300,6 +304,123 @@ class SluiceActuatorTest {
           assertThat(registry.get("sluice.answers.kept").tag("name", "users-db").gauge().value())
               .isEqualTo(1);
         });
+  }
+
+  /**
+   * Issue 39 item 6: the endpoint and the meters show sharing's figures and why reads were not
+   * answered, each from a real situation: this application and a second instance of the budget
+   * share kept results through a real Redis, an attacker publishes on the channel, and a read in
+   * a transaction is not eligible.
+   */
+  @Test
+  void endpointAndMeters_showSharingAndWhyReadsWereNotAnswered() throws Exception {
+    String key = "test-share-key-0123456789abcdef0123";
+    try (EmbeddedRedis redis = EmbeddedRedis.start()) {
+      runner.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+              CompositeMeterRegistryAutoConfiguration.class,
+              SimpleMetricsExportAutoConfiguration.class))
+          .withPropertyValues("management.endpoints.web.exposure.include=sluice",
+              "sluice.redis=" + redis.uri(), "sluice.stale.max-age=30s",
+              "sluice.stale.share=true", "sluice.stale.share-key=" + key)
+          .run(context -> {
+            SluiceEndpoint endpoint = context.getBean(SluiceEndpoint.class);
+            DataSource dataSource = context.getBean(DataSource.class);
+            Map<String, Object> before = endpoint.budget("users-db");
+            assertThat(before).containsEntry("sharedSent", 0L).containsEntry("sharedHeard", 0L);
+            assertThat(before.get("sharedDropped")).isEqualTo(reasons(0, "unsigned",
+                "unknown-key", "bad-signature", "expired", "replayed", "environment",
+                "undecodable"));
+            assertThat(before.get("notEligible")).isEqualTo(reasons(0, "transaction",
+                "locking", "side-effect", "session", "parameters", "statement", "type", "rows",
+                "memory", "unfinished"));
+            try (RateLimitedDataSource other = otherInstance(context, redis, key);
+                Jedis attacker = redis.client()) {
+              String channel = "sluice:users-db:answers";
+              await().atMost(Duration.ofSeconds(10))
+                  .until(() -> attacker.pubsubNumSub(channel).get(channel) >= 2);
+              endpoint.change("users-db", "open", null, null, null);
+              read(dataSource, "SELECT 1"); // limiting here: kept, sent
+              read(other, "SELECT 2"); // limiting there: kept, sent, heard here
+              read(dataSource, "SELECT 3"); // kept, sent, heard there
+              // the other hears one or both of this one's results: it ignores what it hears
+              // until its own read has seen the flag open, and the sending thread may be later
+              await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                assertThat(other.stats().sharedHeard()).as("heard there").isPositive();
+                assertThat(endpoint.budget("users-db")).containsEntry("sharedSent", 2L)
+                    .containsEntry("sharedHeard", 1L);
+              });
+              attacker.publish(channel, "not a message of Sluice");
+              await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                  assertThat(byReason(endpoint.budget("users-db"), "sharedDropped"))
+                      .containsEntry("unsigned", 1L));
+            }
+            try (Connection connection = dataSource.getConnection()) {
+              connection.setAutoCommit(false);
+              read(connection, "SELECT 4"); // in a transaction: not eligible
+              connection.commit();
+            }
+
+            Map<String, Object> shown = endpoint.budget("users-db");
+            assertThat(shown).containsEntry("sharedSent", 2L).containsEntry("sharedHeard", 1L);
+            Map<String, Long> dropped = reasons(0, "unsigned", "unknown-key", "bad-signature",
+                "expired", "replayed", "environment", "undecodable");
+            dropped.put("unsigned", 1L);
+            assertThat(byReason(shown, "sharedDropped")).containsExactlyEntriesOf(dropped);
+            Map<String, Long> notEligible = reasons(0, "transaction", "locking", "side-effect",
+                "session", "parameters", "statement", "type", "rows", "memory", "unfinished");
+            notEligible.put("transaction", 1L);
+            assertThat(byReason(shown, "notEligible")).containsExactlyEntriesOf(notEligible);
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(registry.get("sluice.answers.shared").tag("what", "sent")
+                .functionCounter().count()).isEqualTo(2);
+            assertThat(registry.get("sluice.answers.shared.dropped").tag("reason", "unsigned")
+                .functionCounter().count()).isEqualTo(1);
+            assertThat(registry.get("sluice.answers.ineligible").tag("reason", "transaction")
+                .functionCounter().count()).isEqualTo(1);
+          });
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Long> byReason(Map<String, Object> shown, String field) {
+    return (Map<String, Long>) shown.get(field);
+  }
+
+  /** Each reason with {@code count}, in the order given (the endpoint's own order). */
+  private static Map<String, Long> reasons(long count, String... reasons) {
+    Map<String, Long> byReason = new LinkedHashMap<>();
+    for (String reason : reasons) {
+      byReason.put(reason, count);
+    }
+    return byReason;
+  }
+
+  /** A second instance of the budget {@code users-db}, on the same flag, Redis and key. */
+  private static RateLimitedDataSource otherInstance(ApplicationContext context,
+      EmbeddedRedis redis, String key) {
+    Properties p = new Properties();
+    p.setProperty("sluice.redis", redis.uri());
+    p.setProperty("sluice.stale.max-age", "30s");
+    p.setProperty("sluice.stale.share", "true");
+    p.setProperty("sluice.stale.share-key", key);
+    p.setProperty("sluice.recovery.settle", "0");
+    return RateLimitedDataSource.builder(Fixtures.pool("other")).name("users-db").budget(500)
+        .breakerFlag(context.getBean(BreakerFlag.Manual.class)).properties(p).build();
+  }
+
+  private static void read(DataSource dataSource, String sql) throws SQLException {
+    try (Connection connection = dataSource.getConnection()) {
+      read(connection, sql);
+    }
+  }
+
+  private static void read(Connection connection, String sql) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        java.sql.ResultSet rs = statement.executeQuery(sql)) {
+      while (rs.next()) {
+        rs.getInt(1);
+      }
+    }
   }
 
   /** A read answers may answer: {@code executeQuery}, read to its end. */

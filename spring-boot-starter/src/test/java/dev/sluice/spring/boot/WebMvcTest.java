@@ -96,6 +96,10 @@ class WebMvcTest {
         .andReturn().getResponse();
 
     assertThat(budgets).contains("\"users-db\":{\"limiting\":true", "\"budget\":1.0");
+    assertThat(budgets).as("the figures by reason, as objects in the reasons' order")
+        .contains("\"notEligible\":{\"transaction\":0,\"locking\":0,",
+            "\"sharedSent\":0,\"sharedHeard\":0,\"sharedDropped\":{\"unsigned\":0,"
+                + "\"unknown-key\":0,");
     assertThat(trip.getStatus()).isEqualTo(400);
   }
 
