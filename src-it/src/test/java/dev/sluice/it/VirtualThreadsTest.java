@@ -58,10 +58,11 @@ class VirtualThreadsTest {
             && line.contains("<== monitors"));
     assertThat(perSecond).allSatisfy(rows ->
         assertThat((double) rows).isLessThanOrEqualTo(BUDGET + BURST + LAG_ALLOWANCE));
-    // the floor catches a starved or halved rate, not the load of the machine: 5,000 virtual
-    // threads on 2 cores with two busy threads beside them drew 254 rows/s (0.85x failed there)
+    // the floor catches a starved or halved rate (150/s), not the load of the machine: 5,000
+    // virtual threads on 2 cores with two busy threads beside them drew 254 rows/s (0.85x
+    // failed there); at a load of 23 (a drill beside a fresh clone's CI) 200 rows/s (0.7x failed)
     assertThat(Hits.interiorMean(perSecond)).as("rows per whole second")
-        .isGreaterThanOrEqualTo(0.7 * BUDGET);
+        .isGreaterThanOrEqualTo(0.6 * BUDGET);
   }
 
   /** A {@code java} of release 21 or later, or the test is skipped with the reason. */
