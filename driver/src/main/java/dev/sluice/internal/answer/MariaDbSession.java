@@ -7,6 +7,11 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * What a MariaDB (or MySQL) session is, through MariaDB Connector/J, for {@code SessionBase}: the
@@ -30,8 +35,15 @@ import java.util.Set;
  * {@code SHOW WARNINGS} report next, as any statement does: Sluice reads a session only at an
  * admitted read while limiting, before the read runs.
  *
- * <p>Three queries on the session's own connection, once per physical connection per episode of
- * limiting and after a change Sluice could not read. Threadsafe (no state).
+ * <p>Three light queries on the session's own connection, once per physical connection per
+ * episode of limiting and after a change Sluice could not read: its identity, its user variables,
+ * its session variables. The catalog (views, triggers, foreign keys, functions) is the database's
+ * and the user's, not the session's, and {@code information_schema} makes it the costly part
+ * (some 20 ms of the server's time): it is read once a second per database and user, by one
+ * caller while the others wait for it ({@link #catalog}), not once per connection — at the start
+ * of an outage every pooled connection asks at once. The temporary tables are counted only where
+ * the server lists them (MariaDB 11.2 and later; before, the scan of every table costs some
+ * 9 ms and finds none). Threadsafe.
  */
 final class MariaDbSession {
   /** Session variables that differ per connection or per statement, and say nothing of reads. */
@@ -40,13 +52,17 @@ final class MariaDbSession {
       "ERROR_COUNT", "LAST_GTID", "GTID_SEQ_NO", "IN_TRANSACTION", "THREAD_ID");
 
   static final String IDENTITY = "SELECT DATABASE(), USER(), CURRENT_USER(), CURRENT_ROLE(),"
-      + " @@hostname, @@port, @@server_id, VERSION(),"
-      + " (SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_TYPE LIKE '%TEMPORARY%')";
+      + " @@hostname, @@port, @@server_id, VERSION()";
 
-  /** The user variables ({@code u}), views, tables whose writes reach others, functions. */
-  static final String LISTS = "SELECT 'u', CONCAT(VARIABLE_NAME, '=',"
-      + " COALESCE(VARIABLE_VALUE, '<null>')) FROM information_schema.USER_VARIABLES"
-      + " UNION ALL SELECT 'v', LOWER(TABLE_NAME) FROM information_schema.VIEWS"
+  /** As {@link #IDENTITY}, and the temporary tables, where the server lists them. */
+  static final String IDENTITY_TEMPORARY = IDENTITY
+      + ", (SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_TYPE LIKE '%TEMPORARY%')";
+
+  static final String USER_VARIABLES = "SELECT CONCAT(VARIABLE_NAME, '=',"
+      + " COALESCE(VARIABLE_VALUE, '<null>')) FROM information_schema.USER_VARIABLES ORDER BY 1";
+
+  /** Views ({@code v}), tables whose writes reach others ({@code w}), functions ({@code f}). */
+  static final String LISTS = "SELECT 'v', LOWER(TABLE_NAME) FROM information_schema.VIEWS"
       + " UNION ALL SELECT 'w', LOWER(EVENT_OBJECT_TABLE) FROM information_schema.TRIGGERS"
       + " UNION ALL SELECT 'w', LOWER(REFERENCED_TABLE_NAME)"
       + " FROM information_schema.REFERENTIAL_CONSTRAINTS"
@@ -63,29 +79,36 @@ final class MariaDbSession {
   /** What was read: the session's text, to be digested, and the fences' catalog. */
   record Read(String text, TableReach reach) {}
 
-  /** The session as read, or {@code null}: temporary tables. */
+  /** How long a catalog read serves every session of its database and user. */
+  static final long CATALOG_NANOS = 1_000_000_000L;
+  /** The longest a session waits for the catalog another is reading; then it is not known. */
+  static final long CATALOG_WAIT_MILLIS = 200;
+  private static final int CATALOGS_KEPT = 64;
+
+  /** A catalog as read, by whom it is being read, and when. */
+  private record Catalog(CompletableFuture<TableReach> reach, long atNanos) {}
+
+  /** Per database URL and user: the catalog read last. */
+  private static final ConcurrentHashMap<String, Catalog> CATALOGS = new ConcurrentHashMap<>();
+
+  /** The session as read, or {@code null}: temporary tables, or the catalog not read in time. */
   static Read read(Connection connection, String url) throws SQLException {
     StringBuilder text = new StringBuilder(8192).append(url).append('\0');
-    List<String> views = new ArrayList<>();
-    List<String> reach = new ArrayList<>();
-    List<String> functions = new ArrayList<>();
+    boolean temporaryListed = listsTemporaryTables(connection);
+    String user;
     try (Statement s = connection.createStatement()) {
-      try (ResultSet r = s.executeQuery(IDENTITY)) {
-        if (!r.next() || r.getLong(9) != 0) {
+      try (ResultSet r = s.executeQuery(temporaryListed ? IDENTITY_TEMPORARY : IDENTITY)) {
+        if (!r.next() || temporaryListed && r.getLong(9) != 0) {
           return null;
         }
         for (int c = 1; c <= 8; c++) {
           text.append(r.getString(c)).append('\0');
         }
+        user = r.getString(3);
       }
-      try (ResultSet r = s.executeQuery(LISTS)) {
+      try (ResultSet r = s.executeQuery(USER_VARIABLES)) {
         while (r.next()) {
-          switch (r.getString(1)) {
-            case "u" -> text.append("@").append(r.getString(2)).append('\n');
-            case "v" -> views.add(r.getString(2));
-            case "w" -> reach.add(r.getString(2));
-            default -> functions.add(r.getString(2));
-          }
+          text.append("@").append(r.getString(1)).append('\n');
         }
       }
       try (ResultSet r = s.executeQuery(VARIABLES)) {
@@ -96,7 +119,78 @@ final class MariaDbSession {
         }
       }
     }
-    return new Read(text.toString(), TableReach.of(String.join(",", views),
-        String.join(",", reach), String.join(",", functions)));
+    TableReach reach = catalog(connection, url + '\0' + user, System.nanoTime());
+    return reach == null ? null : new Read(text.toString(), reach);
+  }
+
+  /** Whether the server lists temporary tables in {@code information_schema.TABLES}. */
+  static boolean listsTemporaryTables(Connection connection) throws SQLException {
+    java.sql.DatabaseMetaData meta = connection.getMetaData();
+    if (!String.valueOf(meta.getDatabaseProductVersion()).toLowerCase(java.util.Locale.ROOT)
+        .contains("mariadb")) {
+      return true; // not known to list none: asked, and a count of 0 believed
+    }
+    int major = meta.getDatabaseMajorVersion();
+    return major > 11 || major == 11 && meta.getDatabaseMinorVersion() >= 2;
+  }
+
+  /**
+   * The catalog of the database and user {@code key} names, read at most once a second: by one
+   * caller, while the others wait for it at most {@value #CATALOG_WAIT_MILLIS} ms.
+   *
+   * @return it, or {@code null} when it could not be read in time (the session is then not known)
+   */
+  static TableReach catalog(Connection connection, String key, long now) throws SQLException {
+    Catalog known = CATALOGS.get(key);
+    if (known != null && now - known.atNanos() < CATALOG_NANOS) {
+      return await(known.reach());
+    }
+    Catalog mine = new Catalog(new CompletableFuture<>(), now);
+    boolean claimed = known == null ? CATALOGS.putIfAbsent(key, mine) == null
+        : CATALOGS.replace(key, known, mine);
+    if (!claimed) {
+      Catalog other = CATALOGS.get(key);
+      return other == null ? null : await(other.reach());
+    }
+    if (CATALOGS.size() > CATALOGS_KEPT) {
+      CATALOGS.keySet().removeIf(k -> !k.equals(key));
+    }
+    try {
+      TableReach reach = readCatalog(connection);
+      mine.reach().complete(reach);
+      return reach;
+    } catch (SQLException | RuntimeException e) {
+      mine.reach().complete(null);
+      CATALOGS.remove(key, mine); // the next caller asks again
+      throw e;
+    }
+  }
+
+  private static TableReach await(CompletableFuture<TableReach> reach) {
+    try {
+      return reach.get(CATALOG_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    } catch (ExecutionException | TimeoutException e) {
+      return null;
+    }
+  }
+
+  private static TableReach readCatalog(Connection connection) throws SQLException {
+    List<String> views = new ArrayList<>();
+    List<String> reach = new ArrayList<>();
+    List<String> functions = new ArrayList<>();
+    try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery(LISTS)) {
+      while (r.next()) {
+        switch (r.getString(1)) {
+          case "v" -> views.add(r.getString(2));
+          case "w" -> reach.add(r.getString(2));
+          default -> functions.add(r.getString(2));
+        }
+      }
+    }
+    return TableReach.of(String.join(",", views), String.join(",", reach),
+        String.join(",", functions));
   }
 }
