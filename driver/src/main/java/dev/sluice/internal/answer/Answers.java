@@ -236,6 +236,27 @@ public final class Answers {
   }
 
   /**
+   * Whether a statement's {@code maxFieldSize} may cut the values the driver returns on this
+   * connection ({@link Dialect#truncatesTo}): then its reads are not answered.
+   *
+   * @param maxFieldSize the statement's {@code getMaxFieldSize()}
+   * @param connection the driver's connection
+   * @return {@code true} for any size but {@code 0} unless the dialect knows the driver ignores
+   *     it, and whenever it cannot tell
+   */
+  public boolean truncatesTo(int maxFieldSize, Connection connection) {
+    if (maxFieldSize == 0) {
+      return false;
+    }
+    try {
+      Dialect d = dialect(connection);
+      return d == null || d.truncatesTo(maxFieldSize);
+    } catch (SQLException | RuntimeException e) {
+      return true;
+    }
+  }
+
+  /**
    * The dialect of the budget's database, looked up on first use, and with it the
    * {@link #environment} a shared result must come from.
    */

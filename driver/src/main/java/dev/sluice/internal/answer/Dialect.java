@@ -99,6 +99,14 @@ abstract class Dialect {
     return true;
   }
 
+  /**
+   * Whether the driver cuts values to a statement's {@code maxFieldSize} of this size (an answer
+   * does not): then its reads are not answered. Any size but {@code 0} by default.
+   */
+  boolean truncatesTo(int maxFieldSize) {
+    return maxFieldSize != 0;
+  }
+
   /** Whether results with a column of this type may be kept. */
   abstract boolean answers(int sqlType, String typeName);
 

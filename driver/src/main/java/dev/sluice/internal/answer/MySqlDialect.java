@@ -222,6 +222,15 @@ final class MySqlDialect extends Dialect {
     return forStatement(caller) == this;
   }
 
+  /**
+   * Connector/J keeps a statement's {@code maxFieldSize} ({@code max_allowed_packet} until set)
+   * and cuts no value to it.
+   */
+  @Override
+  boolean truncatesTo(int maxFieldSize) {
+    return false;
+  }
+
   @Override
   String name() {
     return name;

@@ -231,6 +231,10 @@ class MySqlFidelityTest {
           .as("a statement prepared anew clears the flags the driver keeps: unknown").isTrue();
       plain.executeQuery("SELECT 1").close();
       assertThat(MySqlDialect.TEXT.inTransaction(c)).as("read again from the server").isFalse();
+      assertThat(c.isValid(1)).isTrue();
+      assertThat(MySqlDialect.TEXT.inTransaction(c))
+          .as("a ping (a pool's JDBC4 validation) clears them too: unknown").isTrue();
+      plain.executeQuery("SELECT 1").close();
       c.setAutoCommit(false);
       assertThat(MySqlDialect.TEXT.inTransaction(c)).as("autocommit off").isTrue();
       c.setAutoCommit(true);
