@@ -19,7 +19,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * MySQL Connector/J (8.0 and later, {@code com.mysql.cj}), over MariaDB or MySQL, re-done: each
+ * MySQL Connector/J ({@code com.mysql.cj}, 8.0 and later; checked against 26.10 by
+ * {@code MySqlFidelityTest}), over MariaDB or MySQL, re-done: each
  * getter decodes the value as the driver's value factories do, from the value's text
  * ({@code getString}) — which the driver itself prints from the number or date it decoded, in
  * the text protocol and the binary one alike.
