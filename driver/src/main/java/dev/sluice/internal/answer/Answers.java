@@ -183,7 +183,9 @@ public final class Answers {
       return null;
     }
     try {
-      Dialect d = dialect(live.getStatement().getConnection());
+      Statement statement = live.getStatement();
+      Dialect d = dialect(statement.getConnection());
+      d = d == null ? null : d.forStatement(statement);
       if (d == null) {
         return notEligible(Ineligible.TYPE);
       }
@@ -234,6 +236,27 @@ public final class Answers {
   }
 
   /**
+   * Whether a statement's {@code maxFieldSize} may cut the values the driver returns on this
+   * connection ({@link Dialect#truncatesTo}): then its reads are not answered.
+   *
+   * @param maxFieldSize the statement's {@code getMaxFieldSize()}
+   * @param connection the driver's connection
+   * @return {@code true} for any size but {@code 0} unless the dialect knows the driver ignores
+   *     it, and whenever it cannot tell
+   */
+  public boolean truncatesTo(int maxFieldSize, Connection connection) {
+    if (maxFieldSize == 0) {
+      return false;
+    }
+    try {
+      Dialect d = dialect(connection);
+      return d == null || d.truncatesTo(maxFieldSize);
+    } catch (SQLException | RuntimeException e) {
+      return true;
+    }
+  }
+
+  /**
    * The dialect of the budget's database, looked up on first use, and with it the
    * {@link #environment} a shared result must come from.
    */
@@ -242,9 +265,11 @@ public final class Answers {
     if (d == null) {
       // Racy on purpose: two first recordings may both look the product up; both find the same.
       DatabaseMetaData database = connection.getMetaData();
-      d = dialectOf(database.getDatabaseProductName());
-      if (d == null) {
-        d = MariaDbDialect.of(database); // by its driver: MariaDB Connector/J, not MySQL's
+      d = dialectOf(database.getDatabaseProductName(), database.getDriverName());
+      if (d == MariaDbDialect.INSTANCE) {
+        d = MariaDbDialect.of(database); // with or without dates, by the URL's options
+      } else if (d == MySqlDialect.TEXT) {
+        d = MySqlDialect.of(connection); // by the driver's options; null: nothing kept
       }
       if (sharing != null) {
         environment = Sharing.environment(database.getDriverName(), database.getDriverVersion());
@@ -259,14 +284,28 @@ public final class Answers {
    * {@link Dialect}: the base class naming its subclasses would make a cycle.
    */
   static Dialect dialectOf(String productName) {
-    if (productName == null) {
-      return null;
-    }
-    String name = productName.toLowerCase(Locale.ROOT);
+    return dialectOf(productName, null);
+  }
+
+  /**
+   * The dialect for a database product and its driver; {@code null}: nothing is kept for it.
+   * PostgreSQL and H2 by the product; MariaDB and MySQL by the driver, whose getters differ
+   * over the same server: MariaDB Connector/J's {@link MariaDbDialect#INSTANCE}, MySQL
+   * Connector/J's {@link MySqlDialect#TEXT} (each then narrowed by the connection's options).
+   */
+  static Dialect dialectOf(String productName, String driverName) {
+    String name = productName == null ? "" : productName.toLowerCase(Locale.ROOT);
     if (name.contains("postgres")) {
       return PostgresDialect.INSTANCE;
     }
-    return name.equals("h2") ? H2Dialect.INSTANCE : null;
+    if (name.equals("h2")) {
+      return H2Dialect.INSTANCE;
+    }
+    String driver = driverName == null ? "" : driverName.toLowerCase(Locale.ROOT);
+    if (driver.contains("mariadb")) {
+      return MariaDbDialect.INSTANCE;
+    }
+    return MySqlDialect.isDriver(driverName) ? MySqlDialect.TEXT : null;
   }
 
   /**
@@ -296,13 +335,14 @@ public final class Answers {
     }
     long now = nanoTime.getAsLong();
     Kept kept = store.get(key, now);
-    if (kept != null && (!tracker.admits(kept, session) || !stillHeard(kept))) {
+    if (kept != null && (!tracker.admits(kept, session) || !stillHeard(kept)
+        || !kept.dialect().serves(caller))) {
       kept = null; // a younger read in flight may still answer it
     }
     boolean join = kept == null;
     if (join) {
       kept = flights.join(key, settings.joinWait().toNanos(), now);
-      if (kept == null || !tracker.admits(kept, session)) {
+      if (kept == null || !tracker.admits(kept, session) || !kept.dialect().serves(caller)) {
         return null;
       }
     }

@@ -12,7 +12,7 @@ import java.util.Set;
  * column types it answers faithfully — every getter, by index and by label, returns what the
  * driver returns, or throws where it throws, as {@code AnswerFidelityTest} checks against the
  * real database. A result with a column of any other type is never kept. {@code Answers} picks
- * the dialect by the database's product name.
+ * the dialect by the database's product name, else by the driver's name.
  *
  * <p>A dialect also knows what only the database knows ({@code Catalog} asks, off the flag-closed
  * path): whether a session is inside a transaction however it began, and what the functions a
@@ -33,7 +33,10 @@ abstract class Dialect {
   /** The dialect's name, which names it in a shared result ({@code KeptCodec}). */
   abstract String name();
 
-  /** How the database reads text: {@code Lexer.POSTGRES} or {@code Lexer.STRICT}. */
+  /**
+   * How the database reads text: {@code Lexer.POSTGRES}, {@code Lexer.MYSQL} or
+   * {@code Lexer.STRICT}.
+   */
   abstract int syntax();
 
   /** Whether the database folds unquoted names to upper case (else to lower case). */
@@ -76,6 +79,32 @@ abstract class Dialect {
   Map<String, List<String>> functionBodies(Connection connection, Set<String> names)
       throws SQLException {
     return Map.of();
+  }
+
+  /**
+   * The dialect of the results of {@code statement}: this one, or the variant for the way the
+   * driver reads that statement's rows where its getters depend on it (MySQL Connector/J: the
+   * text protocol or a server-prepared statement's binary one); {@code null} when that cannot
+   * be told: its result is not kept.
+   */
+  Dialect forStatement(java.sql.Statement statement) {
+    return this;
+  }
+
+  /**
+   * Whether a result kept under this dialect may answer a read of {@code caller}: the driver
+   * would read the caller's rows the way it read the kept ones ({@link #forStatement}).
+   */
+  boolean serves(java.sql.Statement caller) {
+    return true;
+  }
+
+  /**
+   * Whether the driver cuts values to a statement's {@code maxFieldSize} of this size (an answer
+   * does not): then its reads are not answered. Any size but {@code 0} by default.
+   */
+  boolean truncatesTo(int maxFieldSize) {
+    return maxFieldSize != 0;
   }
 
   /** Whether results with a column of this type may be kept. */

@@ -36,7 +36,8 @@ final class KeptCodec {
   private static final byte VERSION = 2; // 2: the session's fingerprint in the key
   private static final AtomicBoolean WARMED = new AtomicBoolean();
   private static final Dialect[] DIALECTS = {PostgresDialect.INSTANCE, H2Dialect.INSTANCE,
-      MariaDbDialect.INSTANCE, MariaDbDialect.WITHOUT_TIME};
+      MariaDbDialect.INSTANCE, MariaDbDialect.WITHOUT_TIME, MySqlDialect.TEXT,
+      MySqlDialect.BINARY, MySqlDialect.TEXT_WITHOUT_TIME, MySqlDialect.BINARY_WITHOUT_TIME};
 
   private KeptCodec() {}
 

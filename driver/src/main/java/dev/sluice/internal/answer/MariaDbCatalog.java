@@ -14,12 +14,14 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * What MariaDB knows of a session and of the functions a read calls, for {@link MariaDbDialect}.
+ * What MariaDB knows of a session and of the functions a read calls, for {@link MariaDbDialect}
+ * and {@link MySqlDialect} (the server's side, whichever driver asks).
  *
  * <ul>
- *   <li><b>The transaction</b>: the server's status flags that MariaDB Connector/J keeps from
- *       every OK packet ({@code Connection#getContext().getServerStatus()}, reached by
- *       {@code unwrap} through every wrapper, and reflection: the library does not need the
+ *   <li><b>The transaction</b>: the server's status flags that the driver keeps from every OK
+ *       packet (MariaDB Connector/J: {@code Connection#getContext().getServerStatus()}; MySQL
+ *       Connector/J: {@code getSession().getServerSession().getStatusFlags()}; reached by
+ *       {@code unwrap} through every wrapper and reflection: the library does not need the
  *       driver). In a transaction when {@code SERVER_STATUS_IN_TRANS} is set, or when
  *       {@code SERVER_STATUS_AUTOCOMMIT} is not ({@code SET autocommit = 0} as text: each statement then opens one). Any other
  *       driver, or a wrapper that does not unwrap to it: unknown, so in a transaction.
@@ -110,8 +112,12 @@ final class MariaDbCatalog {
   /** Text that is never eligible: a view whose definition the user may not read. */
   static final String UNREADABLE = "@ view definition not readable";
 
-  private static final ClassValue<Method> CONTEXT = method("getContext");
-  private static final ClassValue<Method> SERVER_STATUS = method("getServerStatus");
+  /** MariaDB Connector/J's way to the status flags: {@code getContext().getServerStatus()}. */
+  static final List<ClassValue<Method>> MARIADB_STATUS = List.of(method("getContext"),
+      method("getServerStatus"));
+  /** MySQL Connector/J's: {@code getSession().getServerSession().getStatusFlags()}. */
+  static final List<ClassValue<Method>> MYSQL_STATUS = List.of(method("getSession"),
+      method("getServerSession"), method("getStatusFlags"));
   /** The most wrappers unwrapped to reach the driver's connection. */
   private static final int WRAPPERS = 8;
   private static final int IN_TRANSACTION = 1;
@@ -134,15 +140,24 @@ final class MariaDbCatalog {
 
   /** Whether the server says the session is in a transaction, or will be; unknown: yes. */
   static boolean inTransaction(Connection connection) {
+    return inTransaction(connection, MARIADB_STATUS);
+  }
+
+  /**
+   * As {@link #inTransaction(Connection)}, the flags read from the driver's connection through
+   * {@code path}, one public getter after another.
+   */
+  static boolean inTransaction(Connection connection, List<ClassValue<Method>> path) {
     try {
-      Connection driver = driversOwn(connection);
-      Method context = CONTEXT.get(driver.getClass());
-      Object c = context == null ? null : context.invoke(driver);
-      Method status = c == null ? null : SERVER_STATUS.get(c.getClass());
-      if (status == null) {
+      Object o = driversOwn(connection);
+      for (ClassValue<Method> step : path) {
+        Method getter = o == null ? null : step.get(o.getClass());
+        o = getter == null ? null : getter.invoke(o);
+      }
+      if (!(o instanceof Number status)) {
         return true;
       }
-      int flags = ((Number) status.invoke(c)).intValue();
+      int flags = status.intValue();
       return (flags & IN_TRANSACTION) != 0 || (flags & AUTOCOMMIT) == 0;
     } catch (ReflectiveOperationException | SQLException | RuntimeException e) {
       return true;

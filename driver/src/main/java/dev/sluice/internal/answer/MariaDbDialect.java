@@ -46,8 +46,9 @@ import java.util.Set;
  *
  * <p>Never kept: {@code FLOAT} (its text and binary readings differ), {@code BIT}, binary
  * strings and {@code BLOB}s, {@code YEAR}, {@code UUID}, {@code ENUM}/{@code SET} as their own
- * types, spatial types. MySQL Connector/J is another driver with other getters: it has no
- * dialect here, and nothing is kept for it.
+ * types, spatial types. MySQL Connector/J is another driver with other getters over the same
+ * server: it has a dialect of its own, {@link MySqlDialect}; {@link #of} never picks this one
+ * for it.
  *
  * <p>Text is read with {@link Lexer#MYSQL}. What the session and the catalog know (the
  * transaction, the functions, the views): {@link MariaDbCatalog}; the session's identity:

@@ -21,8 +21,8 @@ import java.util.Locale;
  *
  * <p>PostgreSQL: one query on the session's own connection (about 45 ms on a loaded machine),
  * once per physical connection per episode of limiting, and again after a change Sluice could
- * not read; only for an admitted read, never for a refused one. MariaDB Connector/J:
- * {@link MariaDbSession}, as often. H2: its URL, user and schema, no
+ * not read; only for an admitted read, never for a refused one. MariaDB Connector/J and MySQL
+ * Connector/J: {@link MariaDbSession}, as often. H2: its URL, user and schema, no
  * query (also for a refused read's connection). Any other database: none (nothing is kept for
  * it anyway).
  *
@@ -88,7 +88,8 @@ final class SessionBase {
     if (product.contains("postgres")) {
       return mayQuery ? postgres(connection) : null;
     }
-    if (String.valueOf(meta.getDriverName()).toLowerCase(Locale.ROOT).contains("mariadb")) {
+    String driver = String.valueOf(meta.getDriverName());
+    if (driver.toLowerCase(Locale.ROOT).contains("mariadb") || MySqlDialect.isDriver(driver)) {
       MariaDbSession.Read read = mayQuery ? MariaDbSession.read(connection, meta.getURL()) : null;
       return read == null ? null : new Base(digest(read.text()), read.reach());
     }

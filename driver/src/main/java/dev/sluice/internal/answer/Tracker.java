@@ -20,7 +20,7 @@ public final class Tracker {
   private final Sessions sessions = new Sessions();
   private final Fences fences = new Fences();
   private final LongSupplier nanoTime;
-  /** The sessions are MariaDB Connector/J's: statements read as MySQL reads them. */
+  /** The sessions are MariaDB's or MySQL's Connector/J's: statements read as MySQL reads them. */
   private volatile boolean mysql;
   /** Where the fences wait to travel to the other instances; {@code null}: not shared. */
   private final FenceOutbox outgoing;
@@ -233,7 +233,7 @@ public final class Tracker {
     if (base == null) {
       return null;
     }
-    if (!mysql && MariaDbDialect.isDriverOf(readFrom)) {
+    if (!mysql && (MariaDbDialect.isDriverOf(readFrom) || MySqlDialect.isDriverOf(readFrom))) {
       mysql = true;
     }
     fences.learn(base.catalog());

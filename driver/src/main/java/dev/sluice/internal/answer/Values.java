@@ -18,7 +18,7 @@ import java.util.UUID;
 final class Values {
   private static final Set<Class<?>> IMMUTABLE = Set.of(String.class, Boolean.class, Byte.class,
       Short.class, Integer.class, Long.class, Float.class, Double.class, BigDecimal.class,
-      BigInteger.class, UUID.class);
+      BigInteger.class, UUID.class, java.time.LocalDateTime.class);
 
   private Values() {}
 

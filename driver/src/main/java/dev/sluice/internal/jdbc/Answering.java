@@ -112,7 +112,8 @@ final class Answering {
         a.notEligible(Ineligible.SESSION);
       }
       // a set_config that would change nothing on this session (NoOpSettings), else a read
-      answer = fingerprint == null || !answerable(connection, caller, parameters, prepared) ? null
+      answer = fingerprint == null || !answerable(connection, a, caller, parameters, prepared)
+          ? null
           : a.answerSetting(session, episode, sql, parameters, caller,
               connection.limiter.doorPriority(state), connection.delegate);
       ReadKey key = fingerprint == null || answer != null ? null
@@ -187,11 +188,12 @@ final class Answering {
   /**
    * Whether the caller's statement may be answered at all: not a callable statement, nor a
    * plain statement's text on a prepared one; a prepared statement whose every parameter was
-   * recorded; a forward-only, read-only result with no {@code maxFieldSize} (it would truncate
-   * values); an open connection.
+   * recorded; a forward-only, read-only result with no {@code maxFieldSize} that would truncate
+   * values ({@link Answers#truncatesTo}: MySQL Connector/J sets one and ignores it); an open
+   * connection.
    */
-  private static boolean answerable(ReportingConnection connection, Statement caller,
-      Parameters parameters, boolean prepared) throws SQLException {
+  private static boolean answerable(ReportingConnection connection, Answers answers,
+      Statement caller, Parameters parameters, boolean prepared) throws SQLException {
     if (caller instanceof CallableStatement
         || (prepared ? parameters == null : caller instanceof PreparedStatement)) {
       return false;
@@ -199,7 +201,7 @@ final class Answering {
     // asked of the wrapper, which passes each of these on to the driver's statement
     if (caller.getResultSetType() != ResultSet.TYPE_FORWARD_ONLY
         || caller.getResultSetConcurrency() != ResultSet.CONCUR_READ_ONLY
-        || caller.getMaxFieldSize() != 0) {
+        || answers.truncatesTo(caller.getMaxFieldSize(), connection.delegate)) {
       return false;
     }
     return !connection.closed(); // the driver would refuse it: never answered
@@ -215,7 +217,7 @@ final class Answering {
    */
   private static ReadKey key(ReportingConnection connection, Answers answers, Statement caller,
       String sql, Parameters parameters, boolean prepared, String session) throws SQLException {
-    if (!answerable(connection, caller, parameters, prepared)) {
+    if (!answerable(connection, answers, caller, parameters, prepared)) {
       return answers.notEligible(Ineligible.STATEMENT);
     }
     // the text first (a lock, the session, the parameters), then what only the database knows

@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -31,17 +32,23 @@ import org.junit.jupiter.params.provider.ValueSource;
  *
  * <p>Runs only when {@code IT_SLUICE_MARIADB_URL} names a MariaDB, for example
  * {@code jdbc:mariadb://127.0.0.1:3306/test?user=root} (a user that may create databases and
- * functions); skipped otherwise.
+ * functions); skipped otherwise. {@code MySqlAttackTest} runs the same through MySQL Connector/J.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MariaDbAttackTest {
   static final String ENV = "IT_SLUICE_MARIADB_URL";
   private static final String ITEMS = "select v from atk_items";
-  private static String url;
+  private String url;
+
+  /** The variable that names the server, and with its URL the driver. */
+  String variable() {
+    return ENV;
+  }
 
   @BeforeAll
-  static void schema() throws SQLException {
-    url = System.getenv(ENV);
-    assumeTrue(url != null && !url.isBlank(), ENV + " names no MariaDB");
+  void schema() throws SQLException {
+    url = System.getenv(variable());
+    assumeTrue(url != null && !url.isBlank(), variable() + " names no MariaDB");
     try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
       for (String sql : new String[] {
           "create database if not exists atk_ta", "create database if not exists atk_tb",
@@ -255,7 +262,7 @@ class MariaDbAttackTest {
     }
   }
 
-  private static long logged() throws SQLException {
+  private long logged() throws SQLException {
     try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
         ResultSet r = s.executeQuery("select count(*) from atk_log")) {
       r.next();
