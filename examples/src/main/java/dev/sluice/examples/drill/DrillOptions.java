@@ -17,6 +17,9 @@ import java.util.Map;
  */
 final class DrillOptions {
 
+  /** The local MariaDB of {@code --database mariadb}. */
+  static final String MARIADB = "jdbc:mariadb://127.0.0.1:3306/test?user=root";
+
   static final String HELP = String.join("\n",
       "The outage drill: a service whose cache answers most reads loses its cache; the breaker",
       "opens and the fallback goes to the database; the cache comes back empty and refills from",
@@ -68,6 +71,10 @@ final class DrillOptions {
       "                      try --critical-writes 50  (default 0: no writes, every read NORMAL)",
       "  --redis URI         share the flag and count the instances through this Redis",
       "                      (redis://host:port); by default an in-process flag, no Redis",
+      "  --database D        h2: H2 in memory (default); mariadb: the MariaDB at",
+      "                      " + MARIADB + ", or a jdbc:mariadb:// URL;",
+      "                      each query still costs what --db-cost-ms and --db-crowding-ms say.",
+      "                      MariaDB takes 151 connections: try --threads 30 with it",
       "",
       "Output",
       "  --out FILE          where to write the SVG chart",
@@ -103,6 +110,8 @@ final class DrillOptions {
   /** The second at which the database loses half its capacity, or -1: never. */
   final int capacityDrop;
   final String redis;
+  /** {@code --database}: a {@code jdbc:mariadb:} URL, or {@code null} for H2 in memory. */
+  final String database;
   final Path out;
   final boolean help;
 
@@ -138,6 +147,7 @@ final class DrillOptions {
     capacityDrop = integer(given, "capacity-drop", "-1", -1, 1200,
         "a second during the outage");
     redis = redis(given.get("redis"));
+    database = database(given.get("database"));
     out = given.containsKey("out") ? Path.of(given.get("out")) : defaultOut;
     if (outageStart + outageLength > duration) {
       throw new IllegalArgumentException("--duration must cover the outage (--outage-start "
@@ -231,7 +241,7 @@ final class DrillOptions {
   static final String[] KNOWN = {"load", "budget", "outage-start", "outage-length",
       "duration", "instances", "keys", "skew", "ttl", "cache-return", "threads", "timeout-ms",
       "db-cost-ms", "db-crowding-ms", "scope", "settle", "stale-max-age", "stale-share", "critical-writes",
-      "capacity-drop", "redis", "out", "help"};
+      "capacity-drop", "redis", "database", "out", "help"};
 
   private static boolean onOff(String text) {
     return switch (text) {
@@ -309,6 +319,22 @@ final class DrillOptions {
           + " but does not start with redis:// or rediss://");
     }
     return uri;
+  }
+
+  private static String database(String text) {
+    if (text == null || text.trim().equalsIgnoreCase("h2")) {
+      return null;
+    }
+    String url = text.trim();
+    if (url.equalsIgnoreCase("mariadb")) {
+      return MARIADB;
+    }
+    if (!url.startsWith("jdbc:mariadb:")) {
+      // never echo the value: a URL may hold a password
+      throw new IllegalArgumentException("--database must be h2, mariadb or a URL such as "
+          + MARIADB + ", but does not start with jdbc:mariadb:");
+    }
+    return url;
   }
 
   private static IllegalArgumentException invalid(String name, String what, String text) {

@@ -106,9 +106,8 @@ public final class OutageDrill {
     describe(options, out);
     List<RunKind> kinds = options.runs();
     List<Summary> runs = new ArrayList<>();
-    try (SimulatedDatabase db = SimulatedDatabase.start(options.keys, options.dbCostMillis,
-        options.dbCrowdingMillis);
-        Pools pools = new Pools(db.url(), options.instances, options.threads)) {
+    try (SimulatedDatabase db = SimulatedDatabase.start(options);
+        Pools pools = new Pools(db, options.instances, options.threads)) {
       for (RunKind kind : kinds) {
         runs.add(play(options, new Run(options, db, pools, kind, pause), runs.size() + 1,
             kinds.size(), out));
@@ -186,8 +185,9 @@ public final class OutageDrill {
             + " database's answers have refilled it.%n"
         : "At %d s it comes back with its entries (--cache-return warm) and the breaker closes.%n",
         o.outageEnd());
-    out.printf(Locale.ROOT, "The database is H2 in memory, made to behave like a real one: a query"
-        + " costs %s ms, plus %s ms for each query running beside it.%n", number(o.dbCostMillis),
+    out.printf(Locale.ROOT, "The database is %s, made to behave like a real one under load: a"
+        + " query costs %s ms, plus %s ms for each query running beside it.%n",
+        o.database == null ? "H2 in memory" : "MariaDB (--database)", number(o.dbCostMillis),
         number(o.dbCrowdingMillis));
     out.println(o.redis == null
         ? "The breaker flag is in-process and the instance count fixed (add --redis URI to share"

@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import javax.sql.DataSource;
 
 /**
  * The instances' HikariCP pools, one per instance, opened once for all the runs of a drill: on a
@@ -24,8 +25,17 @@ final class Pools implements AutoCloseable {
    * them in the background ({@link #awaitFilled}).
    */
   Pools(String url, int instances, int size) {
+    this(url, null, instances, size);
+  }
+
+  /** As {@link #Pools(String, int, int)}, over {@code db}'s data source when it has one. */
+  Pools(SimulatedDatabase db, int instances, int size) {
+    this(db.url(), db.target(), instances, size);
+  }
+
+  private Pools(String url, DataSource target, int instances, int size) {
     for (int i = 0; i < instances; i++) {
-      pools.add(open(url, size));
+      pools.add(open(url, target, size));
     }
   }
 
@@ -50,14 +60,23 @@ final class Pools implements AutoCloseable {
 
   /** One pool; its name numbers it among all the drill's pools. */
   static HikariDataSource open(String url, int size) {
+    return open(url, null, size);
+  }
+
+  /** One pool over {@code target}, or over H2's {@code url} when it is {@code null}. */
+  static HikariDataSource open(String url, DataSource target, int size) {
     int id;
     synchronized (Pools.class) {
       id = ++nextId;
     }
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(url);
-    config.setUsername("sa");
-    config.setPassword("");
+    if (target == null) {
+      config.setJdbcUrl(url);
+      config.setUsername("sa");
+      config.setPassword("");
+    } else {
+      config.setDataSource(target);
+    }
     config.setPoolName("drill-app" + id);
     config.setMaximumPoolSize(size);
     config.setMinimumIdle(size);

@@ -169,7 +169,8 @@ final class SvgChart {
     }
 
     private void header() {
-      text(svg, LEFT, 34, 22, "bold", "start", "#222", "Queries reaching the database per second");
+      text(svg, LEFT, 34, 22, "bold", "start", "#222", "Queries reaching the database per second"
+          + (options.database == null ? "" : " (MariaDB)"));
       text(svg, LEFT, 58, 14, "normal", "start", "#555", String.format(Locale.ROOT,
           "%,.0f reads/s offered; the cache answers %s of them when warm; it dies at %d s for"
           + " %d s and comes back %s", options.load,

@@ -96,6 +96,21 @@ class DrillOptionsTest {
   }
 
   @Test
+  void parse_database_h2MariaDbOrAUrl_neverEchoingABadOne() {
+    assertThat(parse().database).as("H2 in memory").isNull();
+    assertThat(parse("--database", "H2").database).isNull();
+    assertThat(parse("--database", "mariadb").database)
+        .isEqualTo("jdbc:mariadb://127.0.0.1:3306/test?user=root");
+    assertThat(parse("--database", "jdbc:mariadb://db:3306/app?user=u").database)
+        .isEqualTo("jdbc:mariadb://db:3306/app?user=u");
+    assertThat(error("--database", "jdbc:postgresql://db/app?password=secret"))
+        .isEqualTo("--database must be h2, mariadb or a URL such as"
+            + " jdbc:mariadb://127.0.0.1:3306/test?user=root, but does not start with"
+            + " jdbc:mariadb:")
+        .doesNotContain("secret");
+  }
+
+  @Test
   void parse_capacityDrop_mustFallDuringTheOutage() {
     assertThat(parse().capacityDrop).isEqualTo(-1);
     assertThat(parse().capacityLostAt(100)).isFalse();

@@ -188,6 +188,36 @@ class OutageDrillTest {
     assertThat(byId(svg, "g", "users-legend")).isNotNull();
   }
 
+  /**
+   * The short scenario on a real MariaDB ({@code --database}): the database held to its budget
+   * through the outage, and the answering run answers what the refusing run refuses, through
+   * MariaDB's own dialect. Runs only when {@code IT_SLUICE_MARIADB_URL} names a MariaDB.
+   */
+  @Test
+  void drill_onMariaDb_capsTheDatabase_andAnswersFromItsOwnDialect() throws Exception {
+    String url = System.getenv("IT_SLUICE_MARIADB_URL");
+    org.junit.jupiter.api.Assumptions.assumeTrue(url != null && !url.isBlank(),
+        "IT_SLUICE_MARIADB_URL names no MariaDB");
+    DrillOptions options = shortScenario("--database", url, "--out",
+        dir.resolve("maria.svg").toString());
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+
+    Summary[] runs = drill(options, new PrintStream(printed, true, "UTF-8"));
+
+    String text = printed.toString(StandardCharsets.UTF_8);
+    assertThat(text).contains("The database is MariaDB (--database)");
+    Summary with = runs[1];
+    Summary answering = runs[2];
+    assertThat(with.failed()).isZero();
+    assertThat(answering.failed()).as(String.valueOf(answering.firstFailure())).isZero();
+    assertThat(with.outage().peakDatabase()).isBetween(25L, 180L);
+    assertThat(answering.outage().peakDatabase()).isBetween(25L, 180L);
+    assertThat(answering.outage().answeredShare()).as("answered share, against " + with.outage()
+        .answeredShare()).isGreaterThan(with.outage().answeredShare() + 0.15);
+    Document svg = parse(dir.resolve("maria.svg"));
+    assertThat(svg.getDocumentElement().getTextContent()).contains("(MariaDB)");
+  }
+
   @Test
   void drill_criticalWrites_allServedWhileSheddableReadsTakeTheRefusals() throws Exception {
     Path chart = dir.resolve("writes.svg");
