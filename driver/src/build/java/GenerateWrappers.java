@@ -449,13 +449,15 @@ public final class GenerateWrappers {
    * nothing more), else in the {@code finally}, {@code Error}s included. {@code connection} and
    * {@code sql} are fields of {@code StatementWrapper} and {@code PreparedStatementWrapper};
    * {@code running()} closes an answer of the statement's earlier read, which the driver's new
-   * execution replaces (one field read when there is none).
+   * execution replaces; the field is read here, so that without one no call is made.
    */
   static final String GATED_BODY = """
        {
           int held = connection.BEFORE;
           try {
-            running();
+            if (resultSet != null) {
+              running();
+            }
             return CALL;
           } catch (java.sql.SQLException e) {
             held = connection.afterStatement(held, SHAPE, e);

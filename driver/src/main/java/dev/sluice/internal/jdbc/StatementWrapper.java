@@ -29,7 +29,7 @@ abstract class StatementWrapper implements Statement {
    * The result set last handed out, so asking twice for the same one gives the same wrapper: a
    * wrapper of the driver's, or the answer of a read answered instead of refused.
    */
-  private ResultSet resultSet;
+  ResultSet resultSet;
 
   StatementWrapper(ReportingConnection connection, Statement delegate) {
     this.connection = connection;
