@@ -14,7 +14,6 @@ import java.sql.Timestamp;
 import java.util.Calendar;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -54,7 +53,7 @@ import java.util.Set;
  * transaction, the functions, the views): {@link MariaDbCatalog}; the session's identity:
  * {@link SessionBase}.
  */
-final class MariaDbDialect extends Dialect {
+final class MariaDbDialect extends MySqlServerDialect {
   static final MariaDbDialect INSTANCE = new MariaDbDialect("MariaDB", true);
   /** For a connection with a time-zone option: no temporal column is answered. */
   static final MariaDbDialect WITHOUT_TIME = new MariaDbDialect("MariaDB, zone set", false);
@@ -70,11 +69,10 @@ final class MariaDbDialect extends Dialect {
   private static final List<String> ZONE_OPTIONS = List.of("timezone", "connectiontimezone",
       "preserveinstants", "forceconnectiontimezonetosession", "servertimezone");
 
-  private final String name;
   private final boolean answersTime;
 
   private MariaDbDialect(String name, boolean answersTime) {
-    this.name = name;
+    super(name, MariaDbCatalog.MARIADB_STATUS);
     this.answersTime = answersTime;
   }
 
@@ -106,44 +104,6 @@ final class MariaDbDialect extends Dialect {
     } catch (SQLException | RuntimeException e) {
       return false;
     }
-  }
-
-  @Override
-  String name() {
-    return name;
-  }
-
-  @Override
-  int syntax() {
-    return Lexer.MYSQL;
-  }
-
-  @Override
-  boolean foldsToUpper() {
-    return false;
-  }
-
-  @Override
-  boolean inTransaction(Connection connection) {
-    return MariaDbCatalog.inTransaction(connection);
-  }
-
-  @Override
-  void judgeFunctions(Connection connection, Set<String> names, Map<String, Boolean> verdicts)
-      throws SQLException {
-    MariaDbCatalog.judgeFunctions(connection, names, verdicts);
-  }
-
-  @Override
-  Map<String, List<String>> functionBodies(Connection connection, Set<String> names)
-      throws SQLException {
-    return MariaDbCatalog.functionBodies(connection, names);
-  }
-
-  @Override
-  Map<String, List<String>> views(Connection connection, Set<String> names)
-      throws SQLException {
-    return MariaDbCatalog.views(connection, names);
   }
 
   @Override

@@ -13,7 +13,6 @@ import java.sql.Statement;
 import java.sql.Time;
 import java.sql.Timestamp;
 import java.util.Calendar;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -78,7 +77,7 @@ import java.util.Set;
  * {@link Lexer#MYSQL}, the transaction, functions and views by {@link MariaDbCatalog}, the
  * session by {@link MariaDbSession}. Threadsafe (the one mutable field is volatile).
  */
-final class MySqlDialect extends Dialect {
+final class MySqlDialect extends MySqlServerDialect {
   static final MySqlDialect TEXT = new MySqlDialect("MySQL Connector/J", true);
   static final MySqlDialect BINARY = new MySqlDialect("MySQL Connector/J, server-prepared", true);
   /** For a connection with a time option: no temporal column is answered. */
@@ -132,11 +131,10 @@ final class MySqlDialect extends Dialect {
    */
   private static volatile Class<?>[] statementClasses;
 
-  private final String name;
   private final boolean answersTime;
 
   private MySqlDialect(String name, boolean answersTime) {
-    this.name = name;
+    super(name, MariaDbCatalog.MYSQL_STATUS);
     this.answersTime = answersTime;
   }
 
@@ -230,44 +228,6 @@ final class MySqlDialect extends Dialect {
   @Override
   boolean truncatesTo(int maxFieldSize) {
     return false;
-  }
-
-  @Override
-  String name() {
-    return name;
-  }
-
-  @Override
-  int syntax() {
-    return Lexer.MYSQL;
-  }
-
-  @Override
-  boolean foldsToUpper() {
-    return false;
-  }
-
-  @Override
-  boolean inTransaction(Connection connection) {
-    return MariaDbCatalog.inTransaction(connection, MariaDbCatalog.MYSQL_STATUS);
-  }
-
-  @Override
-  void judgeFunctions(Connection connection, Set<String> names, Map<String, Boolean> verdicts)
-      throws SQLException {
-    MariaDbCatalog.judgeFunctions(connection, names, verdicts);
-  }
-
-  @Override
-  Map<String, List<String>> functionBodies(Connection connection, Set<String> names)
-      throws SQLException {
-    return MariaDbCatalog.functionBodies(connection, names);
-  }
-
-  @Override
-  Map<String, List<String>> views(Connection connection, Set<String> names)
-      throws SQLException {
-    return MariaDbCatalog.views(connection, names);
   }
 
   /** Every column answered; a string's only in a case-insensitive collation. */
