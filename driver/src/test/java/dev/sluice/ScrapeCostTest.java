@@ -23,12 +23,26 @@ class ScrapeCostTest {
 
   @Test
   void aScrapeOfEveryMeter_allocatesNoSnapshot() throws Exception {
+    scrapeCost(new java.util.Properties(), 40);
+  }
+
+  /** With answers on, their meters too: the reads not eligible by reason among them. */
+  @Test
+  void aScrapeOfEveryMeter_withAnswersOn_allocatesNoSnapshot() throws Exception {
+    java.util.Properties answers = new java.util.Properties();
+    answers.setProperty("sluice.stale.max-age", "5s");
+    scrapeCost(answers, 55);
+  }
+
+  private static void scrapeCost(java.util.Properties properties, int leastMeters)
+      throws Exception {
     try (RateLimitedDataSource ds = RateLimitedDataSource.builder(
-        ObservabilityFixtures.stubDataSource()).name("scrape-cost").budget(100).build()) {
+        ObservabilityFixtures.stubDataSource()).name("scrape-cost").budget(100)
+        .properties(properties).build()) {
       SimpleMeterRegistry registry = new SimpleMeterRegistry();
       SluiceMetrics.of(ds).bindTo(registry);
       List<Meter> meters = registry.getMeters();
-      assertThat(meters).hasSizeGreaterThanOrEqualTo(40);
+      assertThat(meters).hasSizeGreaterThanOrEqualTo(leastMeters);
       double sink = 0;
       for (int i = 0; i < SCRAPES; i++) { // warm up: compiled, as in a long-running service
         sink += scrape(meters);

@@ -468,12 +468,8 @@ public final class Answers {
    * @return the count; {@code 0} for a word that names no reason
    */
   public long notEligible(String reason) {
-    for (Ineligible why : Ineligible.values()) {
-      if (why.word().equals(reason)) {
-        return counts.notEligibleCount(why);
-      }
-    }
-    return 0;
+    Ineligible why = Ineligible.of(reason);
+    return why == null ? 0 : counts.notEligibleCount(why);
   }
 
   /** Drops every kept result: when limiting ends, and on {@code close()}. */

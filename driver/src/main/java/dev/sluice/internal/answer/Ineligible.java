@@ -34,8 +34,9 @@ public enum Ineligible {
   /** Closed, or failed, before it was read to its end: the whole result was never seen. */
   UNFINISHED("unfinished");
 
+  private static final Ineligible[] ALL = values();
   private static final List<String> WORDS =
-      Arrays.stream(values()).map(Ineligible::word).toList();
+      Arrays.stream(ALL).map(Ineligible::word).toList();
 
   private final String word;
 
@@ -46,6 +47,16 @@ public enum Ineligible {
   /** The reason's word, as a meter's tag. */
   public String word() {
     return word;
+  }
+
+  /** The reason of a word, as {@link #word()} gives it; {@code null} for no reason. */
+  static Ineligible of(String word) {
+    for (Ineligible why : ALL) { // not values(): a read of the figures allocates nothing
+      if (why.word.equals(word)) {
+        return why;
+      }
+    }
+    return null;
   }
 
   /** Every reason's word, in a fixed order. */
