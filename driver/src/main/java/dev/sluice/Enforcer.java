@@ -5,10 +5,12 @@ import dev.sluice.internal.answer.Answers;
 import dev.sluice.internal.config.Division;
 import dev.sluice.internal.config.FlagSource;
 import dev.sluice.internal.config.Keys;
+import dev.sluice.internal.config.Mode;
 import dev.sluice.internal.config.RedisUri;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.limit.Bucket;
 import dev.sluice.internal.limit.HeldCount;
+import dev.sluice.internal.limit.LimitSettings;
 import dev.sluice.internal.limit.Limiter;
 import dev.sluice.internal.limit.Share;
 import dev.sluice.internal.limit.Ticker;
@@ -106,8 +108,8 @@ final class Enforcer implements AutoCloseable {
         : explicitFlag != null ? explicitFlag
         : flagSource(settings) == FlagSource.MANUAL ? BreakerFlag.manual()
         : BreakerFlag.alwaysOpen();
-    Limiter limiter = new Limiter(name, settings, bucket, flag, count, driverMode, ticker,
-        Hooks.INSTANCE);
+    Limiter limiter = new Limiter(name, limitSettings(settings), bucket, flag, count, driverMode,
+        ticker, Hooks.INSTANCE);
     if (flag instanceof RedisBreakerFlag redisFlag) { // also one given in code
       limiter.hold().openPresumedBy(redisFlag::openWasPresumed);
     }
@@ -152,6 +154,17 @@ final class Enforcer implements AutoCloseable {
   }
 
   /** The settings of answers instead of refusals, each key checked on its own already. */
+  /** The limiter's settings from the key table: where the map stops for {@code internal.limit}. */
+  static LimitSettings limitSettings(Settings settings) {
+    return new LimitSettings(settings.get(Keys.BUDGET),
+        settings.isSet(Keys.BURST) ? settings.get(Keys.BURST) : 0, settings.get(Keys.SCOPE),
+        settings.get(Keys.POOL_AUTO_COMMIT), settings.get(Keys.STACK_TRACES),
+        settings.get(Keys.SUMMARY_INTERVAL), settings.get(Keys.MODE) == Mode.SHADOW,
+        settings.get(Keys.RECOVERY_SETTLE), settings.get(Keys.RECOVERY_THRESHOLD),
+        settings.get(Keys.CONCURRENCY), settings.get(Keys.RESERVE),
+        settings.get(Keys.CONCURRENCY_MIN), settings.get(Keys.CONCURRENCY_MAX));
+  }
+
   static AnswerSettings answerSettings(Settings settings) {
     return new AnswerSettings(settings.get(Keys.STALE_MAX_AGE), settings.get(Keys.STALE_WAIT),
         settings.get(Keys.STALE_MAX_ROWS), settings.get(Keys.STALE_MEMORY));

@@ -29,7 +29,8 @@ class DebtPaidByTimeTest {
 
   private Limiter limiter(double budget, int burst) {
     Settings settings = Settings.empty().with(Keys.NAME, "debts").with(Keys.BUDGET, budget);
-    return new Limiter("debts", settings, Bucket.of(budget, burst, 0.2, ticker),
+    return new Limiter("debts",
+        Enforcer.limitSettings(settings), Bucket.of(budget, burst, 0.2, ticker),
         BreakerFlag.alwaysOpen(), 1, false, ticker, Hooks.INSTANCE);
   }
 

@@ -93,7 +93,7 @@ class DemandShareTest {
       this.phaseNanos = phaseNanos;
       Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, BUDGET);
       Share first = Share.of(BUDGET, ASSUMED, 0);
-      limiter = new Limiter("users-db", settings,
+      limiter = new Limiter("users-db", Enforcer.limitSettings(settings),
           Bucket.of(first.permitsPerSecond, first.burst, sampling), BreakerFlag.alwaysOpen(),
           ASSUMED, false, ticker, Hooks.INSTANCE);
       share = new DemandShare(limiter, ticker);

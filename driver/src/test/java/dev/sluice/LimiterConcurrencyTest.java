@@ -38,7 +38,8 @@ class LimiterConcurrencyTest {
   private Limiter limiter(Scope scope, int cap, int burst, double instances) {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 1000.0)
         .with(Keys.SCOPE, scope).with(Keys.CONCURRENCY, ConcurrencyCap.of(cap));
-    return new Limiter("users-db", settings, Bucket.of(1000 / instances, burst, ticker),
+    return new Limiter("users-db",
+        Enforcer.limitSettings(settings), Bucket.of(1000 / instances, burst, ticker),
         flag, instances, false, ticker, Hooks.INSTANCE);
   }
 
@@ -46,7 +47,8 @@ class LimiterConcurrencyTest {
   void shadowMode_capReached_passesHoldingNothingUnchargedAndCountsIt() throws SQLException {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 1000.0)
         .with(Keys.CONCURRENCY, ConcurrencyCap.of(1)).with(Keys.MODE, Mode.SHADOW);
-    Limiter limiter = new Limiter("users-db", settings, Bucket.of(1000, 100, ticker), flag,
+    Limiter limiter = new Limiter("users-db",
+        Enforcer.limitSettings(settings), Bucket.of(1000, 100, ticker), flag,
         1, false, ticker, Hooks.INSTANCE);
     flag.trip();
     int autoCommit = ConnectionState.initial(true);
@@ -363,7 +365,8 @@ class LimiterConcurrencyTest {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 1e6)
         .with(Keys.CONCURRENCY, ConcurrencyCap.AUTO).with(Keys.CONCURRENCY_MIN, min)
         .with(Keys.CONCURRENCY_MAX, max).with(Keys.RESERVE, 0.0); // NORMAL sees the whole cap
-    return new Limiter("users-db", settings, Bucket.of(1e6, 1_000_000, ticker), flag, 1,
+    return new Limiter("users-db",
+        Enforcer.limitSettings(settings), Bucket.of(1e6, 1_000_000, ticker), flag, 1,
         false, ticker, Hooks.INSTANCE);
   }
 

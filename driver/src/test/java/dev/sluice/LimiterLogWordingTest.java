@@ -30,7 +30,8 @@ class LimiterLogWordingTest {
     Settings settings = Settings.empty().with(Keys.NAME, name).with(Keys.BUDGET, 1.0)
         .with(Keys.MODE, mode).with(Keys.SUMMARY_INTERVAL, Duration.ofSeconds(1))
         .with(Keys.RECOVERY_SETTLE, Duration.ZERO);
-    return new Limiter(name, settings, Bucket.of(1, 1, ticker), flag, 1, false, ticker,
+    return new Limiter(name,
+        Enforcer.limitSettings(settings), Bucket.of(1, 1, ticker), flag, 1, false, ticker,
         Hooks.INSTANCE);
   }
 

@@ -28,7 +28,8 @@ class LimiterPriorityTest {
   private Limiter limiter(Mode mode) {
     Settings settings = Settings.empty().with(Keys.NAME, "prio").with(Keys.BUDGET, 10.0)
         .with(Keys.MODE, mode).with(Keys.RECOVERY_SETTLE, Duration.ofSeconds(30));
-    return new Limiter("prio", settings, Bucket.of(10, 10, 0.2, ticker), flag, 1, false,
+    return new Limiter("prio",
+        Enforcer.limitSettings(settings), Bucket.of(10, 10, 0.2, ticker), flag, 1, false,
         ticker, Hooks.INSTANCE);
   }
 
@@ -189,7 +190,8 @@ class LimiterPriorityTest {
   void beforeCheckout_connectionScope_takesThePriorityOfTheCode() throws Exception {
     Settings settings = Settings.empty().with(Keys.NAME, "prio").with(Keys.BUDGET, 10.0)
         .with(Keys.SCOPE, Scope.CONNECTION);
-    Limiter limiter = new Limiter("prio", settings, Bucket.of(10, 10, 0.2, ticker), flag, 1,
+    Limiter limiter = new Limiter("prio",
+        Enforcer.limitSettings(settings), Bucket.of(10, 10, 0.2, ticker), flag, 1,
         false, ticker, Hooks.INSTANCE);
     flag.trip();
     for (int i = 0; i < 8; i++) {

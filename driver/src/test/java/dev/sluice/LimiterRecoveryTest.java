@@ -49,7 +49,8 @@ class LimiterRecoveryTest {
   private Limiter limiter(Duration settle) {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 10.0)
         .with(Keys.RECOVERY_SETTLE, settle);
-    return new Limiter("users-db", settings, Bucket.of(10, 10, ticker), flag, 1, false,
+    return new Limiter("users-db",
+        Enforcer.limitSettings(settings), Bucket.of(10, 10, ticker), flag, 1, false,
         ticker, Hooks.INSTANCE);
   }
 
@@ -414,7 +415,8 @@ class LimiterRecoveryTest {
       throws Exception {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 10.0)
         .with(Keys.RECOVERY_SETTLE, SETTLE);
-    Limiter limiter = new Limiter("users-db", settings, Bucket.of(10, 1, ticker), flag, 1,
+    Limiter limiter = new Limiter("users-db",
+        Enforcer.limitSettings(settings), Bucket.of(10, 1, ticker), flag, 1,
         false, ticker, Hooks.INSTANCE);
     flag.trip();
     int state = limiter.beforeAutoCommit(ConnectionState.initial(true), false, AUTO_COMMITTING);

@@ -28,7 +28,7 @@ class LimiterShareTest {
       settings = settings.with(Keys.BURST, burst);
     }
     Share share = Share.of(budget, instances, burst == null ? 0 : burst);
-    return new Limiter("users-db", settings,
+    return new Limiter("users-db", Enforcer.limitSettings(settings),
         Bucket.of(share.permitsPerSecond, share.burst, ticker), BreakerFlag.alwaysOpen(),
         instances, false, ticker, Hooks.INSTANCE);
   }
@@ -187,7 +187,8 @@ class LimiterShareTest {
     int[] caps = new int[3];
     double[] shares = {234, 52, 14};
     for (int i = 0; i < 3; i++) {
-      Limiter limiter = new Limiter("users-db", settings, Bucket.of(100, 10, ticker),
+      Limiter limiter = new Limiter("users-db",
+          Enforcer.limitSettings(settings), Bucket.of(100, 10, ticker),
           BreakerFlag.alwaysOpen(), 3, false, ticker, Hooks.INSTANCE);
       assertThat(limiter.concurrency().limit()).isEqualTo(2); // the equal division first
       limiter.share().setShare(3, shares[i] / 300);

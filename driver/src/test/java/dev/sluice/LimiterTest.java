@@ -26,7 +26,8 @@ class LimiterTest {
   private Limiter limiter(Scope scope, boolean driverMode, int burst) {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 10.0)
         .with(Keys.SCOPE, scope);
-    return new Limiter("users-db", settings, Bucket.of(10, burst, ticker), flag, 1,
+    return new Limiter("users-db",
+        Enforcer.limitSettings(settings), Bucket.of(10, burst, ticker), flag, 1,
         driverMode, ticker, Hooks.INSTANCE);
   }
 
@@ -140,7 +141,8 @@ class LimiterTest {
       throws Exception {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 10.0)
         .with(Keys.POOL_AUTO_COMMIT, false);
-    Limiter limiter = new Limiter("users-db", settings, Bucket.of(10, 1, ticker), flag, 1,
+    Limiter limiter = new Limiter("users-db",
+        Enforcer.limitSettings(settings), Bucket.of(10, 1, ticker), flag, 1,
         true, ticker, Hooks.INSTANCE);
     flag.trip();
     limiter.beforeStatement(ConnectionState.initial(true), DRIVER); // empty the bucket
@@ -209,7 +211,7 @@ class LimiterTest {
   void rejection_withStackTracesOn_recordsTheStack() {
     Settings settings = Settings.empty().with(Keys.NAME, "a").with(Keys.BUDGET, 10.0)
         .with(Keys.STACK_TRACES, true);
-    Limiter limiter = new Limiter("a", settings, Bucket.of(10, 1, ticker),
+    Limiter limiter = new Limiter("a", Enforcer.limitSettings(settings), Bucket.of(10, 1, ticker),
         BreakerFlag.alwaysOpen(), 1, false, ticker, Hooks.INSTANCE);
     assertThatThrownBy(() -> {
       Doors.admit(limiter);

@@ -42,7 +42,8 @@ class TransactionsSpendNoReserveTest {
     if (cap > 0) {
       settings = settings.with(Keys.CONCURRENCY, ConcurrencyCap.of(cap));
     }
-    Limiter limiter = new Limiter("flood", settings, Bucket.of(100, 10, 0.2, ticker),
+    Limiter limiter = new Limiter("flood",
+        Enforcer.limitSettings(settings), Bucket.of(100, 10, 0.2, ticker),
         BreakerFlag.alwaysOpen(), 1, false, ticker, Hooks.INSTANCE);
     int[] state = new int[CLIENTS];
     int[] left = new int[CLIENTS];

@@ -28,7 +28,8 @@ public final class WrapperFixture {
     Settings settings = Settings.empty().with(Keys.NAME, "fixture").with(Keys.BUDGET, 1.0)
         .with(Keys.SCOPE, scope);
     bucket = Bucket.of(1.0, 1, ticker);
-    limiter = new Limiter("fixture", settings, bucket, flag, 1, driverMode, ticker, Hooks.INSTANCE);
+    limiter = new Limiter("fixture",
+        Enforcer.limitSettings(settings), bucket, flag, 1, driverMode, ticker, Hooks.INSTANCE);
   }
 
   /** A statement-scope, data-source-mode limiter. */

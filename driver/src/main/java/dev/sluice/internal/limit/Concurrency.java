@@ -4,8 +4,6 @@ import dev.sluice.Priority;
 import dev.sluice.RateLimitExceededException;
 import dev.sluice.Scope;
 import dev.sluice.internal.config.ConcurrencyCap;
-import dev.sluice.internal.config.Keys;
-import dev.sluice.internal.config.Settings;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
@@ -86,27 +84,24 @@ public final class Concurrency implements AdmitLimit {
    *
    * @return the cap, or {@code null} when {@code sluice.concurrency} is not set
    */
-  public static Concurrency of(String name, Settings settings, double instances, Ticker ticker) {
-    ConcurrencyCap cap = settings.get(Keys.CONCURRENCY);
+  public static Concurrency of(String name, LimitSettings settings, double instances,
+      Ticker ticker) {
+    ConcurrencyCap cap = settings.concurrency();
     if (cap == null) {
       return null;
     }
+    boolean connectionScope = settings.scope() == Scope.CONNECTION;
     if (!cap.auto()) {
       return new Concurrency(name, new ConcurrencyGate(shareOf(cap.total(), instances),
-          settings.get(Keys.RESERVE)), null, cap.total(), ticker, connectionScope(settings));
+          settings.reserve()), null, cap.total(), ticker, connectionScope);
     }
     // The cap starts at the top and comes down as the database crowds: starting low would
     // refuse calls the database could serve while the controller learns.
-    ConcurrencyGate gate = new ConcurrencyGate(settings.get(Keys.CONCURRENCY_MAX),
-        settings.get(Keys.RESERVE));
-    AdaptiveConcurrency controller = new AdaptiveConcurrency(gate,
-        settings.get(Keys.CONCURRENCY_MIN), settings.get(Keys.CONCURRENCY_MAX), ticker);
+    ConcurrencyGate gate = new ConcurrencyGate(settings.concurrencyMax(), settings.reserve());
+    AdaptiveConcurrency controller = new AdaptiveConcurrency(gate, settings.concurrencyMin(),
+        settings.concurrencyMax(), ticker);
     controller.divide(instances);
-    return new Concurrency(name, gate, controller, 0, ticker, connectionScope(settings));
-  }
-
-  private static boolean connectionScope(Settings settings) {
-    return settings.get(Keys.SCOPE) == Scope.CONNECTION;
+    return new Concurrency(name, gate, controller, 0, ticker, connectionScope);
   }
 
   /** Each instance's part of a fixed cap: never more than the total together, at least 1. */

@@ -18,9 +18,6 @@ import dev.sluice.Priority;
 import dev.sluice.RateLimitExceededException;
 import dev.sluice.Scope;
 import dev.sluice.internal.answer.Answers;
-import dev.sluice.internal.config.Keys;
-import dev.sluice.internal.config.Mode;
-import dev.sluice.internal.config.Settings;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.slf4j.Logger;
@@ -72,22 +69,22 @@ public final class Limiter {
   /** Whether an adaptive cap samples statements, 1 in 64 while not limiting (statement scope). */
   private final boolean sampleWhileClosed;
 
-  public Limiter(String name, Settings settings, Bucket bucket, BreakerFlag flag, double instances,
-      boolean driverMode, Ticker ticker, ApiHooks api) {
+  public Limiter(String name, LimitSettings settings, Bucket bucket, BreakerFlag flag,
+      double instances, boolean driverMode, Ticker ticker, ApiHooks api) {
     this.name = name;
-    this.scope = settings.get(Keys.SCOPE);
-    this.switchIsDoor = !driverMode || settings.get(Keys.POOL_AUTO_COMMIT);
+    this.scope = settings.scope();
+    this.switchIsDoor = !driverMode || settings.poolAutoCommit();
     this.api = api;
     this.bucket = bucket;
-    this.refuser = new Refuser(name, api, bucket, settings.get(Keys.STACK_TRACES));
-    this.counts = new Counts(name, bucket, ticker, settings.get(Keys.SUMMARY_INTERVAL).toNanos(),
-        settings.get(Keys.MODE) == Mode.SHADOW);
+    this.refuser = new Refuser(name, api, bucket, settings.stackTraces());
+    this.counts = new Counts(name, bucket, ticker, settings.summaryInterval().toNanos(),
+        settings.shadow());
     this.concurrency = Concurrency.of(name, settings, instances, ticker);
     this.rate = new RateLimit(bucket, flag != BreakerFlag.alwaysOpen());
-    this.share = new BudgetShare(name, settings.get(Keys.BUDGET), instances,
-        settings.isSet(Keys.BURST) ? settings.get(Keys.BURST) : 0, bucket, concurrency);
-    this.hold = new RecoveryHold(name, flag, new Recovery(settings.get(Keys.RECOVERY_SETTLE),
-        settings.get(Keys.RECOVERY_THRESHOLD)), ticker, bucket, share, counts, counts::shadow,
+    this.share = new BudgetShare(name, settings.budget(), instances, settings.burst(), bucket,
+        concurrency);
+    this.hold = new RecoveryHold(name, flag, new Recovery(settings.settle(),
+        settings.threshold()), ticker, bucket, share, counts, counts::shadow,
         this::flagOpened, this::limitingStopped);
     this.sampleWhileClosed = concurrency != null && concurrency.adaptive()
         && scope == Scope.STATEMENT;

@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.FakeTicker;
 import dev.sluice.Priority;
+import dev.sluice.Scope;
 import dev.sluice.internal.config.ConcurrencyCap;
-import dev.sluice.internal.config.Keys;
-import dev.sluice.internal.config.Settings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -25,8 +24,8 @@ class ConcurrencyMaxAbovePoolTest {
 
   @Test
   void maxAboveThePool_theCapComesDownAndTheLogSaysSoOnce() {
-    Settings settings = Settings.empty().with(Keys.CONCURRENCY, ConcurrencyCap.AUTO)
-        .with(Keys.CONCURRENCY_MIN, 1).with(Keys.CONCURRENCY_MAX, 64).with(Keys.RESERVE, 0.0);
+    LimitSettings settings = new LimitSettings(100, 0, Scope.STATEMENT, false, false,
+        Duration.ofSeconds(10), false, Duration.ZERO, 0.8, ConcurrencyCap.AUTO, 0.0, 1, 64);
     Concurrency cap = Concurrency.of("pool-of-32", settings, 1, ticker);
 
     String log = stderrOf(() -> {
