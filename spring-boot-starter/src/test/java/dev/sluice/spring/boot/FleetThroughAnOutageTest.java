@@ -276,9 +276,25 @@ class FleetThroughAnOutageTest {
       this.load = new Load(id, this::read);
     }
 
+    /**
+     * Held while an application starts: Spring Boot's logging system is the JVM's, and each
+     * application initializes it as it starts; two at once raced ("Unable to find Spring
+     * Environment in logger context", once in a fresh clone's CI).
+     */
+    private static final Object STARTING = new Object();
+
     static Instance start(String id, EmbeddedPostgres postgres, String redis, String name,
         int cachePort, Duration breakerWait, int breakerWindow) {
-      ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
+      synchronized (STARTING) {
+        return new Instance(id, application(id, postgres, redis, name, breakerWait,
+            breakerWindow), cachePort);
+      }
+    }
+
+    private static ConfigurableApplicationContext application(String id,
+        EmbeddedPostgres postgres, String redis, String name, Duration breakerWait,
+        int breakerWindow) {
+      return new SpringApplicationBuilder(App.class)
           .web(WebApplicationType.NONE)
           .properties(
               "spring.application.name=" + id,
@@ -306,7 +322,6 @@ class FleetThroughAnOutageTest {
               "resilience4j.circuitbreaker.instances.cache.wait-duration-in-open-state="
                   + breakerWait.toMillis() + "ms")
           .run();
-      return new Instance(id, context, cachePort);
     }
 
     /** One read of the application: the cache through the breaker, else the database. */
@@ -422,7 +437,10 @@ class FleetThroughAnOutageTest {
     }
   }
 
-  /** Two instances started side by side (each start takes seconds), closed together. */
+  /**
+   * Two instances started side by side (each start takes seconds; their applications' own
+   * starts one at a time, {@link Instance#start}), closed together.
+   */
   record Instances(Instance one, Instance two) implements AutoCloseable {
     static Instances start(Supplier<Instance> one, Supplier<Instance> two) throws Exception {
       CompletableFuture<Instance> second = CompletableFuture.supplyAsync(two);
