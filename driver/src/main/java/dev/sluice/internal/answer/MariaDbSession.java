@@ -39,7 +39,8 @@ import java.util.concurrent.TimeoutException;
  * episode of limiting and after a change Sluice could not read: its identity, its user variables,
  * its session variables. The catalog (views, triggers, foreign keys, functions) is the database's
  * and the user's, not the session's, and {@code information_schema} makes it the costly part
- * (some 20 ms of the server's time): it is read once a second per database and user, by one
+ * (some 20 ms of the server's time): it is read once a second per database, account and role
+ * (what {@code information_schema} shows depends on them), by one
  * caller while the others wait for it ({@link #catalog}), not once per connection — at the start
  * of an outage every pooled connection asks at once. The temporary tables are counted only where
  * the server lists them (MariaDB 11.2 and later; before, the scan of every table costs some
@@ -104,7 +105,7 @@ final class MariaDbSession {
         for (int c = 1; c <= 8; c++) {
           text.append(r.getString(c)).append('\0');
         }
-        user = r.getString(3);
+        user = r.getString(3) + '\0' + r.getString(4); // the account and its role: what it sees
       }
       try (ResultSet r = s.executeQuery(USER_VARIABLES)) {
         while (r.next()) {
