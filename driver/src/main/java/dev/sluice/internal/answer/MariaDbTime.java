@@ -48,6 +48,7 @@ final class MariaDbTime {
 
   private MariaDbTime() {}
 
+  /** The server's temporal types, as both MySQL-protocol dialects name them. */
   static boolean isTemporal(String typeName) {
     return typeName.equals("DATE") || typeName.equals("DATETIME")
         || typeName.equals("TIMESTAMP") || typeName.equals("TIME");

@@ -246,7 +246,7 @@ final class MySqlDialect extends MySqlServerDialect {
   @Override
   boolean answers(int sqlType, String typeName) {
     return WHOLE.contains(typeName) || DECIMAL.contains(typeName) || REAL.contains(typeName)
-        || TEXTS.contains(typeName) || answersTime && MySqlTime.isTemporal(typeName);
+        || TEXTS.contains(typeName) || answersTime && MariaDbTime.isTemporal(typeName);
   }
 
   @Override
@@ -270,7 +270,7 @@ final class MySqlDialect extends MySqlServerDialect {
     } catch (NumberFormatException notPlain) {
       return false;
     }
-    if (MySqlTime.isTemporal(typeName)) {
+    if (MariaDbTime.isTemporal(typeName)) {
       return MySqlTime.keeps(text, typeName);
     }
     return plainString(text);

@@ -52,11 +52,6 @@ final class MySqlTime {
 
   private MySqlTime() {}
 
-  static boolean isTemporal(String typeName) {
-    return typeName.equals("DATE") || typeName.equals("DATETIME")
-        || typeName.equals("TIMESTAMP") || typeName.equals("TIME");
-  }
-
   /** Whether every getter of this value is re-done faithfully. */
   static boolean keeps(String text, String typeName) {
     if (text == null) {
