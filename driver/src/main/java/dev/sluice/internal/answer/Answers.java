@@ -220,10 +220,22 @@ public final class Answers {
    *     (counted by its reason, {@link #notEligible})
    */
   public boolean eligible(String sql, Connection connection) {
+    return eligible(sql, null, connection);
+  }
+
+  /**
+   * As {@link #eligible(String, Connection)}, for a refused read of {@code key}: where the driver
+   * has forgotten the session's transaction state ({@link Dialect#forgotTransaction}) and a kept
+   * result could answer the read, the server is asked again, one statement that reads nothing;
+   * so each asking stands for an answer, never for a refusal alone.
+   *
+   * @param key the refused read's key, or {@code null}: the driver is not asked
+   */
+  public boolean eligible(String sql, ReadKey key, Connection connection) {
     Ineligible why;
     try {
       Dialect d = dialect(connection);
-      why = d == null ? Ineligible.TYPE : d.inTransaction(connection) ? Ineligible.TRANSACTION
+      why = d == null ? Ineligible.TYPE : inTransaction(d, key, connection) ? Ineligible.TRANSACTION
           : catalog.eligible(d, connection.getMetaData().getURL(), sql, connection) ? null
           : Ineligible.SIDE_EFFECT;
     } catch (SQLException | RuntimeException e) {
@@ -233,6 +245,23 @@ public final class Answers {
       notEligible(why);
     }
     return why == null;
+  }
+
+  private boolean inTransaction(Dialect d, ReadKey key, Connection connection)
+      throws SQLException {
+    if (!d.inTransaction(connection)) {
+      return false;
+    }
+    if (key == null || !d.forgotTransaction(connection)
+        || store.get(key, nanoTime.getAsLong()) == null) {
+      return true;
+    }
+    try {
+      d.askTransaction(connection);
+    } catch (SQLException | RuntimeException e) {
+      return true; // unknown: as in a transaction
+    }
+    return d.inTransaction(connection);
   }
 
   /**

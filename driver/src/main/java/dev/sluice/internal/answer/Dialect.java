@@ -2,6 +2,7 @@ package dev.sluice.internal.answer;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -48,6 +49,25 @@ abstract class Dialect {
    * {@code true} when that cannot be known.
    */
   abstract boolean inTransaction(Connection connection);
+
+  /**
+   * Whether {@link #inTransaction} says yes only because the driver has forgotten what the server
+   * said (MySQL Connector/J after a ping or a server-side prepare), so that
+   * {@link #askTransaction} would learn it again. Reads the driver's fields only.
+   */
+  boolean forgotTransaction(Connection connection) {
+    return false;
+  }
+
+  /**
+   * Runs one statement that reads and changes nothing on {@code connection}, so that the driver
+   * hears the server's transaction state again; only where {@link #forgotTransaction} said so.
+   *
+   * @throws SQLException as the driver throws it: the read is then not answered
+   */
+  void askTransaction(Connection connection) throws SQLException {
+    throw new SQLFeatureNotSupportedException(name() + " knows its transaction state");
+  }
 
   /**
    * Judges each function name (folded as {@link #foldsToUpper()} says): {@code true} when every

@@ -148,19 +148,24 @@ final class MariaDbCatalog {
    * {@code path}, one public getter after another.
    */
   static boolean inTransaction(Connection connection, List<ClassValue<Method>> path) {
+    int flags = statusFlags(connection, path);
+    return flags < 0 || (flags & IN_TRANSACTION) != 0 || (flags & AUTOCOMMIT) == 0;
+  }
+
+  /**
+   * The server's status flags as the driver last heard them, read through {@code path}, one
+   * public getter after another; {@code -1} when they cannot be read.
+   */
+  static int statusFlags(Connection connection, List<ClassValue<Method>> path) {
     try {
       Object o = driversOwn(connection);
       for (ClassValue<Method> step : path) {
         Method getter = o == null ? null : step.get(o.getClass());
         o = getter == null ? null : getter.invoke(o);
       }
-      if (!(o instanceof Number status)) {
-        return true;
-      }
-      int flags = status.intValue();
-      return (flags & IN_TRANSACTION) != 0 || (flags & AUTOCOMMIT) == 0;
+      return o instanceof Number status ? status.intValue() & 0xFFFF : -1;
     } catch (ReflectiveOperationException | SQLException | RuntimeException e) {
-      return true;
+      return -1;
     }
   }
 

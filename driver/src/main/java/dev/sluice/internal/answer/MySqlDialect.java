@@ -138,6 +138,30 @@ final class MySqlDialect extends MySqlServerDialect {
     this.answersTime = answersTime;
   }
 
+  /**
+   * Connector/J clears the flags it keeps as it sends any command, and hears them again only in
+   * a statement's reply: after a ping (a pool's {@code isValid}) or a server-side prepare they
+   * stay {@code 0}, which reads as autocommit off, so a pool's every validated connection would
+   * go unanswered. Flags of {@code 0} while the driver believes autocommit is on are such
+   * forgotten ones (or a session put in autocommit off by text, which the asking then shows).
+   */
+  @Override
+  boolean forgotTransaction(Connection connection) {
+    try {
+      return statusFlags(connection) == 0 && connection.getAutoCommit();
+    } catch (SQLException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** {@code DO 0}: evaluates a constant, reads no table, and its reply carries the flags. */
+  @Override
+  void askTransaction(Connection connection) throws SQLException {
+    try (Statement s = connection.createStatement()) {
+      s.execute("DO 0");
+    }
+  }
+
   /** Whether the driver's name is MySQL Connector/J's. */
   static boolean isDriver(String driverName) {
     return driverName != null

@@ -44,6 +44,11 @@ abstract class MySqlServerDialect extends Dialect {
     return MariaDbCatalog.inTransaction(connection, statusPath);
   }
 
+  /** The server's status flags as the driver last heard them; {@code -1}: unknown. */
+  final int statusFlags(Connection connection) {
+    return MariaDbCatalog.statusFlags(connection, statusPath);
+  }
+
   @Override
   final void judgeFunctions(Connection connection, Set<String> names,
       Map<String, Boolean> verdicts) throws SQLException {

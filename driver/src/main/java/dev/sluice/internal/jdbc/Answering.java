@@ -117,7 +117,7 @@ final class Answering {
           : a.answerSetting(session, episode, sql, parameters, caller,
               connection.limiter.doorPriority(state), connection.delegate);
       ReadKey key = fingerprint == null || answer != null ? null
-          : key(connection, a, caller, sql, parameters, prepared, fingerprint);
+          : key(connection, a, caller, sql, parameters, prepared, fingerprint, true);
       if (key != null) {
         answer = a.answer(key, caller, connection.limiter.doorPriority(state), session);
       }
@@ -173,7 +173,7 @@ final class Answering {
       Recording setting = fingerprint == null ? null
           : a.recordSetting(session, episode, sql, parameters, wrapper.delegate, started);
       ReadKey key = fingerprint == null || setting != null ? null
-          : key(connection, a, caller, sql, parameters, prepared, fingerprint);
+          : key(connection, a, caller, sql, parameters, prepared, fingerprint, false);
       if (setting != null) {
         wrapper.recording = setting;
       } else if (key != null) {
@@ -213,10 +213,13 @@ final class Answering {
    * ({@link #answerable}); a read by the database's own knowledge ({@link Answers#eligible}:
    * outside any transaction, calling nothing that writes, draws or reads the session); read text
    * that takes no lock ({@link ReadKey#of}). The caller checked auto-commit. Each way a read is
-   * not eligible is counted by its reason ({@link Answers#notEligible(Ineligible)}).
+   * not eligible is counted by its reason ({@link Answers#notEligible(Ineligible)}). For a
+   * {@code refused} read the driver may be asked its transaction state again
+   * ({@link Answers#eligible(String, ReadKey, Connection)}).
    */
   private static ReadKey key(ReportingConnection connection, Answers answers, Statement caller,
-      String sql, Parameters parameters, boolean prepared, String session) throws SQLException {
+      String sql, Parameters parameters, boolean prepared, String session, boolean refused)
+      throws SQLException {
     if (!answerable(connection, answers, caller, parameters, prepared)) {
       return answers.notEligible(Ineligible.STATEMENT);
     }
@@ -225,7 +228,7 @@ final class Answering {
     ReadKey key = id == null ? ReadKey.of(sql, parameters, caller.getMaxRows(), null, null, null,
         session, answers.ineligibleCounter()) : ReadKey.of(sql, parameters, caller.getMaxRows(),
         id.user(), id.catalog(), id.schema(), session, answers.ineligibleCounter());
-    if (key == null || !answers.eligible(sql, connection.delegate)) {
+    if (key == null || !answers.eligible(sql, refused ? key : null, connection.delegate)) {
       return null; // in a transaction by the driver's own state, or a call the catalog refuses
     }
     return key;

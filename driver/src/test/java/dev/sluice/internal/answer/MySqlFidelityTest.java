@@ -234,6 +234,15 @@ class MySqlFidelityTest {
       assertThat(c.isValid(1)).isTrue();
       assertThat(MySqlDialect.TEXT.inTransaction(c))
           .as("a ping (a pool's JDBC4 validation) clears them too: unknown").isTrue();
+      assertThat(MySqlDialect.TEXT.forgotTransaction(c)).as("forgotten, autocommit on").isTrue();
+      MySqlDialect.TEXT.askTransaction(c);
+      assertThat(MySqlDialect.TEXT.forgotTransaction(c)).isFalse();
+      assertThat(MySqlDialect.TEXT.inTransaction(c)).as("asked again: none").isFalse();
+      plain.execute("SET autocommit = 0");
+      assertThat(c.isValid(1)).isTrue();
+      MySqlDialect.TEXT.askTransaction(c);
+      assertThat(MySqlDialect.TEXT.inTransaction(c)).as("autocommit off by text, asked").isTrue();
+      plain.execute("SET autocommit = 1");
       plain.executeQuery("SELECT 1").close();
       c.setAutoCommit(false);
       assertThat(MySqlDialect.TEXT.inTransaction(c)).as("autocommit off").isTrue();

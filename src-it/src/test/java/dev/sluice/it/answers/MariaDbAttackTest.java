@@ -3,6 +3,7 @@ package dev.sluice.it.answers;
 import static dev.sluice.it.answers.AttackBench.assertNoLie;
 import static dev.sluice.it.answers.AttackBench.critical;
 import static dev.sluice.it.answers.AttackBench.criticalRun;
+import static dev.sluice.it.answers.AttackBench.read;
 import static dev.sluice.it.answers.AttackBench.readText;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -250,6 +251,61 @@ class MariaDbAttackTest {
       assertThat(got.answered()).as("%s", got).isTrue();
       assertThat(got.rows()).isEqualTo("[42]");
     }
+  }
+
+  /**
+   * Control: a connection a pool has just validated ({@code isValid}: a ping, after which MySQL
+   * Connector/J no longer knows the server's transaction flags) is answered all the same, by a
+   * plain statement and by a server-prepared one (whose prepare clears them too).
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void aConnectionJustPinged_isAnswered(boolean serverPrepared) throws Exception {
+    String sql = "select v from atk_items where v <> ?";
+    try (AttackBench bench = new AttackBench(serverPrepared(url, serverPrepared))) {
+      Connection c1 = bench.connection();
+      Connection c2 = bench.connection();
+      bench.trip();
+      seen(c2);
+      critical(() -> read(c1, sql, "x"));
+      assertThat(c2.isValid(1)).isTrue();
+      Outcome got = read(c2, sql, "x");
+      assertThat(got.answered()).as("%s", got).isTrue();
+      assertThat(got.rows()).isEqualTo("[committed]");
+    }
+  }
+
+  /**
+   * A transaction begun as text, then a ping: the flags the ping cleared are read again from the
+   * server, which says the session is in a transaction; its own uncommitted row is not hidden
+   * behind another's answer.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"begin", "set autocommit = 0"})
+  void aTransactionBegunAsText_thenAPing_isNotAnswered(String begin) throws Exception {
+    try (AttackBench bench = new AttackBench(url)) {
+      Connection c1 = bench.connection();
+      Connection c2 = bench.connection();
+      bench.trip();
+      seen(c2);
+      critical(() -> readText(c1, ITEMS));
+      criticalRun(c2, begin, "insert into atk_items values ('uncommitted')");
+      assertThat(c2.isValid(1)).isTrue();
+      Outcome got = readText(c2, ITEMS);
+      Outcome live = critical(() -> readText(c2, ITEMS));
+      criticalRun(c2, "rollback", "set autocommit = 1");
+      assertThat(live.rows()).as("c2 reads its own row").contains("uncommitted");
+      assertThat(got.answered()).as("%s", got).isFalse();
+      assertNoLie("c2", got, live);
+    } finally {
+      try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+        s.execute("delete from atk_items where v = 'uncommitted'"); // had the attack won
+      }
+    }
+  }
+
+  private static String serverPrepared(String url, boolean on) {
+    return !on ? url : url + (url.contains("?") ? "&" : "?") + "useServerPrepStmts=true";
   }
 
   /**
