@@ -170,8 +170,16 @@ class FleetThroughAnOutageTest {
       long killed = System.nanoTime();
       cache.stop();
       waitUntil("both breakers open and both instances limiting", Duration.ofSeconds(10),
-          () -> one.breakerOpen() && two.breakerOpen() && one.flagOpen() && two.flagOpen());
-      one.load.awaitRequests(one.load.requests() + 2 * READS_PER_SECOND, Duration.ofSeconds(10));
+          () -> one.breakerOpen() && two.breakerOpen() && one.flagOpen() && two.flagOpen()
+              && two.breakerOpenedAt() != Long.MIN_VALUE);
+      // the outage runs two seconds' reads, or until the second breaker has been open 2 s: its
+      // 6 s in the open state must leave the first one time to close while it waits (beside two
+      // burners the reads once took 4.5 s, and the first closed 0.3 s before the second)
+      long cacheBackBy = two.breakerOpenedAt() + TimeUnit.SECONDS.toNanos(2);
+      long outageReads = one.load.requests() + 2 * READS_PER_SECOND;
+      waitUntil("two seconds' reads in the outage, or the second breaker open 2 s",
+          Duration.ofSeconds(10),
+          () -> one.load.requests() >= outageReads || System.nanoTime() >= cacheBackBy);
 
       // --- the cache comes back, empty; the first breaker closes, the second waits 6 s ---
       cache = cacheServer(cachePort);
@@ -419,6 +427,17 @@ class FleetThroughAnOutageTest {
     }
 
     /** The last move to CLOSED. */
+    /** When the breaker last opened; {@code Long.MIN_VALUE}: never. */
+    long breakerOpenedAt() {
+      long at = Long.MIN_VALUE;
+      for (long[] move : breakerMoves) {
+        if (move[1] == State.OPEN.ordinal()) {
+          at = move[0];
+        }
+      }
+      return at;
+    }
+
     long breakerClosedAt() {
       long at = Long.MIN_VALUE;
       for (long[] move : breakerMoves) {
