@@ -1,5 +1,6 @@
 package dev.sluice.internal.jdbc;
 
+import dev.sluice.Priority;
 import dev.sluice.RateLimitExceededException;
 import dev.sluice.internal.answer.Answers;
 import dev.sluice.internal.answer.Ineligible;
@@ -22,10 +23,10 @@ import java.sql.Statement;
  * <p>With {@code sluice.stale.max-age} on ({@link Answers}), the methods written here
  * that run a read, {@code Statement.executeQuery(String)}, {@code PreparedStatement.executeQuery()}
  * and {@code PreparedStatement.execute()} (with its {@code getResultSet()}, which jOOQ and MyBatis
- * read through), do two more things. A read the limiter refuses (its
- * {@link RateLimitExceededException}, by the rate or the concurrency cap) is answered instead
- * when it is eligible and an answer exists ({@link #answerOrThrow}); otherwise the very same
- * exception goes on. An admitted eligible read, while limiting, is recorded as its caller reads
+ * read through), do two more things. A read the limiter refuses (its verdict, by the rate or
+ * the concurrency cap: no exception is made for it yet) is answered instead when it is eligible
+ * and an answer exists ({@link #answerOrRefuse}); otherwise the limiter makes its
+ * {@link RateLimitExceededException}, which goes on. An admitted eligible read, while limiting, is recorded as its caller reads
  * it: the {@link ResultSetWrapper} reports each {@code next()} and {@code close()} to its
  * {@link Recording}. A prepared statement records its parameters in a {@link Parameters}
  * (the generated setters, see {@code GenerateWrappers}) only when it was prepared after a
@@ -77,27 +78,29 @@ final class Answering {
   /**
    * A read the limiter refused: answered instead if it is eligible and {@link Answers#answer}
    * has an answer (which may wait up to {@code sluice.stale.wait}, holding nothing); else the
-   * same refusal is thrown on. Nothing is held here: a refused call took no permit and no place.
+   * refusal is made and thrown ({@code Limiter.refusal}). Nothing is held here: a refused call
+   * took no permit and no place.
    *
-   * @param refused the limiter's refusal
+   * @param verdict the limiter's {@code REFUSED} verdict, with the priority it decided at
    * @param caller the statement wrapper whose {@code executeQuery} was refused
    * @param sql the statement's text
    * @param parameters the prepared statement's parameters, or {@code null}
    * @param prepared whether it is {@code PreparedStatement.executeQuery()}
    * @return the answered result
-   * @throws RateLimitExceededException {@code refused}, when not answered
+   * @throws RateLimitExceededException the refusal, when not answered
    */
-  static ResultSet answerOrThrow(ReportingConnection connection,
-      RateLimitExceededException refused, Statement caller, String sql, Parameters parameters,
-      boolean prepared)
-      throws RateLimitExceededException {
-    Answers a = connection.limiter.answers();
-    int state = connection.state();
+  static ResultSet answerOrRefuse(ReportingConnection connection, int verdict, Statement caller,
+      String sql, Parameters parameters, boolean prepared) throws RateLimitExceededException {
+    Limiter limiter = connection.limiter;
+    Answers a = limiter.answers();
     if (a == null) {
-      throw connection.limiter.told(refused, connection.limiter.doorPriority(state));
+      throw limiter.refusal(verdict);
     }
+    Priority priority = Limiter.refusedAt(verdict);
+    int state = connection.state();
     a.refused(caller);
     ResultSet answer = null;
+    Exception unanswerable = null;
     try {
       boolean autoCommit = (state & ConnectionState.UNREAD) != 0
           ? connection.delegate.getAutoCommit()
@@ -105,7 +108,7 @@ final class Answering {
               == ConnectionState.AUTO_COMMIT;
       Session session = autoCommit ? connection.session(a)
           : a.<Session>notEligible(Ineligible.TRANSACTION);
-      long episode = connection.limiter.episode();
+      long episode = limiter.episode();
       String fingerprint = session == null ? null
           : a.tracker().fingerprint(session, episode, connection.delegate, false);
       if (session != null && fingerprint == null) {
@@ -114,23 +117,26 @@ final class Answering {
       // a set_config that would change nothing on this session (NoOpSettings), else a read
       answer = fingerprint == null || !answerable(connection, a, caller, parameters, prepared)
           ? null
-          : a.answerSetting(session, episode, sql, parameters, caller,
-              connection.limiter.doorPriority(state), connection.delegate);
+          : a.answerSetting(session, episode, sql, parameters, caller, priority,
+              connection.delegate);
       ReadKey key = fingerprint == null || answer != null ? null
           : key(connection, a, caller, sql, parameters, prepared, fingerprint, true);
       if (key != null) {
-        answer = a.answer(key, caller, connection.limiter.doorPriority(state), session);
+        answer = a.answer(key, caller, priority, session);
       }
     } catch (SQLException | RuntimeException e) {
-      refused.addSuppressed(e); // not answerable: refused as without answers
+      unanswerable = e; // not answerable: refused as without answers
     }
     if (answer == null) {
-      throw connection.limiter.told(refused, connection.limiter.doorPriority(state));
+      RateLimitExceededException refusal = limiter.refusal(verdict);
+      if (unanswerable != null) {
+        refusal.addSuppressed(unanswerable);
+      }
+      throw refusal;
     }
-    Decisions decisions = connection.limiter.decisions();
+    Decisions decisions = limiter.decisions();
     if (decisions != null) {
-      decisions.answered(connection.limiter.doorPriority(state), Answers.ageMillis(answer),
-          Answers.joined(answer));
+      decisions.answered(priority, Answers.ageMillis(answer), Answers.joined(answer));
     }
     return answer;
   }

@@ -1,6 +1,5 @@
 package dev.sluice.internal.jdbc;
 
-import dev.sluice.RateLimitExceededException;
 import dev.sluice.internal.answer.Parameters;
 import dev.sluice.internal.limit.ConnectionState;
 import java.sql.CallableStatement;
@@ -103,12 +102,12 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
    * {@link #lastAnswer()}), else the refusal is thrown.
    */
   private int admitOrAnswer() throws SQLException {
-    try {
-      return connection.beforePrepared(sql, parameters);
-    } catch (RateLimitExceededException refused) {
-      answered(Answering.answerOrThrow(connection, refused, this, sql, late(), true));
+    int held = connection.beforeRead(sql, parameters);
+    if ((held & ConnectionState.REFUSED) != 0) {
+      answered(Answering.answerOrRefuse(connection, held, this, sql, late(), true));
       return ANSWERED;
     }
+    return held;
   }
 
   /**

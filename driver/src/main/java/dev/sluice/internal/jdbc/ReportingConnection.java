@@ -1,6 +1,5 @@
 package dev.sluice.internal.jdbc;
 
-import dev.sluice.RateLimitExceededException;
 import dev.sluice.internal.answer.Answers;
 import dev.sluice.internal.answer.Parameters;
 import dev.sluice.internal.answer.Session;
@@ -108,32 +107,31 @@ abstract class ReportingConnection implements Connection {
    * @throws SQLException a {@code RateLimitExceededException} when the limiter refuses it
    */
   final int beforeStatement() throws SQLException {
-    try {
-      return beforeRead();
-    } catch (RateLimitExceededException refusal) {
-      throw limiter.told(refusal, limiter.doorPriority(state));
-    }
+    return passed(held(limiter.readVerdict(state, delegate), null, null));
   }
 
   /**
-   * As {@link #beforeStatement()}, for a read that may be answered if refused: its refusal is
-   * told to the limiter's {@code Decisions} by {@link Answering}, once the answer is known.
-   */
-  final int beforeRead() throws SQLException {
-    return held(limiter.beforeStatement(state, delegate), null, null);
-  }
-
-  /**
-   * As {@link #beforeRead()}, for a prepared statement's own execution: while limiting with
-   * answers on, its text and parameters are noted ({@link #noteStarted}).
+   * As {@link #beforeStatement()}, for a prepared statement's own read, which may be answered
+   * if refused: the refusal is returned ({@link ConnectionState#REFUSED}), for its statement to
+   * answer or to make ({@code Limiter.refusal}). While limiting with answers on, its text and
+   * parameters are noted ({@link #noteStarted}).
    *
    * @param sql the text it was prepared with, or {@code null}
    * @param parameters its parameters as recorded, or {@code null}
-   * @return as {@link #beforeStatement()}
+   * @return as {@link #beforeStatement()}, or the refusal
+   */
+  final int beforeRead(String sql, Parameters parameters) throws SQLException {
+    return held(limiter.readVerdict(state, delegate), sql, parameters);
+  }
+
+  /**
+   * As {@link #beforeStatement()}, for a prepared statement's own execution (noted as
+   * {@link #beforeRead(String, Parameters)} notes it).
+   *
    * @throws SQLException a {@code RateLimitExceededException} when the limiter refuses it
    */
   final int beforePrepared(String sql, Parameters parameters) throws SQLException {
-    return held(limiter.beforeStatement(state, delegate), sql, parameters);
+    return passed(beforeRead(sql, parameters));
   }
 
   /**
@@ -145,19 +143,23 @@ abstract class ReportingConnection implements Connection {
    * @throws SQLException a {@code RateLimitExceededException} when the limiter refuses it
    */
   final int beforeStatement(String sql) throws SQLException {
-    try {
-      return beforeRead(sql);
-    } catch (RateLimitExceededException refusal) {
-      throw limiter.told(refusal, limiter.doorPriority(state));
-    }
+    return passed(beforeRead(sql));
   }
 
   /**
-   * As {@link #beforeStatement(String)}, for a read that may be answered (see
-   * {@link #beforeRead()}).
+   * As {@link #beforeStatement(String)}, for a read that may be answered: the refusal is
+   * returned, as {@link #beforeRead(String, Parameters)} returns it.
    */
   final int beforeRead(String sql) throws SQLException {
-    return held(limiter.beforeStatement(state, delegate, sql), sql, null);
+    return held(limiter.readVerdict(state, delegate, sql), sql, null);
+  }
+
+  /** What a door admitted, or its refusal made and thrown. */
+  private int passed(int held) throws SQLException {
+    if ((held & ConnectionState.REFUSED) != 0) {
+      throw limiter.refusal(held);
+    }
+    return held;
   }
 
   /**
@@ -165,6 +167,9 @@ abstract class ReportingConnection implements Connection {
    * {@link ConnectionState#NOTED} (limiting, answers on) is noted as it starts.
    */
   private int held(int next, String sql, Parameters parameters) {
+    if ((next & ConnectionState.REFUSED) != 0) {
+      return next; // the state stays as it was
+    }
     state = ConnectionState.kept(next);
     int held = ConnectionState.held(next);
     if (held != 0) {

@@ -1,6 +1,5 @@
 package dev.sluice.internal.jdbc;
 
-import dev.sluice.RateLimitExceededException;
 import dev.sluice.internal.limit.ConnectionState;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -147,11 +146,9 @@ abstract class StatementWrapper implements Statement {
    */
   @Override
   public final ResultSet executeQuery(String sql) throws SQLException {
-    int held;
-    try {
-      held = connection.beforeRead(sql);
-    } catch (RateLimitExceededException refused) {
-      return answered(Answering.answerOrThrow(connection, refused, this, sql, null, false));
+    int held = connection.beforeRead(sql);
+    if ((held & ConnectionState.REFUSED) != 0) {
+      return answered(Answering.answerOrRefuse(connection, held, this, sql, null, false));
     }
     try {
       ResultSet result = wrap(delegate.executeQuery(sql));

@@ -108,6 +108,19 @@ public final class ConnectionState {
    * limiting: the flag-closed path notes nothing.
    */
   public static final int NOTED = 1 << 19;
+  /**
+   * A door's verdict, never a state: the limiter refused the call, by the rate or, with
+   * {@link #BY_CAP}, by the cap on calls in flight, at the priority in the bits above
+   * ({@code Limiter.refusedAt}). Nothing else in the value means anything; the door that gets
+   * it keeps its state as it was and makes the refusal ({@code Limiter.refusal}), or answers a
+   * read. Tested as a constant ({@code (verdict & REFUSED) != 0}), so that a door's check enters
+   * no room.
+   */
+  public static final int REFUSED = 1 << 20;
+  /** With {@link #REFUSED}: the cap on calls in flight refused, not the rate. */
+  public static final int BY_CAP = 1 << 21;
+  /** Where a {@link #REFUSED} verdict keeps its priority's ordinal, two bits. */
+  public static final int REFUSED_PRIORITY_SHIFT = 22;
 
   /** What ends with a transaction. */
   static final int TRANSACTION = IN_TRANSACTION | PREPAID | RAN | UNCHARGED | TX_PLACE

@@ -6,6 +6,7 @@ import static dev.sluice.internal.limit.ConnectionState.IN_TRANSACTION;
 import static dev.sluice.internal.limit.ConnectionState.PREPAID;
 import static dev.sluice.internal.limit.ConnectionState.RAN;
 import static dev.sluice.internal.limit.ConnectionState.READ_ONLY;
+import static dev.sluice.internal.limit.ConnectionState.REFUSED;
 import static dev.sluice.internal.limit.ConnectionState.SAMPLE_EVERY;
 import static dev.sluice.internal.limit.ConnectionState.TRANSACTION;
 import static dev.sluice.internal.limit.ConnectionState.TX_CLASS;
@@ -37,17 +38,22 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link RateLimit}: a permit of this instance's share ({@link BudgetShare}).
  * </ol>
  *
- * <p>A limit that refuses ends the decision: in enforce mode the call is refused with that limit's
- * exception, in shadow mode ({@code sluice.mode=shadow}) it passes uncharged and is counted. A
- * door decides at the priority of the code ({@link Priority}) or, with none set, of the
- * connection (read-only: {@code SHEDDABLE}). What is counted goes to {@link Counts}.
+ * <p>A limit that refuses ends the decision: in enforce mode the door's verdict says so
+ * ({@link ConnectionState#REFUSED}, with the limit and the priority), in shadow mode
+ * ({@code sluice.mode=shadow}) the call passes uncharged and is counted. No exception is made
+ * inside: a read's door ({@link #readVerdict}) asks the answers on a refusal and makes the
+ * exception ({@link #refusal}) only when there is none; the other doors ({@link #beforeStatement},
+ * {@link #beforeAutoCommit}, {@link #beforeCheckout}) make it at once. A door decides at the
+ * priority of the code ({@link Priority}) or, with none set, of the connection (read-only:
+ * {@code SHEDDABLE}). What is counted goes to {@link Counts}.
  *
  * <p>This class is threadsafe. With the flag closed, a call reads the flag (a plain memory read)
  * and returns; while limiting, it tries its limits and bumps a {@code LongAdder}: it never blocks
- * and allocates only the exception of a refusal.
+ * and allocates only the exception of a refusal that goes on to the caller.
  */
 public final class Limiter {
   private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.RateLimitedDataSource");
+  private static final Priority[] PRIORITIES = Priority.values();
 
   private final String name;
   private final Scope scope;
@@ -100,12 +106,7 @@ public final class Limiter {
    */
   public int beforeCheckout() throws SQLException {
     if (scope == Scope.CONNECTION && hold.isLimiting()) {
-      Priority priority = Priority.current();
-      try {
-        return admit(0, priority) & HELD;
-      } catch (RateLimitExceededException refusal) {
-        throw told(refusal, priority);
-      }
+      return passed(admit(0, Priority.current())) & HELD;
     }
     return 0;
   }
@@ -117,12 +118,24 @@ public final class Limiter {
    * {@code RateLimitExceededException} to refuse it (or the driver's exception).
    */
   public int beforeStatement(int state, Connection connection) throws SQLException {
+    return passed(readVerdict(state, connection));
+  }
+
+  /**
+   * As {@link #beforeStatement(int, Connection)}, for a read, which may be answered instead of
+   * refused: a refusal is returned, not thrown ({@link ConnectionState#REFUSED}; the state is
+   * then to be kept as it was), and told to {@link Decisions} only once made
+   * ({@link #refusal}).
+   *
+   * @throws SQLException the driver's, when asked for an unread auto-commit
+   */
+  public int readVerdict(int state, Connection connection) throws SQLException {
     if (scope != Scope.STATEMENT) {
       return state; // a checkout made while not limiting counts until closed (Places)
     }
     boolean limiting = hold.isLimiting();
     int next = decide(state, connection, limiting);
-    if (!limiting) {
+    if (!limiting || (next & REFUSED) != 0) {
       return next;
     }
     if (sampleWhileClosed && (next & (HELD | TX_PLACE)) != 0) {
@@ -147,7 +160,11 @@ public final class Limiter {
     }
     if ((state & IN_TRANSACTION) == 0) {
       // the transaction's first statement is its door, at the priority in force there
-      return (limiting ? transactionDoor(state) : state) | IN_TRANSACTION;
+      if (!limiting) {
+        return state | IN_TRANSACTION;
+      }
+      int door = transactionDoor(state);
+      return (door & REFUSED) != 0 ? door : door | IN_TRANSACTION;
     }
     if (!limiting || (state & UNCHARGED) != 0) {
       return state & ~PREPAID;
@@ -170,13 +187,21 @@ public final class Limiter {
    * be taken for open once limiting starts, and go on without a door).
    */
   public int beforeStatement(int state, Connection connection, String sql) throws SQLException {
+    return passed(readVerdict(state, connection, sql));
+  }
+
+  /**
+   * As {@link #beforeStatement(int, Connection, String)}, for a read given as text: a refusal is
+   * returned, as {@link #readVerdict(int, Connection)} returns it.
+   */
+  public int readVerdict(int state, Connection connection, String sql) throws SQLException {
     if (scope == Scope.STATEMENT && (state & AUTO_COMMIT) == 0 && TransactionText.ends(sql)) {
       // the transaction's place is held until the ending statement returns; with answers on,
       // the end is noted (the transaction's writes are fenced again once committed)
       return (state & ~TRANSACTION) | ((state & TX_PLACE) != 0 ? HELD : 0)
           | (answers == null ? 0 : ConnectionState.NOTED);
     }
-    return beforeStatement(state, connection);
+    return readVerdict(state, connection);
   }
 
   /**
@@ -204,7 +229,10 @@ public final class Limiter {
     if (scope != Scope.STATEMENT || !switchIsDoor) {
       return manual;
     }
-    return (limiting ? transactionDoor(manual) : manual) | IN_TRANSACTION | PREPAID;
+    if (!limiting) {
+      return manual | IN_TRANSACTION | PREPAID;
+    }
+    return passed(transactionDoor(manual)) | IN_TRANSACTION | PREPAID;
   }
 
   /** The priority a door decides at: the code's, else the connection's (read-only: SHEDDABLE). */
@@ -222,25 +250,25 @@ public final class Limiter {
    * Admits a call at a door, at {@code priority}, through each limit in turn: the hold counts it,
    * the cap gives it a place (a refusal there spends no permit), the rate a permit (a refusal
    * there gives the place back). A limit that refuses: in shadow mode the call passes, holding
-   * nothing, uncharged and counted as shadow-rejected; else its exception is thrown.
+   * nothing, uncharged and counted as shadow-rejected; else the verdict is a refusal.
    *
    * @return {@code state}, with {@code HELD} when a place was taken and {@code UNCHARGED} when
-   *     only shadow mode let the call pass
+   *     only shadow mode let the call pass; or a {@link ConnectionState#REFUSED} verdict
    */
-  private int admit(int state, Priority priority) throws RateLimitExceededException {
+  private int admit(int state, Priority priority) {
     hold.tryAcquire(priority);
     if (concurrency != null) {
       if (!concurrency.tryAcquire(priority)) {
-        return refused(concurrency, state, priority);
+        return refused(true, state, priority);
       }
       state |= HELD;
     }
     if (!rate.tryAcquire(priority)) {
       if (concurrency == null || counts.shadow()) {
-        return refused(rate, state, priority); // in shadow mode the call runs: it keeps its place
+        return refused(false, state, priority); // in shadow mode the call runs: it keeps its place
       }
       concurrency.releaseUnused();
-      return refused(rate, state & ~HELD, priority);
+      return refused(false, state & ~HELD, priority);
     }
     counts.admit(priority);
     if (decisions != null) {
@@ -249,9 +277,8 @@ public final class Limiter {
     return state;
   }
 
-  /** A limit refused: shadow mode lets the call pass, uncharged; enforce mode throws. */
-  private int refused(AdmitLimit limit, int state, Priority priority)
-      throws RateLimitExceededException {
+  /** A limit refused: shadow mode lets the call pass, uncharged; enforce mode says so. */
+  private int refused(boolean byCap, int state, Priority priority) {
     if (counts.shadow()) {
       counts.shadowReject(priority);
       counts.maybeSummarise();
@@ -262,17 +289,47 @@ public final class Limiter {
     }
     counts.reject(priority);
     counts.maybeSummarise();
-    throw limit.refuse(priority, refuser);
+    return REFUSED | (byCap ? ConnectionState.BY_CAP : 0)
+        | priority.ordinal() << ConnectionState.REFUSED_PRIORITY_SHIFT;
+  }
+
+  /**
+   * The priority a {@link ConnectionState#REFUSED} verdict was decided at.
+   *
+   * @param verdict a door's refusal
+   * @return its priority
+   */
+  public static Priority refusedAt(int verdict) {
+    return PRIORITIES[verdict >>> ConnectionState.REFUSED_PRIORITY_SHIFT & 3];
+  }
+
+  /**
+   * The exception of a door's refusal, made by the limit that refused, and told to
+   * {@link Decisions}: for a read that is not answered, and by every other door at once.
+   *
+   * @param verdict a {@link ConnectionState#REFUSED} verdict
+   * @return the exception to throw
+   */
+  public RateLimitExceededException refusal(int verdict) {
+    Priority priority = refusedAt(verdict);
+    AdmitLimit limit = (verdict & ConnectionState.BY_CAP) != 0 ? concurrency : rate;
+    return told(limit.refuse(priority, refuser), priority);
+  }
+
+  /** The state a door admitted, or its refusal thrown. */
+  private int passed(int verdict) throws RateLimitExceededException {
+    if ((verdict & REFUSED) != 0) {
+      throw refusal(verdict);
+    }
+    return verdict;
   }
 
   /** A transaction's door: it keeps its place ({@code TX_PLACE}) to its end, and its priority. */
-  private int transactionDoor(int state) throws RateLimitExceededException {
+  private int transactionDoor(int state) {
     Priority priority = doorPriority(state);
-    int admitted;
-    try {
-      admitted = admit(state, priority);
-    } catch (RateLimitExceededException refusal) {
-      throw told(refusal, priority);
+    int admitted = admit(state, priority);
+    if ((admitted & REFUSED) != 0) {
+      return admitted;
     }
     return (admitted & ~HELD) | ((admitted & HELD) != 0 ? TX_PLACE : 0)
         | ConnectionState.classBits(priority);
@@ -352,13 +409,8 @@ public final class Limiter {
     return decisions;
   }
 
-  /**
-   * A refusal that goes on to the caller, told to {@link Decisions} (a refused statement that
-   * may be answered is told by its caller, once the answer is known).
-   *
-   * @return {@code refusal}, to throw
-   */
-  public RateLimitExceededException told(RateLimitExceededException refusal, Priority priority) {
+  /** A refusal that goes on to the caller, told to {@link Decisions}; {@code refusal}, to throw. */
+  private RateLimitExceededException told(RateLimitExceededException refusal, Priority priority) {
     Decisions d = decisions;
     if (d != null) {
       d.refused(priority, refusal);
