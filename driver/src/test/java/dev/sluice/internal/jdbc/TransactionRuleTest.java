@@ -3,14 +3,18 @@ package dev.sluice.internal.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.sluice.Priority;
 import dev.sluice.RateLimitExceededException;
 import dev.sluice.WrapperFixture;
+import dev.sluice.internal.limit.Decisions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,6 +59,37 @@ class TransactionRuleTest {
 
     assertThat(raw.getAutoCommit()).isTrue();
     assertThat(((ConnectionWrapper) connection).state()).isEqualTo(before);
+    assertThat(limiter.stats().rejected()).isEqualTo(1);
+  }
+
+  /** A refusal is told to the tracing library once, however deep the door that made it. */
+  @Test
+  void theNextTransactionsDoor_refused_isToldOnce() throws SQLException {
+    Statement statement = wrapped();
+    List<Priority> refused = new CopyOnWriteArrayList<>();
+    limiter.gate().decisions(new Decisions() {
+      @Override
+      public void admitted(Priority priority) {}
+
+      @Override
+      public void shadowRefused(Priority priority) {}
+
+      @Override
+      public void refused(Priority priority, RateLimitExceededException refusal) {
+        refused.add(priority);
+      }
+
+      @Override
+      public void answered(Priority priority, long ageMillis, boolean joined) {}
+    });
+    limiter.trip();
+    connection.setAutoCommit(false); // takes the only permit
+    connection.commit(); // the next statement is the next transaction's door
+
+    assertThrows(RateLimitExceededException.class,
+        () -> statement.executeUpdate("insert into t values (1)"));
+
+    assertThat(refused).containsExactly(Priority.NORMAL);
     assertThat(limiter.stats().rejected()).isEqualTo(1);
   }
 
