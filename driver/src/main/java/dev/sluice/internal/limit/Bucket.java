@@ -7,78 +7,29 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The token bucket behind {@link dev.sluice.TokenBucket} and every limiter: {@code permitsPerSecond}
  * permits a second on average, at most {@code burst} at once, full at first. Beside the public
- * bucket's methods it gives each {@link Priority} its own depth ({@code sluice.reserve}), takes
- * permits into debt ({@link #forceAcquire}) and changes its rate and burst together, as the limiter
- * needs when the share moves.
+ * bucket's methods it gives each {@link Priority} its own depth ({@code sluice.reserve},
+ * {@link Reserve#classBurst}), takes permits into debt ({@link #forceAcquire}) and changes its rate
+ * and burst together, as the limiter needs when the share moves.
+ *
+ * <p>GCRA (ITU-T I.371, virtual scheduling): the whole state is the theoretical arrival time
+ * {@code tat}, one {@link AtomicLong}. A request for {@code n} permits at {@code now} is admitted
+ * iff {@code max(tat, now) + n*T - now <= burst*T}, {@code T = 1 s / rate}, and admission
+ * publishes the new {@code tat} with one CAS. What the code keeps true:
+ * <ul>
+ *   <li>a rejection writes nothing; the clock is read once per call, before the state, and a retry
+ *       after a lost CAS decides on that same reading, which is never more generous;
+ *   <li>the state counts half-nanoseconds, its low bit the epoch of the {@code Rate} it was written
+ *       under; a reader reads the state before the rate and converts an older epoch's state in its
+ *       own CAS, so every decision is made wholly under one rate and nobody waits;
+ *   <li>no state runs more than {@code 2^60} half-nanoseconds (about 18 years) ahead of the clock,
+ *       so no sum wraps; a forced permit beyond that is the only one ever forgiven;
+ *   <li>the interval is a whole number of nanoseconds, rounded up: the rate is never exceeded.
+ * </ul>
  *
  * <p>This class is threadsafe. No method blocks, waits or allocates, except the rare rate change,
  * which serialises with other rate changes only.
  *
- * <h2>How it works</h2>
- *
- * <p>This is the generic cell rate algorithm (GCRA, ITU-T I.371; the "virtual scheduling" form).
- * Each permit costs one emission interval {@code T = 1 s / rate}. The whole state is one number,
- * the theoretical arrival time {@code tat}: the moment at which the bucket would be full again. A
- * request for {@code n} permits at time {@code now} computes {@code next = max(tat, now) + n*T} and
- * is admitted iff {@code next - now <= burst*T}; admission publishes {@code next} with one CAS.
- *
- * <p>Memory ordering: the state lives in one {@link AtomicLong}. The admit path is one volatile
- * read, arithmetic and one CAS; a failed CAS means another thread decided first, so the loop
- * re-reads and decides again. The reject path is the read and the arithmetic only: a rejection
- * writes nothing, so a flood of rejections costs no cache-line traffic.
- *
- * <p>The clock is read once per call, <em>before</em> the state, and a retry after a lost CAS
- * decides on that same reading. Reading the clock (about 25&ndash;30 ns, more than everything
- * else here together) between the state read and the CAS would hold the race window open that
- * long, so under contention most CASes would fail and each retry would pay for the clock again.
- * Deciding on a reading older than the state never admits more than the rate: every admission
- * publishes a {@code tat} at least one interval past its own reading, so a reading older than an
- * admission already published finds {@code tat} ahead of it, and {@code max(tat, now)} takes
- * {@code tat} &mdash; the decision is the one that later moment would make, judged against an
- * older {@code now}, that is, more strictly. A reading older than every published admission is
- * simply a call that arrived at that instant. Either way the decisions form a valid GCRA sequence
- * whose instants never run backwards, and the cost is at most a permit refused that a fresher
- * reading would have granted, by the few nanoseconds the reading is stale.
- *
- * <p>Changing the rate: the rate lives in an immutable {@code Rate} published through a volatile
- * field, and the state is kept in half-nanoseconds with the low bit free for an epoch that names
- * the rate the state was written under ({@code state = tat + epoch}, {@code tat} even). Readers
- * read the state <em>before</em> the rate. A state written under the new rate can only have been written after
- * the new rate was published, so its reader sees that rate too; a reader that finds the state's
- * epoch behind the rate converts the state itself (keeping the permits still available, or fewer
- * when the burst shrank, so no fresh burst appears) and publishes the conversion with the same
- * CAS, before deciding. Every decision
- * is therefore made wholly under one rate, and no thread ever waits for another. {@link #setRate}
- * calls are serialised and each returns only once the state carries its epoch, so the one-bit
- * epoch cannot wrap around under a reader.
- *
- * <p>Time is a nanosecond {@link Ticker} and only differences of readings are compared, so the
- * origin does not matter and wrap-around is harmless. A ticker that stands still grants nothing
- * new; one that steps back is treated as standing still ({@code max(tat, now)} keeps the later),
- * so neither ever grants extra permits.
- *
- * <p>Debt: {@link #forceAcquire} may push {@code tat} past the burst, and later admissions pay
- * the debt back. No state ever reaches more than {@code 2^60} half-nanoseconds (about 18.3 years)
- * ahead of the clock: a forced permit beyond that is not recorded. That bound keeps every sum in
- * the arithmetic below {@code 2^62}, so nothing can wrap (unbounded, about 4.6 million forced
- * permits at 0.001/s used to wrap the state and admit again), and it is the only permit the
- * bucket ever forgives: any shorter cap would forget permits the database really served. A bucket
- * at the cap admits nothing for 18 years, which is what its rate asked for.
- *
- * <p>Priorities ({@code sluice.reserve}, used by the limiter; the public methods see the whole
- * bucket): each {@link Priority} sees its own tolerance on the same {@code tat}, so a priority
- * costs no second bucket and no second CAS. {@code CRITICAL} sees the whole burst, a lower
- * priority the smaller part {@link Reserve#classBurst} gives it, and no tolerance exceeds the
- * burst, so the total admitted stays within {@code rate * t + b}, whatever the mix. Why a flood of
- * a lower priority then leaves the top of the bucket to the higher ones, and how deep the bucket
- * must be for that to hold, is {@link Reserve}'s part of the story.
- *
- * <p>Precision: the state counts half-nanoseconds with the low bit taken by the epoch, so the
- * interval is a whole number of <em>nanoseconds</em>, rounded up: the effective rate is
- * {@code 1e9 / ceil(1e9 / rate)}, never more than the configured rate. It is exact when the rate
- * divides 10<sup>9</sup>, and otherwise lower by less than {@code rate / 1e9} of itself: 0.01% at
- * 10<sup>5</sup>/s, 0.1% at 10<sup>6</sup>/s, but 9.99&times;10<sup>8</sup>/s
- * admits only 5&times;10<sup>8</sup>/s (a 2 ns interval).
+ * <p>The long form, each argument with the test that holds it: docs/how-it-works.md#the-bucket.
  */
 public final class Bucket {
 

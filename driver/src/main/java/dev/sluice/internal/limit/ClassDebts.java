@@ -4,54 +4,26 @@ import dev.sluice.Priority;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What each priority's transactions owe the bucket: the statements of an admitted transaction
- * are never refused, so they are charged, and a charge that does not fit in the depth the
- * transaction's own priority sees ({@code sluice.reserve}, {@link Bucket#tryAcquire(Priority)}) is
- * owed by that priority instead of pushing the bucket into the reserve of the priorities above.
- *
- * <h2>Why not the bucket's own debt</h2>
- *
- * <p>Forcing the charge into the bucket ({@link Bucket#forceAcquire}) pushes its one timestamp
- * past every priority's depth: ten-statement {@code SHEDDABLE} transactions then spend the top of
- * the bucket that {@code sluice.reserve} keeps for {@code CRITICAL} (issue 20 measured 70-77 % of
- * {@code CRITICAL} calls admitted where 97 % is promised). Here a priority's charges stay within its
- * own depth, and what does not fit is owed by the priority that ran it.
- *
- * <h2>Who pays, and when</h2>
+ * What each priority's transactions owe the bucket. The statements of an admitted transaction are
+ * never refused, so they are charged; a charge that does not fit in the depth the transaction's own
+ * priority sees ({@code sluice.reserve}, {@link Bucket#tryAcquire(Priority)}) is owed here by that
+ * priority, instead of pushing the bucket's one {@code tat} into the reserve of the priorities
+ * above, as {@link Bucket#forceAcquire} would.
  *
  * <p>Before every door and every charge, {@link #settle} places the debts in the bucket from its
  * {@code tat} ({@link Bucket#repay}), highest priority first: the gap between {@code tat} and now
- * &mdash; capacity that time brought and nobody used &mdash; pays any priority's debt; the depth
- * above now pays only what the door's own priority and those above it owe, as their doors always
- * did. While anything is left owing at or above it, the door is refused, and its retry hint is
- * the time the rest takes at the rate, plus its own permit ({@link Bucket#nanosUntilRepaid}):
- * a caller that waits exactly that long, with nobody else calling, is admitted (issue 35: each
- * door used to pay one permit and time nothing, so a priority that owed was locked out for its
- * debt times the interval between its calls, and the hint sent it back too early, again).
- * So a {@code SHEDDABLE} debt never delays a {@code CRITICAL} call (it fills only the gap, never
- * a depth above now), a {@code CRITICAL} debt delays everyone, and in the long run the database
- * sees no more than the share: a debt is paid only with capacity no call took (issue 20 measured
- * 171/s of 100/s when a debt was forgotten by time alone, while the priorities above used the
- * share). What is owed is forgotten when limiting stops ({@link #clear}).
+ * (capacity time brought and nobody used) pays any priority's debt; the depth above now pays only
+ * what the door's own priority and those above it owe. While anything is left owing at or above
+ * it, the door is refused, its retry hint the time the rest takes at the rate plus its own permit
+ * ({@link Bucket#nanosUntilRepaid}). A debt is paid only with capacity no call took, and forgotten
+ * only when limiting stops ({@link #clear}).
  *
- * <h2>Memory ordering</h2>
+ * <p>A payment is three steps on separate atomics: claim the count ({@code getAndSet(0)}), place
+ * what fits with the bucket's one CAS, give back the rest ({@code addAndGet}). No permit is placed
+ * twice and none is lost; a race changes only the order in which debts and doors are served.
  *
- * <p>The counts and the bucket's {@code tat} are separate atomics, so a payment is three steps:
- * claim the count ({@code getAndSet(0)}), place what fits with the bucket's one CAS, give back
- * what did not ({@code addAndGet}). The claim is atomic, so no permit is claimed by two doors and
- * none is placed twice; what was claimed is either placed or given back, so none is lost (only
- * {@link #clear} forgets). Between the claim and the give-back another door may read the count
- * low and be admitted ahead of that debt: its own permit still passed its depth on {@code tat}
- * by the bucket's CAS, and the debt is placed after it, so the total and every reserve hold and
- * only the order changes. A door that saw no debt (another claimed it) may take a gap with its
- * own permit that the claimant then misses: that debt is paid later, never twice. The gap lies
- * after the debt was made: a permit is owed only after {@code tryAcquire} found {@code tat}
- * ahead of the clock, and {@code tat} never moves back. A give-back that races with
- * {@link #clear} keeps that debt into the next outage: paid again, never by the database's loss.
- *
- * <p>This class is threadsafe, lock-free and allocates nothing. The request path reads three
- * volatile longs per door while limiting (none while not); a debt costs its claim, the bucket's
- * CAS and, when it does not fit, the give-back.
+ * <p>This class is threadsafe, lock-free and allocates nothing. The long form (the races one by
+ * one, the issues' figures): docs/how-it-works.md#what-each-priority-owes.
  */
 final class ClassDebts {
   /** By {@link Priority#ordinal()}: permits owed. */

@@ -4,49 +4,29 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The demand of one limiter while it recovers, and the verdict that ends the recovery.
+ * The demand of one limiter while it recovers, and the verdict that ends the recovery: after the
+ * breaker flag closes the cache behind it is usually cold, so the limiter goes on charging at its
+ * share until this says demand has settled.
  *
- * <p>After the breaker flag closes, the cache behind it is usually cold, and every miss would go
- * to the database; so the limiter goes on charging at its share until its demand (calls that
- * reached a door, admitted plus rejected) has stayed at or below {@code threshold} &times; share
- * per second for {@code settle} without a break.
- *
- * <p>Demand is counted in tumbling one-second windows measured from the start of the recovery. A
- * window is <em>loud</em> once its count goes above {@code threshold} &times; the share of that
- * moment &times; its length (so a share changed during recovery is compared with at once). At a
- * small share, where {@code threshold} &times; share is below one call a second, a second's
- * count cannot tell a rate below it from one above (one call every 2 s at a share of 1/s and a
- * threshold of 0.8 made every window with a call loud, and the recovery never ended): there the
- * windows are the shortest power of two seconds that holds at least one call at the threshold
- * (2 s at 0.8/s, 4 s at 0.3/s), so that a rate below the threshold, evenly spaced, leaves at
- * most one call in most windows and ends the recovery at any share. Every call counted in a
- * loud window is a moment of high demand, and the load is quiet since the last of them (or since
- * the start). The recovery has settled once it has been quiet for {@code settle}: limiting stops
- * one settle after the last call of the flood, where a decaying average would hold on long after.
- *
- * <p><b>Steady demand ends it too.</b> The threshold alone never ended a hold where the
- * application's everyday misses sit at or above threshold &times; share (seen: 68 to 76 reads/s
- * against a threshold of 80% of the share, holds of 25 to 122 s and counting, refusing 8 to 10% of
- * reads in bursts while the database ran below its budget). What the database took before the
- * outage is not counted: the flag-closed path counts nothing (one memory read, a house rule). So
- * the hold reads it off the refill itself: while the cache refills, demand falls; once it is back
- * to its everyday level it stops falling. The recovery has also settled once, for {@code settle},
- * no finished window has been {@link #FALL} below the level it fell to last (demand stopped
- * falling) and none went above the share (the database takes that level within its budget). A
- * level that stopped falling above the share is a budget below everyday load: {@link #steadyAbove}
- * says so, and the hold goes on.
+ * <p>Demand (calls that reached a door, admitted plus rejected) is counted in tumbling windows from
+ * the start of the recovery: one second, or at a small share the shortest power of two seconds that
+ * holds one call at {@code threshold} &times; share. A window is <em>loud</em> once its count goes
+ * above {@code threshold} &times; the share of that moment &times; its length. The recovery has
+ * settled once it has been quiet for {@code settle} since the last loud call; or once, for
+ * {@code settle}, no finished window has been {@link #FALL} below the level demand last fell to and
+ * none went above the share (demand is back to its everyday level). A level that stopped falling
+ * above the share is {@link #steadyAbove}: the hold goes on.
  *
  * <p>This class is threadsafe, lock-free and allocation-free: the current window is one packed
  * {@code long} (index in the high half, count in the low half) moved on with a CAS, and the last
- * loud moment is one {@code long} that only moves forward, written at most once a millisecond so
- * that a flood of threads does not contend on it.
+ * loud moment only moves forward, written at most once a millisecond so that a flood of threads
+ * does not contend on it. {@link #begin} runs on the one thread that starts a recovery, before the
+ * limiter publishes the recovering state with a volatile write, so every caller of {@link #count}
+ * or {@link #settled} sees the fresh origin; a late call of an earlier recovery reads a time before
+ * the origin and lands in window 0 (one call too many: the hold can only last longer).
  *
- * <p>Memory ordering: {@link #begin} is called by the one thread that starts a recovery, before
- * the limiter publishes the recovering state with a volatile write; every caller of {@link #count}
- * or {@link #settled} has read that state first, so sees the fresh origin and empty window. A call
- * delayed from an earlier recovery may still count into the new one: its reading of the ticker
- * predates the origin, so it lands in window 0 (one call too many, which can only hold the cap
- * longer) and never moves the last loud moment.
+ * <p>The long form (why hold, why these rules, what they were measured against):
+ * docs/how-it-works.md#recovery-the-cap-holds-while-the-cache-refills.
  */
 public final class Recovery {
   /** The length of a window of demand. */

@@ -6,34 +6,20 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * The uncrowded latency of each statement shape, which {@link AdaptiveConcurrency} divides a
  * window's latencies by to read how crowded the database is.
  *
- * <p><b>A typical uncrowded latency, not a minimum.</b> On a host shared with other work one
- * statement's latency jitters by 20&ndash;40&nbsp;% from one second to the next with no change of
- * load, so the luckiest moment (a minimum, as Vegas and the controller before this one keep) is
- * 1.2&ndash;1.4&times; below the typical uncrowded latency, and a controller that compares with it
- * reads crowding where there is none. Each shape keeps one baseline, moved by every batch of
- * {@value #BATCH} of its samples towards the batch's mean: a quarter of the way when the mean is
- * lower, an eighth when higher. That settles where a third of the weighted deviations lie below it
- * (an expectile), so a lucky second lowers it a little and a slow one raises it less, and a host
- * that became noisier for good is followed within a few dozen batches. A mean over a batch is
- * robust to the single fast outlier that makes a plain minimum too low.
+ * <p>A typical uncrowded latency, not a minimum: each batch of {@value #BATCH} samples of a shape
+ * moves its baseline towards the batch's mean, a quarter of the way when lower, an eighth when
+ * higher (an expectile). The controller {@linkplain #learning stops the learning} while its gate
+ * was full in the last window, except at the minimum cap, so the crowding the cap allows never
+ * teaches it; a shape's first batch sets its baseline whatever the state.
  *
- * <p><b>Learned without probing, and not from what the cap crowds.</b> While the cap holds callers
- * back, every batch runs at the crowding the cap allows, and letting the baseline follow it would
- * let the cap creep up (measured on the simulated harness: from 1.2&times; to 1.8&times; the
- * database's capacity in a minute of overload). So the controller {@linkplain #learning stops the
- * learning} while its gate was full in the last window, except at the minimum cap (the crowding
- * seen there is the database's own). The first batch of a shape sets its baseline whatever the
- * state: a controller whose first samples come from a flood takes the flooded latency for normal.
+ * <p>The shapes share a fixed table of {@value #SLOTS} slots indexed by the hash; two that collide
+ * share a baseline (the heavier looks crowded: a bias towards caution). A slot's running batch is
+ * one {@code long} (the latency sum shifted left by {@value #COUNT_BITS} bits, plus the count), so
+ * a sample is one {@code getAndAdd}; the call that completes a batch takes it whole and restarts
+ * it, and a batch that loses a race is dropped.
  *
- * <p><b>The table.</b> The shapes share a fixed table of {@value #SLOTS} slots indexed by the
- * hash; two shapes that collide share a baseline, which makes the heavier one look crowded &mdash;
- * a bias towards caution, bounded by the controller's clipping. Each slot holds its running batch
- * in one {@code long} (the latency sum shifted left by {@value #COUNT_BITS} bits, plus the count),
- * so adding a sample is one {@code getAndAdd}; the call that completes a batch takes it whole and
- * restarts it. A batch that loses a race to another is dropped, which at one batch in
- * {@value #BATCH} samples costs nothing that matters.
- *
- * <p>This class is threadsafe.
+ * <p>This class is threadsafe. The long form (why not a minimum, why not learned under a full
+ * gate, with the figures): docs/adaptive-concurrency.md#the-baseline.
  */
 final class ShapeBaselines {
 
