@@ -15,30 +15,17 @@ import redis.clients.jedis.exceptions.JedisDataException;
 /**
  * The commands of {@link RedisLink}, written once for both Jedis clients: {@link JedisLink}'s
  * {@code Jedis} (one server, or the master Sentinel names) and {@link ClusterLink}'s
- * {@code JedisCluster}. Both implement Jedis' {@link JedisCommands}, and every command here but
- * two goes through it ({@code GET}, {@code DEL}, {@code EVAL}, {@code ZREM}, {@code HDEL}), so the
- * keys, the scripts and the replies read the same on a server and on a cluster.
+ * {@code JedisCluster}. Every command here goes through Jedis' {@link JedisCommands} but two,
+ * {@code SET} with {@code PX} and {@code PUBLISH}, which are in no interface both clients implement
+ * (Jedis 5.2 and 6.0): each link sends those itself ({@link #setWithExpiry}, {@link #publishOn}). A
+ * subclass also owns how a command runs ({@link #call}): its connection, its bounds, and which
+ * failures are an error reply ({@link #refused}) rather than no answer ({@link #failed}).
  *
- * <p>The two others, {@code SET} with {@code PX} and {@code PUBLISH}, are in no interface both
- * clients implement (in Jedis 5.2 nor 6.0), so each link sends them itself:
- * {@link #setWithExpiry} and {@link #publishOn}. A subclass also owns how a command runs,
- * {@link #call}: where its connection comes from, its bounds, and which failures are an error
- * reply ({@link RedisDown#refused()}, see {@link #refused}) rather than no answer
- * ({@link #failed}).
- *
- * <p>Both links make their connections with the settings here. Jedis' defaults do not suit a flag
- * reader, so each is set on purpose:
- *
- * <ul>
- *   <li>connect and read timeouts are {@code sluice.redis.timeout}, not Jedis' 2 s;
- *   <li>the pool's borrow wait is bounded by the same timeout (commons-pool waits forever by
- *       default), and it runs no evictor thread and registers no JMX bean, so closing the pool
- *       leaves nothing behind;
- *   <li>the subscriber's blocking read timeout is finite (Jedis' is 0, forever), so a silent
- *       partition surfaces as an exception instead of a thread stuck for ever;
- *   <li>{@code CLIENT SETINFO} is off: one round trip less per new connection, and no error on
- *       servers older than 7.2.
- * </ul>
+ * <p>Jedis' defaults do not suit a flag reader, so both links make their connections with these:
+ * connect and read timeouts of {@code sluice.redis.timeout} (not 2 s); a pool borrow wait bounded
+ * by the same timeout (commons-pool waits forever), with no evictor thread and no JMX bean; a
+ * finite subscriber read timeout (Jedis' 0 is forever), so a silent partition surfaces as an
+ * exception; {@code CLIENT SETINFO} off (a round trip less, no error before Redis 7.2).
  *
  * <p>Subclasses, {@link JedisLink} and {@link ClusterLink} alone, are threadsafe.
  *

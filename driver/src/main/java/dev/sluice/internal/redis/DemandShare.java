@@ -18,67 +18,24 @@ import org.slf4j.LoggerFactory;
  * This instance's side of {@code sluice.instances.division=demand}: it measures the demand that
  * goes out with each heartbeat and turns each registry snapshot into this instance's share.
  *
- * <p><b>Demand</b> is the calls that reached a door per second, admitted plus rejected (the
- * limiter's own counters, read once per heartbeat), smoothed by an exponential moving average with
- * a time constant of {@link #SMOOTHING_NANOS}. While the flag is closed nothing is counted (the
- * flag-closed path is one memory read), so every instance reports no demand and the division is
- * the equal one until the first heartbeat after limiting starts. The cache's misses before the
- * outage are not used as a weight: counting them would put work on the flag-closed path, they
- * follow traffic only where hit ratios are alike, and one heartbeat into the outage the real
- * demand is known anyway.
+ * <p>Demand is the calls that reached a door per second, admitted plus rejected (the limiter's own
+ * counters, read once per heartbeat), smoothed over {@link #SMOOTHING_NANOS}; nothing is counted
+ * while the flag is closed. Every instance runs {@link FairShares} on the same snapshot; a member
+ * that counts without publishing a usable value holds budget / live count. A cut applies at once; a
+ * raise is published first as a claim (each member publishes the larger of its share in force and
+ * its claim) and applied only if the snapshot the same script returns shows the claim plus every
+ * other member's published share within the budget.
  *
- * <p><b>Shares</b>: every instance runs {@link FairShares} on its snapshot. Members that count in
- * the registry without publishing a usable value (an instance with {@code equal}, an older
- * version, or a field outside the protocol) are taken to hold budget / live count each, and the
- * rest of the budget is divided by demand. Each member publishes the larger of the share in force
- * and the share it is about to raise to (its <em>claim</em>), so a published share is never below
- * the share in force. Then:
+ * <p>The invariant: while every member reaches Redis, the shares in force sum to at most the
+ * budget at every instant. It needs each raise checked against what the others hold now, so a
+ * member that vanishes without leaving is still counted at its last published share for one
+ * expiry, no raise applies while one is missing, a member that closes leaves a tombstone
+ * ({@link Registry.Published#LEFT}), and a newcomer applies no raise during its first expiry.
+ * Fields outside the protocol are ignored, with one WARN per member.
  *
- * <ul>
- *   <li>a cut applies at once: to the target, and further down into the room the others'
- *       published shares leave (never below the floor);
- *   <li>a raise is decided on one snapshot and published, as a claim, with the next heartbeat. It
- *       is applied only if the snapshot that same script returns (taken atomically after the
- *       claim was written) shows the claim plus every other member's published share within the
- *       budget; otherwise it is dropped, and decided again on fresh figures.
- * </ul>
- *
- * <p><b>The bound.</b> While every member reaches Redis, the shares in force sum to at most the
- * budget (to a relative rounding of 10<sup>-9</sup>) at every instant, however the load moves
- * and whatever Redis loses. Proof: let {@code m} be the member whose last raise was checked
- * latest, at time {@code t}. Every other member {@code j} published at or before its own last
- * raise, before {@code t}, and has only cut since, so what Redis held for it at {@code t} is at
- * least its share in force now; {@code m}'s check at {@code t} counted those values, so the sum now
- * is at most the budget. A member that never raised holds what it started with. Two exceptions,
- * both bounded:
- *
- * <ul>
- *   <li>a newcomer starts at budget / {@code sluice.instances.assumed} before anyone has seen it:
- *       the fleet may exceed the budget by that much for each newcomer, until the others' next
- *       heartbeat (each cuts at once into the room it leaves);
- *   <li>a member cut off from Redis for longer than the expiry keeps its share while the others
- *       count it out (Redis prunes it) and grow into it.
- * </ul>
- *
- * <p>The proof needs each raise checked against what the others hold <em>now</em>; a snapshot
- * that lacks a member does not show it. So a member that vanishes without leaving (Redis lost its
- * data, restarted, failed over without the hash) is still counted, with the share it last
- * published, for one expiry after it was last seen, and no raise is applied while any is missing;
- * a member that closes leaves a tombstone ({@link Registry.Published#LEFT}), so its share is free
- * at once. A newcomer applies no raise during its first expiry: it cannot tell a registry that
- * just lost its data from a small fleet, and by then every live member has published.
- *
- * <p><b>Members outside the protocol</b> (hand-written or buggy fields): a value that is not two
- * finite numbers, a negative demand, a share below 0 or above the budget, or a field stamped
- * ahead of Redis' clock is ignored, with one WARN per member (not one per heartbeat): a member
- * that counts in the instances set is then taken to hold budget / live count, as one that
- * publishes nothing; one that does not count is left out. Max-min fairness holds among the rest.
- *
- * <p>When Redis does not answer, no snapshot arrives and the share stays as it was; a raise
- * waiting for that publication is dropped.
- *
- * <p>This class is not threadsafe on its own: the registry calls it on its one heartbeat thread
- * only; the limiter it sets is threadsafe.
+ * <p>Not threadsafe on its own: the registry calls it on its one heartbeat thread only; the limiter
+ * it sets is threadsafe. The long form (the proof, its two bounded exceptions, the tests):
+ * docs/redis.md#dividing-the-budget-by-demand.
  */
 public final class DemandShare implements Registry.Demand {
   private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.RateLimitedDataSource");

@@ -22,45 +22,27 @@ import org.slf4j.LoggerFactory;
  * Keeps a local copy of the {@code sluice:<name>:breaker} key, so that the request path reads a
  * volatile field and never talks to Redis.
  *
- * <h2>How the copy stays fresh</h2>
- *
  * <ul>
- *   <li><b>Polling is the truth.</b> A background thread reads the key every refresh interval.
- *       Pub/sub messages published while a subscriber is disconnected are lost, so polling alone
- *       decides in the end.
- *   <li><b>Pub/sub accelerates; a message is a hint, the key is the truth.</b> A subscriber
- *       thread applies an {@code open} message at once (the safe direction). Any other message
- *       ({@code closed}) only asks for a read of the key at once, and the read decides: a stray or
- *       forged {@code closed} while the key says {@code open} never turns the limiter off, and a
- *       stream of them costs one read in flight at a time. The subscriber pings every
- *       {@code sluice.redis.ping}; its read timeout is the ping interval plus the timeout, so a
- *       silent connection ends in an exception and the thread subscribes again
- *       ({@link ChannelSubscriber}).
- *   <li><b>A late read is not an outage; a sustained silence is.</b> A failed or late read keeps
- *       the last value read: on a busy CPU one read may take several timeouts while Redis is
- *       fine (0.5 to 1.1 s were seen with a 200 ms timeout), and taking each for an outage
- *       flipped the flag open and back dozens of times a run. Only when no successful read has
- *       started for {@code sluice.redis.unreachable-after} (4 &times; (refresh + timeout) by
- *       default; a watchdog on a second thread checks, so a read stuck on a silent Redis cannot
- *       hide it) does the state turn {@link FlagState#UNREACHABLE}, the flag to what
- *       {@code sluice.redis.unreachable} says, and the WARN get logged.
- *   <li><b>Presumed open is not open.</b> A flag that answers open only because the key could
- *       not be read ({@link #openWasPresumed()}) says the cache's breaker never opened: the
- *       limiter ends such a spell without a recovery hold.
- *   <li><b>Settle.</b> After an outage, a closed key closes the flag only once Redis has answered
- *       without a failure for the settle time; an open key opens it at once.
- *   <li><b>Odd values.</b> A value other than {@code open} means closed, as the protocol says
- *       ({@link FlagValue}), and is logged once per value in a WARN that names it.
+ *   <li>Polling is the truth: a background thread reads the key every refresh interval.
+ *   <li>Pub/sub accelerates: an {@code open} message applies at once (the safe direction); any
+ *       other only asks for a read of the key at once, and the read decides.
+ *   <li>A failed or late read keeps the last value; only when no read has succeeded for
+ *       {@code sluice.redis.unreachable-after} (a watchdog thread checks) does the state turn
+ *       {@link FlagState#UNREACHABLE}. A flag open only for that reason
+ *       ({@link #openWasPresumed()}) ends without a recovery hold.
+ *   <li>After an outage a closed key closes the flag only after the settle time; any value but
+ *       {@code open} means closed ({@link FlagValue}), with one WARN per value.
  * </ul>
  *
- * <p>A result read while an {@code open} message arrived, or while this instance tripped or
- * reset, is dropped: the event is newer (writers set the key before they publish), and the next
- * poll reads the key again. A read that finds the key closed while this instance's own trip is
- * still waiting for Redis ({@link FlagWriter}) does not close the flag either.
+ * <p>A result read while an {@code open} message arrived, or while this instance tripped or reset,
+ * is dropped (the event is newer: writers set the key before they publish), and a closed key does
+ * not close the flag while this instance's own trip still waits for Redis ({@link FlagWriter}).
  *
  * <p>This class is threadsafe. {@link #isOpen()} reads one volatile field. State changes happen
  * under one lock (never held across a Redis call), on background threads or in
- * {@link #trip}/{@link #reset} callers, who wait for Redis at most one timeout.
+ * {@link #trip}/{@link #reset} callers, who wait for Redis at most one timeout. The long form:
+ * docs/redis.md#a-message-is-a-hint-the-key-is-the-truth and
+ * docs/redis.md#when-redis-is-down-refusing-or-silent.
  */
 public final class FlagReader implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FlagReader.class);

@@ -8,44 +8,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes this instance's trips and resets of the breaker key on a thread of its own, and writes
- * the last of them again until Redis takes it.
- *
- * <h2>Why a thread of its own</h2>
+ * Writes this instance's trips and resets of the breaker key on a thread of its own, and writes the
+ * last of them again until Redis takes it.
  *
  * <p>One Redis call may spend a pool wait, a connect (after a Sentinel lookup, under the link's
- * lock) and two reads, each bounded by the timeout: several timeouts in all. The caller of
- * {@code trip}/{@code reset} waits for its write at most one timeout ({@link #await}) and is told
- * {@code false} if Redis has not taken it by then; the write goes on here.
+ * lock) and two reads, each bounded by the timeout; so the caller of {@code trip}/{@code reset}
+ * waits at most one timeout ({@link #await}) and is told {@code false} if Redis has not taken the
+ * write by then, while the write goes on here. Only the last call is kept: a later call replaces a
+ * pending one, and a call Redis did not take is written again every retry interval. A trip's expiry
+ * counts from the call (once nothing is left it is written as a reset); a reset is written again
+ * only while the vote it withdraws lives.
  *
- * <h2>The last call wins</h2>
+ * <p>Each writer votes in the hash {@code sluice:<name>:votes}: a trip casts its vote, then sets
+ * the key for as long as the longest-lived vote; a reset withdraws its vote and deletes the key
+ * only when no other vote is live, and reads the votes again after the delete, so a reset racing a
+ * trip leaves the key open. The fleet's flag is open while any instance's breaker says open.
  *
- * <p>Only the last call is kept. A call made while an older one is being written replaces it, and
- * the writer writes the newest next; a call Redis did not take is written again every retry
- * interval until Redis takes it, a later call replaces it, or the writer is closed. So after
- * {@code trip} and {@code reset} both failed during an outage, the reset is what Redis ends with —
- * also when the trip's {@code SET} sat in a frozen Redis' socket buffer and ran on resume: those
- * bytes wait in the kernel when Redis resumes, while the reset is written again only afterwards,
- * at the writer's next attempt.
- *
- * <p>A trip's expiry counts from the call. Written again later, the key gets what is left of it;
- * once nothing is left the trip is written as a reset, because a {@code SET} buffered during the
- * outage may have set the key for the whole expiry, counted from the resume. A reset is written
- * again only while the vote it withdraws lives: after that Redis has let the vote go on its own.
- *
- * <h2>Several breakers, one flag: votes</h2>
- *
- * <p>Each writer (each {@code RedisBreakerFlag}, so each instance's breaker) votes in the hash
- * {@code sluice:<name>:votes}: a trip casts its vote, expiring with the trip, then sets the key
- * {@code open} for as long as the longest-lived vote; a reset withdraws its vote and deletes the key
- * only when no other vote is live. So the fleet's flag is open while any instance's breaker says
- * open, and closes when none does, whichever closes last; it never follows the last writer. The
- * vote and the key are two steps (on a Redis Cluster they may live on two nodes): a trip votes
- * before it sets the key, and a reset that deleted it reads the votes again and sets it back if a
- * trip voted meanwhile, so a reset racing a trip leaves the key open, at worst closed for one round
- * trip.
- *
- * <p>This class is threadsafe.
+ * <p>This class is threadsafe. The long form (the frozen Redis' socket buffer, the races):
+ * docs/redis.md#trip-and-reset-bounded-and-the-last-call-wins and
+ * docs/redis.md#several-breakers-one-flag.
  */
 final class FlagWriter implements AutoCloseable {
 
