@@ -13,48 +13,26 @@ import java.util.function.LongSupplier;
  * Answers instead of refusals, for one budget: the room's entry. Off unless
  * {@code sluice.stale.max-age > 0}.
  *
- * <h2>The rule</h2>
- * An answer only ever replaces a refusal. A read Sluice would admit goes to the database exactly
- * as without answers; only an eligible read that Sluice is about to refuse — by the rate or by
- * the concurrency cap — may instead be answered: from the kept result of an identical read that
- * completed at most {@code max-age} ago ("recent", HTTP's {@code stale-if-error}), else by
- * waiting at most {@code sluice.stale.wait} for an identical read in flight ("joined", Vitess'
- * query consolidator). Otherwise it is refused as before. Its caller's alternative was an
- * exception; what it gets instead is marked ({@code StaleResultWarning}) and bounded in age.
+ * <p>An answer only ever replaces a refusal: a read Sluice would admit goes to the database as
+ * without answers; only an {@linkplain #eligible eligible} read about to be refused, by the rate
+ * or the cap, may instead be answered from the kept result of an identical read at most
+ * {@code max-age} old, else by joining an identical read in flight for at most
+ * {@code sluice.stale.wait}; otherwise it is refused as before. A read's key holds its
+ * {@link Session}, so an answer is what the caller's own session would read; a write through this
+ * instance fences what it may have changed ({@link Fences}); both are followed by {@link Tracker}.
+ * Nothing is answered inside a transaction, nor for a read that locks, writes or calls what the
+ * catalog does not call pure ({@link ReadText}, {@link Catalog}).
  *
- * <h2>Whose view, and after which writes</h2>
- * A read's key holds its session ({@link Session}: server, database, user, role, settings,
- * each {@code SET} since), so an answer is what the caller's own session would read; a session
- * Sluice cannot know gets none and gives none. A write through this instance fences the results
- * that may read what it wrote ({@link Fences}), so a session reads its own writes and the other
- * sessions of the instance read them too. Both are followed by {@link Tracker} while limiting.
+ * <p>While limiting, an admitted eligible read is {@linkplain #record recorded} as its caller reads
+ * it and, if read to its end within {@code max-rows}, kept in a {@link Store} bounded by
+ * {@code sluice.stale.memory}; a read about to be refused asks {@link #answer}. With
+ * {@code sluice.stale.share} what is kept also goes to the budget's other instances ({@link
+ * Sharing}; the transport is the caller's: {@link #nextShared()}, {@link #heard(String)}), and
+ * their results are answered only while the channel is heard ({@link #channelHeard}). Nothing here
+ * is on the flag-closed path.
  *
- * <h2>The consistency given up</h2>
- * An answer may predate a write made through another instance or around Sluice by up to
- * {@code max-age} (with {@code sluice.stale.share}, one through another instance only during its
- * fence's lag, or while this instance does not hear the channel: {@link #channelHeard}). An application that writes an answered read back into its cache extends that
- * by the cache's TTL. Nothing is answered inside a transaction however it began, nor for a read
- * that locks ({@code FOR UPDATE}), writes ({@code WITH … DELETE}), or calls what the catalog does
- * not call pure ({@code nextval}, {@code random()}, a view over them, the application's volatile
- * functions); see {@link #eligible}, {@link ReadText} and {@link Catalog}.
- *
- * <h2>When not to turn it on</h2>
- * When a stale result, up to {@code max-age} old, is worse for the user than an error; when a
- * function of the application's own writes or draws a value but is declared {@code IMMUTABLE} or
- * {@code STABLE} (the catalog is taken at its word). Either, for some reads only: keep them in a
- * transaction, or off the budget.
- *
- * <h2>How it runs</h2>
- * While limiting, an admitted eligible read is recorded ({@link #record}) as its caller reads
- * it, and, if read to its end within {@code max-rows} rows, kept in a {@link Store} bounded by
- * {@code sluice.stale.memory}. A read about to be refused asks {@link #answer}. With
- * {@code sluice.stale.share}, what is kept is also queued for the budget's other instances, and
- * what they kept is kept here too ({@link Sharing}; the transport is the caller's:
- * {@link #nextShared()}, {@link #heard(String)}). Nothing here is
- * on the flag-closed path: the limiter asks only while limiting, and a statement records its
- * parameters only while answers are on.
- *
- * <p>This class is threadsafe and takes no lock; a joined read parks without a monitor.
+ * <p>This class is threadsafe and takes no lock; a joined read parks without a monitor. The long
+ * form (the rule, the consistency given up, when not to turn it on): docs/answers.md#the-rule.
  */
 public final class Answers {
   /** Enough encodings and decodings for the JIT to compile the codec (about 0.3 s of a core). */

@@ -20,29 +20,16 @@ import java.util.function.LongSupplier;
  * to by its body ({@link Dialect#functionBodies}), each read as a read's text is, through at most
  * {@link #MAX_DEPTH} views and functions.
  *
- * <h2>Design</h2>
- * Verdicts are cached per database (its JDBC URL), per text and per name, each for
- * {@link #TTL_NANOS} (one second): a warm read costs one look-up of its text. A name seen for
- * the first time, or after its second, costs one catalog query for all the text's new function
- * names and one for its new relation names, on the caller's own connection (the names are judged in every schema, so
- * the verdict is every session's) — only for a read about to be kept or answered, that is while
- * limiting, never on the flag-closed path. The second bounds how long a function redefined by
- * DDL (here or anywhere else: migrations run elsewhere) is judged by its old definition; that
- * also bounds the queries: at most two per new name per second. A catalog that cannot be read
- * makes the text ineligible for the second (the failure is cached too, so a broken catalog
- * costs one failed query a second, not one per read). The caches are bounded
- * ({@link #MAX_ENTRIES} each): full, they are emptied.
+ * <p>Verdicts are cached per database (its JDBC URL), per text and per name for
+ * {@link #TTL_NANOS} (one second), failures too, in caches of at most {@link #MAX_ENTRIES} each
+ * (emptied when full): a warm read costs one look-up of its text, and a new name at most two
+ * catalog queries a second, on the caller's own connection, only while limiting. One caller judges
+ * a text at a time; at its first sight the others wait at most {@link #FIRST_SIGHT_WAIT_MILLIS} ms
+ * for that verdict, and later they take the verdict it replaces, so a verdict is at most a second
+ * and one catalog query old.
  *
- * <p>One caller judges a text at a time: as the flag opens every thread of an instance reads
- * at once, and each would otherwise ask the same question of the database on its own connection
- * ({@code EligibilityTest}). At a text's first sight the others wait for that verdict (at most
- * {@link #FIRST_SIGHT_WAIT_MILLIS} ms; not judged by then, not eligible); when it is judged again
- * after its second they take the verdict it replaces. So a verdict is at most a second and one
- * catalog query old. (Telling the others "not eligible" at once instead cost the drill's first
- * second its kept results: 84.2 % and 84.7 % answered in two of five runs.)
- *
- * <p>This class is threadsafe: concurrent maps; two texts' first sights of one name may both
- * ask.
+ * <p>This class is threadsafe: concurrent maps; two texts' first sights of one name may both ask.
+ * The long form: docs/answers.md#a-read-by-the-databases-own-knowledge ("Cached, and how long").
  */
 final class Catalog {
   static final long TTL_NANOS = 1_000_000_000L;

@@ -18,35 +18,20 @@ import java.util.function.UnaryOperator;
  * and {@link MySqlDialect} (the server's side, whichever driver asks).
  *
  * <ul>
- *   <li><b>The transaction</b>: the server's status flags that the driver keeps from every OK
- *       packet (MariaDB Connector/J: {@code Connection#getContext().getServerStatus()}; MySQL
- *       Connector/J: {@code getSession().getServerSession().getStatusFlags()}; reached by
- *       {@code unwrap} through every wrapper and reflection: the library does not need the
- *       driver). In a transaction when {@code SERVER_STATUS_IN_TRANS} is set, or when
- *       {@code SERVER_STATUS_AUTOCOMMIT} is not ({@code SET autocommit = 0} as text: each statement then opens one). Any other
- *       driver, or a wrapper that does not unwrap to it: unknown, so in a transaction.
- *   <li><b>Stored functions</b>: {@code information_schema.ROUTINES} of every schema the user
- *       sees. A name is eligible when each function of that name is declared
- *       {@code DETERMINISTIC} and {@code NO SQL} or {@code READS SQL DATA} — and its body is one
- *       {@code RETURN} of an expression that is itself eligible, judged as a read's text is
- *       ({@link #functionBodies}). MariaDB holds a function to none of its declarations: one
- *       declared {@code DETERMINISTIC NO SQL} may insert, lock or set a variable, so the body
- *       is the truth, and a body of statements ({@code BEGIN … END}), or one the user may not
- *       read, is not eligible. A function that {@code MODIFIES SQL DATA} or
- *       {@code CONTAINS SQL}, or is not deterministic, is not either.
- *   <li><b>Built-in functions</b>: the catalog does not list them; a name no stored function
- *       has is eligible only on {@link #BUILT_INS}: pure functions, the clock's
- *       ({@link #TIME_LIKE}, whose staleness {@code max-age} bounds; not {@code SYSDATE}, which
- *       reads the clock at each call) and keywords written before a parenthesis. So
- *       {@code GET_LOCK}, {@code RELEASE_LOCK}, {@code LAST_INSERT_ID}, {@code RAND},
- *       {@code UUID}, {@code SLEEP}, {@code FOUND_ROWS}, {@code ROW_COUNT},
- *       {@code CONNECTION_ID}, {@code DATABASE}, {@code USER}, {@code NEXTVAL} and every name
- *       Sluice does not know are not.
- *   <li><b>Views</b>: {@code information_schema.VIEWS.VIEW_DEFINITION}, read as a read's text
- *       is; a view whose definition the user may not read is ineligible.
+ *   <li>The transaction: the server's status flags the driver keeps from every OK packet, reached
+ *       by {@code unwrap} and reflection (the library does not need the driver); any other driver,
+ *       or a wrapper that does not unwrap to it, is taken to be in a transaction.
+ *   <li>Stored functions ({@code information_schema.ROUTINES}): MariaDB holds a function to none of
+ *       its declarations, so one is eligible only when declared {@code DETERMINISTIC} and not
+ *       writing <em>and</em> its body is one {@code RETURN} of an eligible expression
+ *       ({@link #functionBodies}).
+ *   <li>Built-in functions, which the catalog does not list: only those on {@link #BUILT_INS} (pure
+ *       ones, the clock's {@link #TIME_LIKE}, keywords before a parenthesis).
+ *   <li>Views: {@code VIEW_DEFINITION}, read as a read's text is; unreadable is ineligible.
  * </ul>
  *
- * <p>This class is threadsafe (no state but the methods it found, in {@link ClassValue}s).
+ * <p>This class is threadsafe (no state but the methods it found, in {@link ClassValue}s). The
+ * long form, with what is not eligible and the tests: docs/answers.md#what-the-server-knows.
  */
 final class MariaDbCatalog {
   /** The clock's built-ins: the statement's start, in the session's zone (in the key). */

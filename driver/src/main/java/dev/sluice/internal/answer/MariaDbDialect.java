@@ -17,41 +17,23 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * MariaDB Connector/J (3.x), over MariaDB or MySQL, re-done: its getters read a value's text
- * as the server sent it ({@code getString}), as its column decoders do in the text protocol, and
+ * MariaDB Connector/J (3.x), over MariaDB or MySQL, re-done: its getters read a value's text as
+ * the server sent it ({@code getString}), as its column decoders do in the text protocol, and
  * agree in the binary protocol ({@code useServerPrepStmts}) since there {@code getString} is the
  * Java text of the value the binary getters convert.
  *
- * <ul>
- *   <li><b>Whole numbers</b> ({@code TINYINT} to {@code BIGINT}, signed or {@code UNSIGNED},
- *       {@code BOOLEAN} for {@code TINYINT(1)}), {@code DECIMAL}, {@code DOUBLE} (within a
- *       {@code long}'s range: beyond, the binary protocol saturates): a narrower
- *       getter truncates towards zero and throws outside its type's range; {@code getBoolean}
- *       is {@code text != "0"} ({@code DECIMAL}: its {@code intValue() != 0}); dates throw;
- *       {@code getObject(Class)} answers the boxed numbers, {@code BigInteger},
- *       {@code BigDecimal}, {@code Boolean} and {@code String}, and throws for other classes.
- *   <li><b>Character strings</b> ({@code VARCHAR}, {@code CHAR}, {@code TEXT}s, {@code JSON}):
- *       the driver parses a string for a numeric or date getter, so a string is kept only if no
- *       such parse can succeed — it begins with a letter (or {@code {}/{@code [}, as JSON
- *       does), is not {@code NaN}/{@code Infinity},
- *       and is not made of hexadecimal digits and dashes only ({@code getObject(UUID)}); then
- *       every such getter throws, {@code getBoolean} is {@code true}, {@code getBytes} the
- *       text's bytes. Any other string makes its result unkept.
- *   <li><b>Dates and times</b>: {@link MariaDbTime}, only when the connection sets no
- *       time-zone option ({@code timezone}, {@code connectionTimeZone},
- *       {@code preserveInstants}…: the driver then reads the text in another zone) — else a
- *       result with a temporal column is not kept ({@link #WITHOUT_TIME}).
- * </ul>
- *
- * <p>Never kept: {@code FLOAT} (its text and binary readings differ), {@code BIT}, binary
- * strings and {@code BLOB}s, {@code YEAR}, {@code UUID}, {@code ENUM}/{@code SET} as their own
- * types, spatial types. MySQL Connector/J is another driver with other getters over the same
- * server: it has a dialect of its own, {@link MySqlDialect}; {@link #of} never picks this one
- * for it.
+ * <p>Kept: whole numbers, {@code DECIMAL}, {@code DOUBLE} within a {@code long}'s range, strings
+ * that no numeric or date getter parses, and dates and times ({@link MariaDbTime}) only when the
+ * connection sets no time-zone option ({@link #WITHOUT_TIME} otherwise). Never kept: {@code FLOAT}
+ * (its text and binary readings differ), {@code BIT}, binary strings and {@code BLOB}s,
+ * {@code YEAR}, {@code UUID}, {@code ENUM}/{@code SET}, spatial types. MySQL Connector/J reads the
+ * same server with other getters: {@link MySqlDialect}; {@link #of} never picks this one for it.
  *
  * <p>Text is read with {@link Lexer#MYSQL}. What the session and the catalog know (the
  * transaction, the functions, the views): {@link MariaDbCatalog}; the session's identity:
  * {@link SessionBase}.
+ *
+ * <p>The long form, getter by getter with the tests: docs/answers.md#mariadb-connectorj.
  */
 final class MariaDbDialect extends MySqlServerDialect {
   static final MariaDbDialect INSTANCE = new MariaDbDialect("MariaDB", true);

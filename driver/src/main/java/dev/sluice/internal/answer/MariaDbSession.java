@@ -15,36 +15,20 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * What a MariaDB (or MySQL) session is, through MariaDB Connector/J, for {@code SessionBase}: the
- * driver's URL (its options decide how values are read), the server ({@code @@hostname},
- * {@code @@port}, {@code @@server_id}, its version), the default database ({@code USE} or the
- * URL's), the user, the account and the role, every session variable
- * ({@code information_schema.SESSION_VARIABLES}: {@code time_zone}, {@code sql_mode}, the
- * character sets and collations, {@code div_precision_increment}…, less the per-connection
- * counters in {@link #PER_CONNECTION}) and every user variable
- * ({@code information_schema.USER_VARIABLES}: a function may read one) — digested. With it, the
- * catalog the write fences need: views (they read other tables), tables with triggers or that
- * cascading foreign keys reference (their writes reach others), and stored functions (anything).
+ * driver's URL, the server, the default database, the user, the account and the role, every
+ * session variable (less the per-connection counters in {@link #PER_CONNECTION}) and every user
+ * variable, digested; and with it the catalog the write fences need (views, tables with triggers or
+ * referenced by cascading foreign keys, stored functions).
  *
- * <p>A session with temporary tables is not known (one may hide a table of the same name): the
- * server lists them in {@code information_schema.TABLES} from MariaDB 11.2 on; before that
- * Sluice cannot see a temporary table made before it followed the session — a limit
- * {@code docs/answers.md} states. A database without {@code USER_VARIABLES} (MySQL) makes the
- * query fail: the session is not known.
+ * <p>A session with temporary tables is not known (one may hide a table of the same name), and the
+ * server lists them only from MariaDB 11.2 on; a database without {@code USER_VARIABLES} (MySQL)
+ * is not known either. Its queries change what {@code FOUND_ROWS()}, {@code ROW_COUNT()} and
+ * {@code SHOW WARNINGS} report next, so a session is read only at an admitted read while limiting,
+ * before the read runs: three light queries once per physical connection per episode of limiting.
+ * The costly catalog is read once a second per database, account and role, by one caller while
+ * the others wait for it ({@link #catalog}). Threadsafe.
  *
- * <p>Its queries change what the session's {@code FOUND_ROWS()}, {@code ROW_COUNT()} and
- * {@code SHOW WARNINGS} report next, as any statement does: Sluice reads a session only at an
- * admitted read while limiting, before the read runs.
- *
- * <p>Three light queries on the session's own connection, once per physical connection per
- * episode of limiting and after a change Sluice could not read: its identity, its user variables,
- * its session variables. The catalog (views, triggers, foreign keys, functions) is the database's
- * and the user's, not the session's, and {@code information_schema} makes it the costly part
- * (some 20 ms of the server's time): it is read once a second per database, account and role
- * (what {@code information_schema} shows depends on them), by one
- * caller while the others wait for it ({@link #catalog}), not once per connection — at the start
- * of an outage every pooled connection asks at once. The temporary tables are counted only where
- * the server lists them (MariaDB 11.2 and later; before, the scan of every table costs some
- * 9 ms and finds none). Threadsafe.
+ * <p>The long form, with the costs and the tests: docs/answers.md#the-mariadb-session.
  */
 final class MariaDbSession {
   /** Session variables that differ per connection or per statement, and say nothing of reads. */

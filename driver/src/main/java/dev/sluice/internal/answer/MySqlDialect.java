@@ -19,63 +19,26 @@ import java.util.Set;
 
 /**
  * MySQL Connector/J ({@code com.mysql.cj}, 8.0 and later; checked against 26.10 by
- * {@code MySqlFidelityTest}), over MariaDB or MySQL, re-done: each
- * getter decodes the value as the driver's value factories do, from the value's text
- * ({@code getString}) — which the driver itself prints from the number or date it decoded, in
- * the text protocol and the binary one alike.
+ * {@code MySqlFidelityTest}), over MariaDB or MySQL, re-done: each getter decodes the value as the
+ * driver's value factories do, from the value's text ({@code getString}), which the driver itself
+ * prints from the number or date it decoded, in the text protocol and the binary one alike.
  *
- * <p><b>Two protocols, two dialects.</b> A server-prepared statement ({@code useServerPrepStmts}:
- * Connector/J's {@code ServerPreparedStatement}) reads its rows in the binary protocol, any other
- * statement in the text one, and {@code getBytes} of a number or a date differs between them
- * (the value's binary encoding, or its text). So a result is kept under the dialect of its own
- * statement's protocol ({@link #forStatement}) and answers only a read whose statement the
- * driver reads the same way ({@link #serves}); a statement that is neither, as the driver's
- * classes tell, keeps and is answered nothing. Each keeps the driver's {@code getBytes} as it
- * was read.
- *
- * <ul>
- *   <li><b>Whole numbers</b> ({@code TINYINT} to {@code BIGINT}, signed or {@code UNSIGNED}):
- *       a narrower getter throws outside its type's range; {@code getBoolean} is
- *       {@code v > 0 || v == -1}; {@code getFloat} of a {@code BIGINT UNSIGNED} above
- *       {@code 2^63} rounds through a {@code double}, and one from {@code 2^53} to {@code 2^63}
- *       is not kept (the text protocol decodes some of those as a {@code BigInteger}, the binary
- *       one as a {@code long}).
- *   <li><b>{@code DECIMAL}</b>: a narrower getter truncates towards zero and throws outside its
- *       range; {@code getBoolean} is {@code d > 0 || d == -1}; a value beyond {@code 10^38}
- *       is not kept (the driver's {@code float} bounds).
- *   <li><b>{@code DOUBLE}, {@code FLOAT}</b>: the {@code double} the driver decoded is the one
- *       its text prints ({@code Double.toString}); a narrower getter checks the range, then
- *       casts; {@code getBigDecimal} is {@code BigDecimal.valueOf(double)}.
- *   <li><b>Character strings</b> ({@code VARCHAR}, {@code CHAR}, {@code TINYTEXT}) in a
- *       collation ending in {@code _ci} (a binary one makes {@code getObject(UUID)} read the
- *       bytes): the driver parses a string for a numeric, boolean or date getter, so a string is
- *       kept only if no such parse can succeed — it begins with a letter, has two characters or
- *       more ({@code getByte} of one byte is that byte), is not made of hexadecimal digits and
- *       dashes only ({@code UUID}), and does not read as a number; then every such getter throws
- *       as the driver does ({@code NumberFormatException} where the driver's
- *       {@code Double.parseDouble} throws it), {@code getBoolean} reads {@code yes},
- *       {@code true}, {@code no} and {@code false}.
- *   <li><b>Dates and times</b>: {@link MySqlTime}, only when the connection leaves every time
- *       option at its default ({@link #TIME_OPTIONS}) — else a result with a temporal column is
- *       not kept (the {@code …, time options set} dialects).
- * </ul>
- *
- * <p>Nothing is kept at all when the connection sets an option that changes what a getter
- * returns ({@link #OPTIONS}: {@code jdbcCompliantTruncation=false} lets a narrower getter wrap,
- * {@code padCharsWithSpace}, {@code useCursorFetch} (a plain statement then reads in the binary
- * protocol), interceptors…); the options are read from the connection itself, however they were
- * given. Never kept: {@code BIT} (which {@code tinyInt1isBit} makes of {@code TINYINT(1)} and
- * {@code BOOLEAN} as well: the two read alike in the metadata, not in the getters),
- * {@code BOOLEAN}, {@code YEAR}, binary strings and {@code BLOB}s, {@code TEXT}s (LOBs),
- * {@code ENUM}/{@code SET}, {@code JSON}, spatial types. {@code getObject(i, type)} answers the
- * classes the driver converts to here: {@code String}, the boxed numbers and their primitive
- * classes, {@code BigInteger}, {@code BigDecimal}, {@code byte[]}, the {@code java.sql} and
- * {@code java.time} dates ({@code Instant}, {@code Object} and {@code null} throw, as the
- * driver does); any other class throws in an answer.
+ * <p>The binary protocol (a server-prepared statement) and the text one differ in {@code getBytes}
+ * of a number or a date, so a result is kept under the dialect of its own statement's protocol
+ * ({@link #forStatement}) and answers only a read the driver reads the same way ({@link #serves});
+ * a statement of neither keeps and is answered nothing. Dates and times are {@link MySqlTime}'s,
+ * only when the connection leaves every time option at its default ({@link #TIME_OPTIONS}); nothing
+ * is kept when it sets an option that changes a getter ({@link #OPTIONS}), read from the
+ * connection itself however it was given. Whole numbers, {@code DECIMAL}, {@code DOUBLE},
+ * {@code FLOAT} and {@code _ci} strings that no getter parses are kept; {@code BIT},
+ * {@code BOOLEAN}, {@code YEAR}, binary strings, LOBs, {@code ENUM}/{@code SET}, {@code JSON} and
+ * spatial types never.
  *
  * <p>The server's side is MariaDB's or MySQL's, whichever driver asks: text is read with
- * {@link Lexer#MYSQL}, the transaction, functions and views by {@link MariaDbCatalog}, the
- * session by {@link MariaDbSession}. Threadsafe (the one mutable field is volatile).
+ * {@link Lexer#MYSQL}, the transaction, functions and views by {@link MariaDbCatalog}, the session
+ * by {@link MariaDbSession}. Threadsafe (the one mutable field is volatile).
+ *
+ * <p>The long form, getter by getter with the tests: docs/answers.md#mysql-connectorj.
  */
 final class MySqlDialect extends MySqlServerDialect {
   static final MySqlDialect TEXT = new MySqlDialect("MySQL Connector/J", true);

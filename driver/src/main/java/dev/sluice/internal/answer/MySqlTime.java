@@ -18,34 +18,18 @@ import java.util.TimeZone;
 
 /**
  * MySQL Connector/J's getters of {@code DATE}, {@code DATETIME}, {@code TIMESTAMP} and
- * {@code TIME}, re-done from the value's text ({@code getString}: {@code 2024-02-29},
- * {@code 2024-02-29 13:14:15.123456}, {@code 13:14:15}) as the driver computes them when the
- * connection sets no time option ({@link MySqlDialect#of}): the JVM's zone is the session's, and
- * the {@code java.sql} values come from a {@code Calendar} set field by field — the driver's own
- * (Gregorian, {@code Locale.US}, not lenient) or a clone of the caller's.
+ * {@code TIME}, re-done from the value's text ({@code getString}) as the driver computes them when
+ * the connection sets no time option ({@link MySqlDialect#of}): the JVM's zone is the session's,
+ * and the {@code java.sql} values come from a {@code Calendar} set field by field — the driver's
+ * own (Gregorian, {@code Locale.US}, not lenient) or a clone of the caller's.
  *
- * <p>Only values whose every getter is that arithmetic are kept: dates from the year 1900 to
- * 9999 (no zero date, no Julian calendar, no local mean time), times from {@code 00:00:00} to
- * {@code 23:59:59.999999} (not MySQL's negative or 838-hour intervals), and values whose every
- * local date-time a getter computes in the JVM's zone — the value itself, its date's midnight,
- * its time on 1 January 1970, that day's midnight — exists there exactly once (the driver's
- * calendar refuses a time in a summer-time gap; an hour that repeats reads as either).
+ * <p>Only values whose every getter is that arithmetic are kept: dates from 1900 to 9999, times
+ * from {@code 00:00:00} to {@code 23:59:59.999999}, and values whose every local date-time a getter
+ * computes (the value, its date's midnight, its time on 1 January 1970, that day's midnight)
+ * exists exactly once in the JVM's zone.
  *
- * <p>The driver, for each (numeric getters throw):
- * <ul>
- *   <li>{@code getDate}: the date's midnight in the calendar's zone, also of a date-time; of a
- *       {@code TIME}, 1 January 1970 at midnight in the JVM's zone, whatever the calendar;
- *   <li>{@code getTime}: the time of day on 1 January 1970 in the calendar's zone, to the
- *       millisecond; of a {@code DATE}, that day's midnight;
- *   <li>{@code getTimestamp}: the date and time in the calendar's zone, with the nanoseconds;
- *       a {@code DATE} at midnight, a {@code TIME} on 1 January 1970;
- *   <li>{@code LocalDate}, {@code LocalTime}, {@code LocalDateTime}: the fields (a
- *       {@code DATE}'s time is midnight, a {@code TIME}'s date 1 January 1970);
- *       {@code OffsetDateTime}, {@code ZonedDateTime}: those in the JVM's zone;
- *       {@code java.util.Date}: the instant of {@code getTimestamp}; {@code Instant} throws.
- * </ul>
- *
- * <p>Threadsafe (no state).
+ * <p>Threadsafe (no state). The long form, getter by getter:
+ * docs/answers.md#mysql-connectorjs-dates-and-times.
  */
 final class MySqlTime {
   private static final LocalDate EPOCH = LocalDate.of(1970, 1, 1);

@@ -17,56 +17,30 @@ import java.util.function.Predicate;
 /**
  * This instance's side of sharing kept results with the other instances of its budget
  * ({@code sluice.stale.share}): the results it kept wait here for the sending thread, which
- * encodes them ({@link KeptCodec}); what the others sent is read back into results.
+ * encodes them ({@link KeptCodec}); what the others sent is read back into results. Shared, every
+ * instance answers from every admitted read of the budget, not only from its own share's.
  *
- * <p><b>Why share.</b> An instance answers only reads it has itself seen answered while limiting,
- * and its share of the budget shrinks as the fleet grows: with 1/k<sup>1.4</sup> popularity, four
- * instances answer 79&nbsp;% of a 4-second outage's reads from their own results, one store fed
- * by the whole budget 86&nbsp;% ({@code docs/answers.md}). Shared, every instance answers from
- * every admitted read of the budget.
+ * <p>What a receiver keeps from a message:
+ * <ul>
+ *   <li>only results of an instance whose getters convert values the same way (driver and
+ *       version, JVM time zone and locale: {@link #environment}), never its own;
+ *   <li>nothing of a message unsigned, signed by an unknown key or wrongly ({@link ShareKeys}),
+ *       older than {@code max-age} by the wall clocks, or not above the last sequence heard from
+ *       its sender (at most {@value #SENDERS_KEPT} senders remembered); each counted under its
+ *       {@link Drop reason}, nothing of it decoded;
+ *   <li>with {@code sluice.stale.share-encrypt}, results sealed ({@link ShareKeys#seal}; the
+ *       message begins {@value #SEALED_VERSION}), opened after the signature is checked;
+ *   <li>a result's age plus the positive transit time, so it is never younger here than there.
+ * </ul>
  *
- * <p><b>Answering the same as the live result.</b> A result is heard only from an instance whose
- * getters convert values the same way: the same JDBC driver and version, JVM time zone and
- * locale ({@link #environment}); a message from any other is ignored, as is one this instance
- * sent. Values travel as they were kept, tagged by class ({@link KeptCodec}): a result with a
- * value of any other class stays on its instance.
- *
- * <p><b>Signed.</b> Whoever can publish on the channel could otherwise answer every instance's
- * reads with rows of their choosing. Every message is signed ({@link ShareKeys}: HMAC-SHA256 over
- * its whole text and the channel's name) and carries the signing key's id, the sender, a
- * per-sender sequence and the sender's wall-clock time. A message that is unsigned, signed by a
- * key this instance does not know or with a wrong signature, older than {@code max-age} by the
- * wall clocks, or whose sequence is not above the last one heard from its sender (a replay) is
- * dropped, counted under its {@link Drop reason}; nothing of it is decoded. The sequences heard
- * are remembered for {@value #SENDERS_KEPT} senders at most, each until {@code max-age} plus a
- * minute after it was last heard: a replayed message is then over-age.
- *
- * <p><b>Sealed.</b> With {@code sluice.stale.share-encrypt}, each result's bytes are sealed
- * ({@link ShareKeys#seal}, AES-256-GCM bound to the channel's name) and the message's first word
- * is {@value #SEALED_VERSION}: whoever reads the channel (a {@code MONITOR}, a subscriber with the
- * password) reads no row. A receiver opens a sealed message whatever its own setting, with the key
- * the message names; a result that does not open is dropped as {@link Drop#UNDECODABLE}. The
- * signature is over the sealed text, so it is checked before anything is opened. A message of
- * fences carries tables' names, not rows, and is never sealed.
- *
- * <p><b>Age.</b> A message carries the result's age when it was encoded and the sender's
- * wall-clock time then; the receiver adds the time in transit by its own wall clock when that is
- * positive, so a result is never younger here than there, and a clock ahead of the sender's only
- * makes results expire sooner.
- *
- * <p><b>Write fences.</b> A write through this instance fences the results that may read what it
- * wrote ({@link Fences}), here and, in a message of its own, on every other instance: {@code f1
- * <key id> <sender> <sequence> <environment> <wall ms> <fence>... <signature>}, each fence a
- * table's name in Base64, or {@code *} for every table. It is signed, checked and dropped as a
- * message of results is, with one sequence for both; but it is applied whatever the receiver's
- * environment, and also while the receiver is not limiting: a write changes the data of every
- * reader. The receiver applies it when it hears it ({@link Tracker#fenceHeard}). A fence goes
- * before the results of its tick, and a result this instance's own fences exclude is not sent
- * at all ({@link #next(String, LongSupplier, Predicate)}): a result kept before a write never
- * reaches another instance after that write's fence.
+ * <p>A write fence ({@link Fences}) travels in a message of its own, signed and checked as results
+ * are, and applied whatever the receiver's environment and also while it is not limiting
+ * ({@link Tracker#fenceHeard}). A fence goes before the results of its tick, and a result this
+ * instance's own fences exclude is never sent ({@link #next(String, LongSupplier, Predicate)}).
  *
  * <p>This class is threadsafe and takes no lock; {@link #offer} is the only method a request
- * calls.
+ * calls. The long form: docs/answers.md#sharing-kept-results-between-instances; the messages and
+ * keys: docs/redis.md#signed-messages-and-key-rotation.
  */
 final class Sharing {
   /** The most kept results waiting to be sent; more are not shared. */
