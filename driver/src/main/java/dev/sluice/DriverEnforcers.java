@@ -29,38 +29,21 @@ import org.slf4j.LoggerFactory;
  * the class loader that loaded Sluice), shared by every connection made with that name, so that a
  * pool of fifty physical connections draws from one bucket.
  *
- * <p>Design note: building outside the lock. Building an enforcer may wait on Redis (the first flag
- * read, the first heartbeat) and registers an MXBean. It never happens under the JVM-wide lock:
- * under the lock, the first connect for a name only puts a placeholder {@link Entry} in the map and
- * becomes its one builder; it then builds with no lock held. A connect for the same name finds the
- * placeholder and waits for that build alone (it needs the enforcer); a connect for any other name,
- * and every {@code stats} or metrics scrape, takes the lock for a map look-up only. Since a name
- * has at most one builder, two enforcers of one name are never built at once, so no losing copy
- * (threads, MXBean) is ever left to clean up. A build that fails removes its placeholder and hands
- * its exception to the connects waiting on it; the next connect builds again.
+ * <p>Building outside the lock: building an enforcer may wait on Redis and registers an MXBean, so
+ * under the lock the first connect for a name only puts a placeholder {@link Entry} in the map and
+ * becomes its one builder; connects for that name wait for that build alone, every other connect
+ * and scrape takes the lock for a look-up only, and no losing copy is ever left to clean up.
  *
- * <p>Design note: when an enforcer stops. A driver-made enforcer may own background work (a Redis
- * flag reader, a registry heartbeat that counts this instance in {@code sluice.instances=redis}).
- * It must stop when the pool that used it is closed, or an application that swaps or closes its
- * pool keeps reading Redis and keeps counting itself as an instance for its whole life. The driver
- * cannot see a pool being closed, only its physical connections: so each enforcer counts the raw
- * connections made for it ({@link DriverConnections}: held weakly, gone when closed or collected),
- * and a sweeper checks them every {@value #SWEEP_SECONDS} s. An enforcer with no connection left,
- * and none being opened, for {@value #GRACE_SECONDS} s is closed and forgotten; the next
- * connection with its name builds it anew. The grace period keeps the enforcer, and its bucket, across a pool replacing its
- * connections and across code that opens one connection per task through {@code DriverManager}. A
- * connect that gives the name other settings does not wait for the grace period: when none of the
- * enforcer's connections is open (checked then and there), the enforcer is closed and replaced at
- * once, with an INFO line; when some are, the error says how many. An enforcer being closed stays
- * in the map, marked retired, until its MXBean is unregistered, so that the next enforcer of that
- * name registers under the plain name; connects for it wait for that. The sweeper is one daemon
- * thread, started with the first enforcer and stopped with the last, so nothing of Sluice stays
- * running once no enforcer is left.
+ * <p>When an enforcer stops: the driver cannot see a pool being closed, only its physical
+ * connections, so each enforcer counts the raw connections made for it ({@link DriverConnections},
+ * held weakly) and a sweeper checks them every {@value #SWEEP_SECONDS} s; an enforcer with none left
+ * and none being opened for {@value #GRACE_SECONDS} s is closed and forgotten. The sweeper is one
+ * daemon thread, running only while an enforcer exists.
  *
  * <p>This class is threadsafe: its state is guarded by one {@link ReentrantLock} (not a monitor, so
- * a virtual thread waiting for it does not pin its carrier), held only for map and list updates:
- * neither {@link Enforcer#open}, {@link Enforcer#close()} nor {@code isClosed()} is ever called
- * while holding it.
+ * a waiting virtual thread does not pin its carrier), held only for map and list updates: neither
+ * {@link Enforcer#open}, {@link Enforcer#close()} nor {@code isClosed()} is ever called while
+ * holding it. The long form: docs/architecture.md#driver-modes-enforcers.
  */
 final class DriverEnforcers {
   private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.SluiceDriver");

@@ -3,54 +3,22 @@ package dev.sluice.internal.sql;
 /**
  * The one SQL lexer of the library: where a token begins and ends, read as PostgreSQL reads it
  * ({@code scan.l}), so that what Sluice takes for code is what the server runs. Used by
- * {@code TransactionText} (which text ends or begins a transaction) and by the answers' reading
- * of a statement ({@code ReadText}, {@code Calls}); {@code LexerAgreementTest} (on an embedded PostgreSQL) checks
- * its boundaries against a real PostgreSQL over a corpus of a few hundred texts.
+ * {@code TransactionText} (which text ends or begins a transaction) and by the answers' reading of
+ * a statement ({@code ReadText}, {@code Calls}); {@code LexerAgreementTest} (on an embedded
+ * PostgreSQL) checks its boundaries against a real PostgreSQL over a corpus of a few hundred texts.
  *
- * <ul>
- *   <li>blanks are every character up to {@code ' '}; {@code --} comments end at {@code \r} or
- *       {@code \n}; block comments nest ({@code /* /* *}{@code / *}{@code /}); a comment may
- *       start inside a run of operator characters ({@code 2*}{@code /*c*}{@code /3});
- *   <li>words: a letter, {@code _} or any character above {@code 0x7f}, then those, digits and
- *       {@code $} ({@code a$b}, and {@code \u00a0nextval} is one word, as PostgreSQL has it);
- *   <li>quoted identifiers {@code "…"} with {@code ""} inside;
- *   <li>standard strings {@code '…'} with {@code ''} inside, also after {@code N}, {@code B},
- *       {@code X} and {@code U&}; a backslash in one makes it <em>unplaceable</em> (its end
- *       depends on {@code standard_conforming_strings}, a setting of the session);
- *   <li>escape strings {@code E'…'}: a backslash escapes the next character ({@code \'});
- *   <li>dollar quotes {@code $tag$…$tag$} (the tag a word without {@code $}), parameters
- *       {@code $1}, numbers ({@code 1.5e-3}, {@code 0x1F}, {@code 1_000});
- *   <li>anything else is a one-character token.
- * </ul>
- *
- * <p>{@link #STRICT} reads text of a database whose rules differ (MySQL, MariaDB, H2…) on the
- * safe side: every construct whose meaning differs between them makes the text unplaceable —
- * MySQL's {@code #} comments and executable comments {@code /*!…*}{@code /} (and optimizer hints
- * {@code /*+…*}{@code /}), H2's {@code //} comments, a block comment inside a block comment, a
- * dollar sign that is not a parameter, a backslash in any quoted span. {@code `…`} is a quoted
- * identifier there (in PostgreSQL a backtick is an operator character).
- *
- * <p>{@link #MYSQL} reads text as MySQL and MariaDB read it, and where their reading depends on
- * the session ({@code sql_mode}'s {@code NO_BACKSLASH_ESCAPES} and {@code ANSI_QUOTES}) only what
- * reads the same either way is placed:
- * <ul>
- *   <li>{@code #} comments, and {@code -- } comments only when a blank or control character
- *       follows the dashes ({@code 1--1} is two minus signs), both to {@code \n} only; block
- *       comments end at the first {@code *}{@code /} (they do not nest); executable comments
- *       {@code /*!…*}{@code /} and {@code /*M!…*}{@code /} are unplaceable (the server runs them);
- *   <li>{@code '…'} and {@code "…"} with a backslash are placed only when the backslash-escaped
- *       reading and the literal one end at the same quote ({@code 'C:\dir'} yes,
- *       {@code 'it\'s'} no); {@code "…"} is a quoted name (the name is judged: the safe side of
- *       {@code ANSI_QUOTES}); {@code `…`} with {@code ``} inside, a backslash in it literal;
- *   <li>{@code N'…'}, {@code X'…'}, {@code B'…'} are strings ({@code E'} and {@code U&} are not
- *       MySQL's);
- *   <li>{@code @} (a user or system variable: the session's state) and {@code $} starting a token
- *       are unplaceable; a number running into letters ({@code 1abc}, a name in MySQL) too.
- * </ul>
+ * <p>Three readings: the default, PostgreSQL's (nested block comments, escape strings, dollar
+ * quotes, a backslash in a standard string unplaceable since its end depends on the session);
+ * {@link #STRICT}, for a database whose rules differ (H2…), where every construct whose meaning
+ * differs between the databases makes the text unplaceable; and {@link #MYSQL}, MySQL's and
+ * MariaDB's, where what depends on the session's {@code sql_mode} is placed only if it reads the
+ * same either way, and executable comments and {@code @} variables are unplaceable.
  *
  * <p>Every method reads characters in place: no regular expression, no copy, no allocation.
  * {@code -1} ({@link #UNPLACEABLE}) answers a span whose end the lexer cannot be sure of, and an
  * unclosed quote. This class is threadsafe (it has no state).
+ *
+ * <p>The long form, rule by rule for each reading: docs/architecture.md#the-sql-lexer.
  */
 public final class Lexer {
   /** PostgreSQL's rules. */
