@@ -426,22 +426,20 @@ class FleetThroughAnOutageTest {
       return Long.MAX_VALUE;
     }
 
-    /** The last move to CLOSED. */
     /** When the breaker last opened; {@code Long.MIN_VALUE}: never. */
     long breakerOpenedAt() {
-      long at = Long.MIN_VALUE;
-      for (long[] move : breakerMoves) {
-        if (move[1] == State.OPEN.ordinal()) {
-          at = move[0];
-        }
-      }
-      return at;
+      return lastMoveTo(State.OPEN);
     }
 
+    /** When the breaker last closed; {@code Long.MIN_VALUE}: never. */
     long breakerClosedAt() {
+      return lastMoveTo(State.CLOSED);
+    }
+
+    private long lastMoveTo(State state) {
       long at = Long.MIN_VALUE;
       for (long[] move : breakerMoves) {
-        if (move[1] == State.CLOSED.ordinal()) {
+        if (move[1] == state.ordinal()) {
           at = move[0];
         }
       }
