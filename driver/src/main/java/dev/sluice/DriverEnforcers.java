@@ -102,6 +102,11 @@ final class DriverEnforcers {
       this.settings = settings;
     }
 
+    /** The enforcer; only once {@link #acquire} has returned this entry. */
+    Enforcer enforcer() {
+      return enforcer;
+    }
+
     /** The enforcer's limiter; only once {@link #acquire} has returned this entry. */
     Limiter limiter() {
       return enforcer.limiter();

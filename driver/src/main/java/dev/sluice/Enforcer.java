@@ -8,6 +8,7 @@ import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Mode;
 import dev.sluice.internal.config.RedisUri;
 import dev.sluice.internal.config.Settings;
+import dev.sluice.internal.jdbc.Connections;
 import dev.sluice.internal.limit.Bucket;
 import dev.sluice.internal.limit.HeldCount;
 import dev.sluice.internal.limit.LimitSettings;
@@ -21,6 +22,7 @@ import dev.sluice.internal.redis.RedisLinks;
 import dev.sluice.internal.redis.Registry;
 import dev.sluice.internal.redis.ResultChannel;
 import dev.sluice.internal.trace.Tracing;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -119,7 +121,9 @@ final class Enforcer implements AutoCloseable {
             SettingsCheck.shareKeys(settings, System::getenv),
             settings.get(Keys.STALE_SHARE_ENCRYPT))
         : Answers.create(name, answering, ticker::read, StaleResultWarning.STALE);
-    limiter.answerWith(answers); // before any connection can ask: published with the limiter
+    if (answers != null) { // before any connection can ask: published with the limiter
+      limiter.follow(answers::limitingStarted, answers::limitingStopped, answers::summaryNote);
+    }
     limiter.decisions(Tracing.decisions(name)); // null without a tracing library; same publication
     ResultChannel sharing = null;
     if (share) {
@@ -221,6 +225,19 @@ final class Enforcer implements AutoCloseable {
   /** The budget's answers instead of refusals, or {@code null} when they are off. */
   Answers answers() {
     return answers;
+  }
+
+  /**
+   * Makes the budget's wrapper of a connection the pool or the driver handed out: admitted by
+   * its limiter, answered from its answers. The one place both meet.
+   *
+   * @param raw the connection; {@code null} gives {@code null} (and gives the place back)
+   * @param checkoutHeld what the checkout's door returned
+   * @param user the user it was asked for with, or {@code null}
+   * @return the wrapper, or {@code null}
+   */
+  Connection wrap(Connection raw, int checkoutHeld, String user) {
+    return Connections.wrap(raw, limiter, answers, checkoutHeld, user);
   }
 
   /**

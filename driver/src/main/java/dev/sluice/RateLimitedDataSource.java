@@ -4,7 +4,6 @@ import dev.sluice.internal.config.Instances;
 import dev.sluice.internal.config.Key;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Settings;
-import dev.sluice.internal.jdbc.Connections;
 import dev.sluice.internal.limit.Limiter;
 import dev.sluice.internal.limit.Ticker;
 import java.io.PrintWriter;
@@ -91,7 +90,7 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
       limiter.places().afterCheckout(held, null);
       throw e;
     }
-    return Connections.wrap(raw, limiter, held);
+    return enforcer.wrap(raw, held, null);
   }
 
   /**
@@ -114,7 +113,7 @@ public final class RateLimitedDataSource implements DataSource, AutoCloseable {
       limiter.places().afterCheckout(held, null);
       throw e;
     }
-    return Connections.wrap(raw, limiter, held, username);
+    return enforcer.wrap(raw, held, username);
   }
 
   private int beforeCheckout() throws SQLException {

@@ -5,7 +5,6 @@ import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.Secrets;
 import dev.sluice.internal.driver.DriverLookup;
 import dev.sluice.internal.driver.SluiceUrl;
-import dev.sluice.internal.jdbc.Connections;
 import java.io.IOException;
 import java.io.InputStream;
 import java.sql.Connection;
@@ -111,8 +110,7 @@ public final class SluiceDriver implements Driver {
           + " URL but returned no connection", "08001");
     }
     enforcers.connected(entry, raw);
-    return Connections.wrap(raw, entry.limiter(), 0,
-        target.properties().getProperty("user"));
+    return entry.enforcer().wrap(raw, 0, target.properties().getProperty("user"));
   }
 
   /**

@@ -83,6 +83,16 @@ class PackageRulesTest {
     }
   }
 
+  /**
+   * The limiter knows nothing of answers: it returns a verdict, the read's wrapper asks the
+   * answers, and the composition root wires what follows limiting (issue 37's one door).
+   */
+  @Test
+  void theLimitPackage_knowsNothingOfAnswers() {
+    assertThat(internalPackageGraph().get("limit")).as("what internal.limit uses")
+        .doesNotContain("answer");
+  }
+
   @Test
   void onlyTheRedisPackage_importsJedis() {
     List<String> importers = new ArrayList<>();

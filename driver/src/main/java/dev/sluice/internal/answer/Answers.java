@@ -68,12 +68,12 @@ public final class Answers {
   private volatile Dialect dialect;
   private final Catalog catalog;
   /**
-   * Whether the flag opened, or this budget refused a read, since a read last found it not
-   * limiting: the request path's hint to ask the limiter whether a read is to be recorded. A
-   * plain field, so that the flag-closed path reads no volatile field for answers: a stale value
-   * costs at most one needless question to the limiter, or one read not recorded.
+   * Whether limiting started and has not stopped since, as the limiter's recovery hold tells it
+   * ({@link #limitingStarted()}, {@link #limitingStopped()}): the request path's hint to ask the
+   * limiter whether a read is to be recorded. Volatile, so that the last word told is the one
+   * read (a plain load on x86, as before); read once per prepared statement and admitted read.
    */
-  private boolean active;
+  private volatile boolean active;
 
   private Answers(String budgetName, AnswerSettings settings, LongSupplier nanoTime,
       StaleWarnings warnings, int waitersPerRead, ShareKeys shareKeys, boolean seal) {
@@ -485,9 +485,9 @@ public final class Answers {
   }
 
   /**
-   * Whether the flag opened or a read was refused since a read last found the budget not
-   * limiting ({@link #limitingStarted()}, {@link #refused}, {@link #notLimiting()}): until then
-   * nothing is recorded, and a statement records no parameters. A plain read.
+   * Whether limiting started and has not stopped since ({@link #limitingStarted()},
+   * {@link #limitingStopped()}): until then nothing is recorded, and a statement records no
+   * parameters.
    *
    * @return the hint
    */
@@ -496,26 +496,24 @@ public final class Answers {
   }
 
   /**
-   * A read was refused: the budget is limiting; recording may begin. With sharing, the first
-   * refusal also learns the {@link Sharing#environment} from the caller's connection, so that
-   * what other instances send is heard before this one has kept anything.
+   * A read was refused (recording began already: the limiter told {@link #limitingStarted()}
+   * first). With sharing, the first refusal learns the {@link Sharing#environment} from the
+   * caller's connection, so that what other instances send is heard before this one has kept
+   * anything.
    *
    * @param caller the refused read's statement; {@code null}: none to learn from
    */
   public void refused(Statement caller) {
-    if (!active) {
-      active = true;
-    }
     if (sharing != null && environment == null && caller != null) {
       learnEnvironment(caller);
     }
   }
 
   /**
-   * The breaker flag opened (and Sluice enforces): recording may begin at once, before any
-   * refusal — limiting's first reads, admitted by the burst, are the first results kept. With
-   * no breaker flag ({@code sluice.flag=always}), or in shadow mode, nothing calls this: there
-   * recording begins with the first refusal ({@link #refused}).
+   * Limiting started, told once by the limiter's recovery hold: recording begins. When the flag
+   * opens (and Sluice enforces) that is at once, before any refusal: limiting's first reads,
+   * admitted by the burst, are the first results kept. With no breaker flag
+   * ({@code sluice.flag=always}) it is told at the first refusal; in shadow mode, never.
    */
   public void limitingStarted() {
     if (!active) {
@@ -523,8 +521,11 @@ public final class Answers {
     }
   }
 
-  /** A call found the budget not limiting (or limiting stopped): drops every kept result. */
-  public void notLimiting() {
+  /**
+   * Limiting stopped (or the budget closed), told once by the limiter's recovery hold, the one
+   * place kept results are dropped while the budget lives.
+   */
+  public void limitingStopped() {
     if (active) {
       active = false;
     }

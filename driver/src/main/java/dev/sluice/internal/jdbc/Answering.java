@@ -46,7 +46,7 @@ final class Answering {
    * allocated.
    */
   static Parameters parameters(ReportingConnection connection) {
-    Answers a = connection.limiter.answers();
+    Answers a = connection.answers;
     return a != null && a.active() ? new Parameters() : null;
   }
 
@@ -58,7 +58,7 @@ final class Answering {
    * {@link #parameters} while answers are not active.
    */
   static Parameters lateParameters(ReportingConnection connection, String sql) {
-    Answers a = connection.limiter.answers();
+    Answers a = connection.answers;
     return a == null || !a.active() || sql == null ? null
         : Parameters.late(questionMarks(sql));
   }
@@ -92,7 +92,7 @@ final class Answering {
   static ResultSet answerOrRefuse(ReportingConnection connection, int verdict, Statement caller,
       String sql, Parameters parameters, boolean prepared) throws RateLimitExceededException {
     Limiter limiter = connection.limiter;
-    Answers a = limiter.answers();
+    Answers a = connection.answers;
     if (a == null) {
       throw limiter.refusal(verdict);
     }
@@ -151,13 +151,10 @@ final class Answering {
   static ResultSet recorded(ReportingConnection connection, Statement caller, ResultSet result,
       String sql, Parameters parameters, boolean prepared) {
     Limiter limiter = connection.limiter;
-    Answers a = limiter.answers();
-    if (a == null || !a.active() || !(result instanceof ResultSetWrapper)) {
-      return result;
-    }
-    if (!limiter.isLimiting()) {
-      a.notLimiting(); // limiting ended: no more recording, and the kept results go
-      return result;
+    Answers a = connection.answers;
+    if (a == null || !a.active() || !(result instanceof ResultSetWrapper)
+        || !limiter.isLimiting()) {
+      return result; // a stop is told to the answers by the limiter's hold, not here
     }
     if ((connection.state() & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION
         | ConnectionState.UNREAD)) != ConnectionState.AUTO_COMMIT) {

@@ -1,5 +1,6 @@
 package dev.sluice.internal.jdbc;
 
+import dev.sluice.internal.answer.Answers;
 import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
 import java.sql.CallableStatement;
@@ -38,8 +39,9 @@ abstract class ConnectionWrapper extends ReportingConnection {
   /** The metadata last handed out, so asking twice gives the same wrapper. */
   private DatabaseMetaDataWrapper metaData;
 
-  ConnectionWrapper(Connection delegate, Limiter limiter, int state, String user) {
-    super(delegate, limiter, state, user);
+  ConnectionWrapper(Connection delegate, Limiter limiter, Answers answers, int state,
+      String user) {
+    super(delegate, limiter, answers, state, user);
   }
 
   /**

@@ -1,12 +1,14 @@
 package dev.sluice.internal.jdbc;
 
+import dev.sluice.internal.answer.Answers;
 import dev.sluice.internal.limit.Limiter;
 import java.sql.Connection;
 
 /**
  * Where a connection becomes Sluice's: the data source and the driver hand the connection the
- * pool or the driver gave them to {@link #wrap}, and get back the {@link ConnectionWrapper}
- * whose statements the limiter admits. The one class of this package that names the generated
+ * pool or the driver gave them to {@link #wrap}, with the budget's limiter and answers, and get
+ * back the {@link ConnectionWrapper} whose statements the limiter admits and whose refused reads
+ * the answers may answer. The one class of this package that names the generated
  * connection class, so it sits above all the others and none of them refers to it.
  *
  * <p>Stateless.
@@ -37,24 +39,28 @@ public final class Connections {
    * @return the wrapper, or {@code null} when {@code raw} is {@code null}
    */
   public static Connection wrap(Connection raw, Limiter limiter, int checkoutHeld) {
-    return wrap(raw, limiter, checkoutHeld, null);
+    return wrap(raw, limiter, null, checkoutHeld, null);
   }
 
   /**
-   * As {@link #wrap(Connection, Limiter, int)}, for a connection asked for with a user.
+   * As {@link #wrap(Connection, Limiter, int)}, for the budget's connections: asked for with a
+   * user, and answered from {@code answers} when a read is refused.
    *
    * @param raw the connection to wrap; {@code null} gives {@code null} (and gives the place back)
    * @param limiter decides what is admitted
+   * @param answers the budget's answers instead of refusals; {@code null}: off
    * @param checkoutHeld what {@link Limiter#beforeCheckout()} returned
    * @param user the user the connection was asked for with, part of a read's identity for
    *     answers; {@code null} for the default
    * @return the wrapper, or {@code null} when {@code raw} is {@code null}
    */
-  public static Connection wrap(Connection raw, Limiter limiter, int checkoutHeld, String user) {
+  public static Connection wrap(Connection raw, Limiter limiter, Answers answers,
+      int checkoutHeld, String user) {
     if (raw == null) {
       limiter.places().afterCheckout(checkoutHeld, null);
       return null;
     }
-    return new GeneratedConnection(raw, limiter, limiter.places().checkedOut(checkoutHeld), user);
+    return new GeneratedConnection(raw, limiter, answers,
+        limiter.places().checkedOut(checkoutHeld), user);
   }
 }

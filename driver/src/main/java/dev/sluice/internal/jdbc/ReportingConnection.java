@@ -45,6 +45,8 @@ abstract class ReportingConnection implements Connection {
   final Connection delegate;
   /** The limiter that admits this connection's calls. */
   final Limiter limiter;
+  /** The budget's answers instead of refusals, asked on a refused read; {@code null}: off. */
+  final Answers answers;
   /**
    * Its state, laid out by {@link ConnectionState}; confined to the thread using it. Written here
    * by the statements' reports, and by {@link ConnectionWrapper} when a transaction ends.
@@ -64,9 +66,11 @@ abstract class ReportingConnection implements Connection {
    */
   private long startNanos;
 
-  ReportingConnection(Connection delegate, Limiter limiter, int state, String user) {
+  ReportingConnection(Connection delegate, Limiter limiter, Answers answers, int state,
+      String user) {
     this.delegate = delegate;
     this.limiter = limiter;
+    this.answers = answers;
     this.state = state;
     this.identity = user == null ? null : new Identity(user, null, null);
   }
@@ -221,7 +225,7 @@ abstract class ReportingConnection implements Connection {
 
   /** A noted statement starts. */
   private void noteStarted(String sql, Parameters parameters) {
-    Answers a = limiter.answers();
+    Answers a = answers;
     if (a != null) {
       a.tracker().started(session(a), sql, parameters);
     }
@@ -229,7 +233,7 @@ abstract class ReportingConnection implements Connection {
 
   /** A noted statement ended: applied to its session and the fences. */
   private void noteEnded(boolean failed) {
-    Answers a = limiter.answers();
+    Answers a = answers;
     if (a != null) {
       a.tracker().ended(session(a), limiter.episode(), autoCommit(), failed);
     }
@@ -240,7 +244,7 @@ abstract class ReportingConnection implements Connection {
    * With answers off one plain read; on, two while recording is off (nothing was kept then).
    */
   final void transactionEnded() {
-    Answers a = limiter.answers();
+    Answers a = answers;
     if (a != null && a.active()) {
       a.tracker().transactionEnded(session(a));
     }
@@ -252,7 +256,7 @@ abstract class ReportingConnection implements Connection {
    * changed): unknown until read again.
    */
   final void sessionChanged() {
-    Answers a = limiter.answers();
+    Answers a = answers;
     if (a != null) {
       session(a).unknown();
     }

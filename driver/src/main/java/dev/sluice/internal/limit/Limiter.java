@@ -18,9 +18,9 @@ import dev.sluice.BreakerFlag;
 import dev.sluice.Priority;
 import dev.sluice.RateLimitExceededException;
 import dev.sluice.Scope;
-import dev.sluice.internal.answer.Answers;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,9 +41,11 @@ import org.slf4j.LoggerFactory;
  * <p>A limit that refuses ends the decision: in enforce mode the door's verdict says so
  * ({@link ConnectionState#REFUSED}, with the limit and the priority), in shadow mode
  * ({@code sluice.mode=shadow}) the call passes uncharged and is counted. No exception is made
- * inside: a read's door ({@link #readVerdict}) asks the answers on a refusal and makes the
- * exception ({@link #refusal}) only when there is none; the other doors ({@link #beforeStatement},
- * {@link #beforeAutoCommit}, {@link #beforeCheckout}) make it at once. A door decides at the
+ * inside: a read's door ({@link #readVerdict}) returns the refusal to the read's wrapper, which
+ * may answer it and otherwise has the exception made ({@link #refusal}); the other doors
+ * ({@link #beforeStatement}, {@link #beforeAutoCommit}, {@link #beforeCheckout}) make it at once.
+ * Whoever follows limiting (answers) is wired in by {@link #follow}; this room knows nothing of
+ * them. A door decides at the
  * priority of the code ({@link Priority}) or, with none set, of the connection (read-only:
  * {@code SHEDDABLE}). What is counted goes to {@link Counts}.
  *
@@ -68,8 +70,11 @@ public final class Limiter {
   private final Concurrency concurrency;
   private final RateLimit rate;
   private final Places places;
-  /** Answers instead of refusals, set once before the limiter is handed out; {@code null}: off. */
-  private Answers answers;
+  /**
+   * Whether someone follows limiting ({@link #follow}): the statements admitted while limiting
+   * are then marked {@link ConnectionState#NOTED}. Set once, before the limiter is handed out.
+   */
+  private boolean noting;
   /** Decisions told to a tracing library, set once before it is handed out; {@code null}: none. */
   private Decisions decisions;
   /** Whether an adaptive cap samples statements, 1 in 64 while not limiting (statement scope). */
@@ -90,8 +95,7 @@ public final class Limiter {
     this.share = new BudgetShare(name, settings.budget(), instances, settings.burst(), bucket,
         concurrency);
     this.hold = new RecoveryHold(name, flag, new Recovery(settings.settle(),
-        settings.threshold()), ticker, bucket, share, counts, counts::shadow,
-        this::flagOpened, this::limitingStopped);
+        settings.threshold()), ticker, bucket, share, counts, counts::shadow, rate::forgetDebts);
     this.sampleWhileClosed = concurrency != null && concurrency.adaptive()
         && scope == Scope.STATEMENT;
     this.places = new Places(concurrency, sampleWhileClosed);
@@ -141,7 +145,7 @@ public final class Limiter {
     if (sampleWhileClosed && (next & (HELD | TX_PLACE)) != 0) {
       next = ConnectionState.sampleOneIn(next, concurrency.sampleStride());
     }
-    return answers == null ? next : next | ConnectionState.NOTED;
+    return noting ? next | ConnectionState.NOTED : next;
   }
 
   private int decide(int state, Connection connection, boolean limiting) throws SQLException {
@@ -196,10 +200,10 @@ public final class Limiter {
    */
   public int readVerdict(int state, Connection connection, String sql) throws SQLException {
     if (scope == Scope.STATEMENT && (state & AUTO_COMMIT) == 0 && TransactionText.ends(sql)) {
-      // the transaction's place is held until the ending statement returns; with answers on,
+      // the transaction's place is held until the ending statement returns; when followed,
       // the end is noted (the transaction's writes are fenced again once committed)
       return (state & ~TRANSACTION) | ((state & TX_PLACE) != 0 ? HELD : 0)
-          | (answers == null ? 0 : ConnectionState.NOTED);
+          | (noting ? ConnectionState.NOTED : 0);
     }
     return readVerdict(state, connection);
   }
@@ -289,6 +293,7 @@ public final class Limiter {
     }
     counts.reject(priority);
     counts.maybeSummarise();
+    hold.tellStarted(); // with no breaker flag, the first refusal starts what follows limiting
     return REFUSED | (byCap ? ConnectionState.BY_CAP : 0)
         | priority.ordinal() << ConnectionState.REFUSED_PRIORITY_SHIFT;
   }
@@ -419,42 +424,29 @@ public final class Limiter {
   }
 
   /**
-   * The breaker flag opened: the answers start recording at once, so that the reads the burst
-   * admits are kept, rather than after the first refusal.
-   */
-  private void flagOpened() {
-    Answers a = answers;
-    if (a != null) {
-      a.limitingStarted();
-    }
-  }
-
-  /** Limiting stopped: what transactions owed is forgotten, the kept answers dropped. */
-  private void limitingStopped() {
-    rate.forgetDebts();
-    Answers kept = answers;
-    if (kept != null) {
-      kept.notLimiting();
-    }
-  }
-
-  /**
    * How many times limiting has started or stopped (a count, not a time): a session whose
-   * statements answers noted only while limiting is known only within one such episode.
+   * statements were noted only while limiting is known only within one such episode.
    */
   public long episode() {
     return hold.episode();
   }
 
-  /** The budget's answers instead of refusals (the connections ask them), or {@code null}. */
-  public Answers answers() {
-    return answers;
-  }
-
-  /** Sets the budget's answers ({@code null}: off), once, before the limiter is handed out. */
-  public void answerWith(Answers answers) {
-    this.answers = answers;
-    counts.noteWith(answers == null ? null : answers::summaryNote);
+  /**
+   * Sets who follows limiting (answers, wired by the composition root; this room knows nothing
+   * of them): told once when limiting starts and once when it stops, by the recovery hold
+   * ({@link RecoveryHold#followedBy}); the statements admitted while limiting are marked
+   * {@link ConnectionState#NOTED} for it; its note ends the rejection summary line. Once, before
+   * the limiter is handed out.
+   *
+   * @param started told when the flag opens (in enforce mode), or at the first refusal with no
+   *     breaker flag
+   * @param stopped told when limiting stops, and when the budget closes
+   * @param summaryNote what the rejection summary line adds
+   */
+  public void follow(Runnable started, Runnable stopped, Supplier<String> summaryNote) {
+    hold.followedBy(started, stopped);
+    counts.noteWith(summaryNote);
+    noting = true;
   }
 
   /** What was admitted, refused and charged, by priority. */

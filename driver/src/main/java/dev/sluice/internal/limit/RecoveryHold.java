@@ -50,10 +50,12 @@ public final class RecoveryHold implements AdmitLimit {
   private static final int STARTING = 2;
   private static final int RECOVERING = 3;
   private static final VarHandle PHASE;
+  private static final VarHandle TOLD;
 
   static {
     try {
       PHASE = MethodHandles.lookup().findVarHandle(RecoveryHold.class, "phase", int.class);
+      TOLD = MethodHandles.lookup().findVarHandle(RecoveryHold.class, "toldStart", long.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -67,10 +69,14 @@ public final class RecoveryHold implements AdmitLimit {
   private final Counts counts;
   /** Whether the limiter is in shadow mode, for the words of the log lines. */
   private final BooleanSupplier shadow;
-  /** What else ends when limiting stops: debts, kept answers. */
+  /** What else ends when limiting stops: the limiter's debts. */
   private final Runnable whenLimitingStops;
-  /** What else begins when the flag opens (not in shadow mode, not with no flag): answers. */
-  private final Runnable whenFlagOpens;
+  /** Who follows limiting ({@link #followedBy}): told when it starts; nothing by default. */
+  private Runnable followerStarts = () -> {};
+  /** Told when limiting stops ({@link #followedBy}). */
+  private Runnable followerStops = () -> {};
+  /** The episode whose start the follower was told ({@link #tellStarted}). */
+  private volatile long toldStart;
   /** Read on every gated call; replaced once, by {@link #stop()}, with {@link #STOPPED}. */
   private volatile BreakerFlag flag;
   private volatile int phase;
@@ -92,8 +98,7 @@ public final class RecoveryHold implements AdmitLimit {
   private long rejectedBeforeRecovery;
 
   RecoveryHold(String name, BreakerFlag flag, Recovery recovery, Ticker ticker, Bucket bucket,
-      BudgetShare share, Counts counts, BooleanSupplier shadow, Runnable whenFlagOpens,
-      Runnable whenLimitingStops) {
+      BudgetShare share, Counts counts, BooleanSupplier shadow, Runnable whenLimitingStops) {
     this.name = name;
     this.flag = flag;
     this.recovery = recovery;
@@ -103,7 +108,43 @@ public final class RecoveryHold implements AdmitLimit {
     this.counts = counts;
     this.shadow = shadow;
     this.whenLimitingStops = whenLimitingStops;
-    this.whenFlagOpens = whenFlagOpens;
+  }
+
+  /**
+   * Sets who follows limiting: told once when it starts (the flag opens; with no breaker flag, the
+   * first refusal) and once when it stops, by this room and nowhere else. In shadow mode no start
+   * is told. Set once, before the limiter is handed out.
+   *
+   * @param started told when limiting starts
+   * @param stopped told when limiting stops (and when the budget closes)
+   */
+  void followedBy(Runnable started, Runnable stopped) {
+    this.followerStarts = started;
+    this.followerStops = stopped;
+  }
+
+  /**
+   * Tells the follower that limiting started, once per episode: when the flag opens, and at a
+   * refusal (a volatile read then, once told). Lock-free: a stop that raced the start is told
+   * again after it ({@code LimiterFollowerTest}), so the last word the follower hears is
+   * the one that holds.
+   */
+  void tellStarted() {
+    long episode = episodes.get();
+    long told = toldStart;
+    if (told == episode || phase == OFF || !TOLD.compareAndSet(this, told, episode)) {
+      return;
+    }
+    followerStarts.run();
+    if (phase == OFF) {
+      followerStops.run(); // stopped meanwhile: told after the start
+    }
+  }
+
+  /** Limiting stopped: the limiter's debts are forgotten and the follower told. */
+  private void stopped() {
+    whenLimitingStops.run();
+    followerStops.run();
   }
 
   /** Reads the flag, noticing when limiting starts or stops; {@code true} while recovering. */
@@ -188,7 +229,7 @@ public final class RecoveryHold implements AdmitLimit {
     transition(flag.isOpen()); // a close no call has seen yet starts its recovery first
     episodes.incrementAndGet();
     if (PHASE.compareAndSet(this, RECOVERING, OFF)) {
-      whenLimitingStops.run();
+      stopped();
       LOG.warn("{} - recovery ended by {} after {}: stopped limiting; {} refused during the"
           + " recovery", name, by, seconds(recovery.elapsedNanos(ticker.read())),
           Counts.calls(counts.rejected() - rejectedBeforeRecovery));
@@ -206,7 +247,7 @@ public final class RecoveryHold implements AdmitLimit {
     flag = STOPPED;
     episodes.incrementAndGet();
     phase = OFF; // ends a recovery too: with the flag closed for good, nothing moves it again
-    whenLimitingStops.run();
+    stopped();
   }
 
   /** The slow path: the flag is not what the request path last saw, or a recovery is on. */
@@ -235,7 +276,7 @@ public final class RecoveryHold implements AdmitLimit {
       } else {
         episodes.incrementAndGet(); // before the phase, as above
         if (PHASE.compareAndSet(this, RECOVERING, OFF)) {
-          whenLimitingStops.run();
+          stopped();
           logEnd();
           return false;
         }
@@ -286,7 +327,7 @@ public final class RecoveryHold implements AdmitLimit {
     if (openWasPresumed.getAsBoolean() && !openedInRecovery) {
       episodes.incrementAndGet(); // before the phase, as in transition
       if (PHASE.compareAndSet(this, OPEN, OFF)) {
-        whenLimitingStops.run();
+        stopped();
         LOG.warn("{} - the breaker flag's Redis answers again and the key says closed: stopped"
             + " limiting, with no recovery hold, since the flag was open only because Redis could"
             + " not be read, not because the cache's breaker opened; {} since the last summary",
@@ -295,7 +336,7 @@ public final class RecoveryHold implements AdmitLimit {
     } else if (!recovery.enabled()) {
       episodes.incrementAndGet();
       if (PHASE.compareAndSet(this, OPEN, OFF)) {
-        whenLimitingStops.run();
+        stopped();
         LOG.warn("{} - the cache breaker flag is closed: stopped limiting; {} since the last"
             + " summary", name, counts.sinceLastSummary());
       }
@@ -350,7 +391,7 @@ public final class RecoveryHold implements AdmitLimit {
           + " {}/s), burst {}{}", name, what, rate, budget, bucket.burst(),
           inShadow ? " would refuse" : "");
       if (!inShadow) {
-        whenFlagOpens.run();
+        tellStarted();
       }
     }
   }

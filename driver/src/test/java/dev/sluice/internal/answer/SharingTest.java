@@ -120,7 +120,7 @@ class SharingTest {
     receiver.heard(sender.next(ENV, clock::get));
     assertThat(receiver.entries()).as("not limiting: nothing kept").isZero();
 
-    receiver.refused(null);
+    receiver.limitingStarted();
     sender.offer(Store.Slot.holding(result(1, clock.get() - 1_000 * MS)));
     sender.offer(Store.Slot.holding(result(2, clock.get() - 5_000 * MS))); // as old as max-age: never answered
     receiver.heard(sender.next(ENV, clock::get));
@@ -206,8 +206,8 @@ class SharingTest {
   void aWriteOnTheSender_fencesTheReceiversResults_andTheSenderSendsNoneKeptBefore() {
     Answers sender = sharingAnswers(clock);
     Answers receiver = sharingAnswers(clock);
-    sender.refused(null);
-    receiver.refused(null);
+    sender.limitingStarted();
+    receiver.limitingStarted();
     receiver.channelHeard(true);
     receiver.kept(result(1, clock.get())); // the receiver's own
     sender.kept(result(2, clock.get()));
@@ -233,7 +233,7 @@ class SharingTest {
     assertThat(receiver.answer(one, null, Priority.NORMAL)).as("its own, kept before").isNull();
     assertThat(receiver.answer(two, null, Priority.NORMAL)).as("heard, kept before").isNull();
     assertThat(receiver.sharedFencesHeard()).isEqualTo(1);
-    receiver.notLimiting();
+    receiver.limitingStopped();
     receiver.kept(result(1, clock.get()));
     String again = withWord(first, 3, "99");
     assertThat(receiver.heard(again)).as("altered: dropped while not limiting too")
@@ -243,7 +243,7 @@ class SharingTest {
   @Test
   void aHeardResult_isAnsweredOnlyWhileTheChannelIsHeard_andOnlyIfHeardSinceItCameBack() {
     Answers receiver = sharingAnswers(clock);
-    receiver.refused(null);
+    receiver.limitingStarted();
     receiver.kept(result(1, clock.get())); // its own
     Sharing sender = new Sharing("shared", KEYS, 5_000, System::currentTimeMillis);
     sender.offer(Store.Slot.holding(result(2, clock.get())));

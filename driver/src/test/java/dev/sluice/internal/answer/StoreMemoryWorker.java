@@ -89,7 +89,7 @@ public final class StoreMemoryWorker {
    */
   private static void shared(Answers answers) {
     answers.learned(Sharing.environment("H2 JDBC Driver", "2.3.232"));
-    answers.refused(null);
+    answers.limitingStarted();
     Sharing other = new Sharing("memory", ShareKeys.of(KEYS), 3_600_000,
         System::currentTimeMillis);
     String environment = Sharing.environment("H2 JDBC Driver", "2.3.232");

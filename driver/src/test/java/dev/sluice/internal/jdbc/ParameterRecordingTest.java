@@ -50,8 +50,7 @@ class ParameterRecordingTest {
   @BeforeEach
   void open() throws SQLException {
     raw = DriverManager.getConnection("jdbc:h2:mem:");
-    limiter.gate().answerWith(answers);
-    connection = Connections.wrap(raw, limiter.gate(), 0, "app");
+    connection = Connections.wrap(raw, limiter.gate(), answers, 0, "app");
   }
 
   @AfterEach
@@ -84,7 +83,7 @@ class ParameterRecordingTest {
       assertThat(parameters(ps)).as("answers on but not active: no allocation").isNull();
     }
     Connection off = Connections.wrap(raw, new WrapperFixture().gate());
-    answers.refused(null);
+    answers.limitingStarted();
     try (PreparedStatement ps = off.prepareStatement(SQL)) {
       assertThat(parameters(ps)).as("answers off").isNull();
     }
@@ -95,7 +94,7 @@ class ParameterRecordingTest {
 
   @Test
   void eachValueSetter_isRecorded_withItsSetter() throws SQLException {
-    answers.refused(null);
+    answers.limitingStarted();
     Calendar utc = Calendar.getInstance(TimeZone.getTimeZone("UTC"));
     List<Setter> setters = List.of(
         ps -> ps.setNull(1, Types.VARCHAR), ps -> ps.setNull(1, Types.INTEGER),
@@ -131,7 +130,7 @@ class ParameterRecordingTest {
   @Test
   void aStreamLobArrayOrOtherObject_makesTheReadIneligible_untilClearParameters()
       throws SQLException {
-    answers.refused(null);
+    answers.limitingStarted();
     List<Setter> ineligible = List.of(
         ps -> ps.setBinaryStream(1, new ByteArrayInputStream(new byte[] {5})),
         ps -> ps.setCharacterStream(1, new StringReader("5")),
@@ -156,7 +155,7 @@ class ParameterRecordingTest {
   @Test
   void aSetterTheDriverRefuses_leavesTheValueUnknown_soTheReadIsIneligible()
       throws SQLException {
-    answers.refused(null);
+    answers.limitingStarted();
     assertThat(key(ps -> {
       assertThatThrownBy(() -> ps.setInt(2, 5)).isInstanceOf(SQLException.class);
       ps.setInt(1, 5);
