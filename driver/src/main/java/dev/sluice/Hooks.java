@@ -1,34 +1,21 @@
 package dev.sluice;
 
-import dev.sluice.internal.limit.ApiHooks;
+import java.util.function.Supplier;
 
 /**
- * What this package lends the limiters it builds ({@link ApiHooks}): the priority the code set,
- * read from {@link Priority}'s private thread-local, and the exceptions' package-private
- * constructors. One instance, stateless.
+ * The priority the code set, lent to the limiters this package builds: read from
+ * {@link Priority}'s private thread-local, {@code null} outside any block (the limiter then
+ * decides by the connection: read-only is {@code SHEDDABLE}). One instance, stateless.
  */
-final class Hooks implements ApiHooks {
+final class Hooks implements Supplier<Priority> {
   /** The one instance every limiter is built with. */
   static final Hooks INSTANCE = new Hooks();
 
   private Hooks() {}
 
+  /** The innermost block's priority on this thread, or {@code null}: one thread-local read. */
   @Override
-  public Priority codePriority() {
+  public Priority get() {
     return Priority.ofCode();
-  }
-
-  @Override
-  public RateLimitExceededException rate(String budgetName, double permitsPerSecond,
-      String reason, long retryAfterNanos, boolean withStackTrace) {
-    return new RateLimitExceededException(budgetName, permitsPerSecond, reason, retryAfterNanos,
-        withStackTrace);
-  }
-
-  @Override
-  public RateLimitExceededException concurrency(String budgetName, double permitsPerSecond,
-      String reason, boolean withStackTrace, int cap) {
-    return new RateLimitExceededException(budgetName, permitsPerSecond, reason, 0,
-        withStackTrace, Limit.CONCURRENCY, cap);
   }
 }

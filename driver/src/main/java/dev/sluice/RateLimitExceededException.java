@@ -58,6 +58,40 @@ public final class RateLimitExceededException extends SQLTransientConnectionExce
   }
 
   /**
+   * Makes the refusal of a call that found no permit. For Sluice's limiter, which makes it only
+   * where a refusal goes on to the caller: not an API to build on (it may change in any release).
+   *
+   * @param budgetName the {@code sluice.name} of the budget
+   * @param permitsPerSecond this instance's share of the budget
+   * @param reason completes "rate limit exceeded: ..."
+   * @param retryAfterNanos how long until a permit is likely
+   * @param withStackTrace {@code sluice.stack-traces}
+   * @return the exception, not thrown
+   */
+  public static RateLimitExceededException ofRate(String budgetName, double permitsPerSecond,
+      String reason, long retryAfterNanos, boolean withStackTrace) {
+    return new RateLimitExceededException(budgetName, permitsPerSecond, reason, retryAfterNanos,
+        withStackTrace);
+  }
+
+  /**
+   * Makes the refusal of a call that found this instance's cap on statements in flight reached.
+   * For Sluice's limiter, as {@link #ofRate}: not an API to build on.
+   *
+   * @param budgetName the {@code sluice.name} of the budget
+   * @param permitsPerSecond this instance's share of the budget
+   * @param reason completes "rate limit exceeded: ..."
+   * @param cap the cap that was reached
+   * @param withStackTrace {@code sluice.stack-traces}
+   * @return the exception, not thrown
+   */
+  public static RateLimitExceededException ofConcurrency(String budgetName,
+      double permitsPerSecond, String reason, int cap, boolean withStackTrace) {
+    return new RateLimitExceededException(budgetName, permitsPerSecond, reason, 0,
+        withStackTrace, Limit.CONCURRENCY, cap);
+  }
+
+  /**
    * Returns the name of the budget that refused the call.
    *
    * @return the {@code sluice.name} of the limiter

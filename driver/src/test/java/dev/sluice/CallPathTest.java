@@ -106,7 +106,7 @@ class CallPathTest {
     Map<String, Integer> floors = documentedFloors();
     Map<String, Integer> bounds = new LinkedHashMap<>();
     bounds.put("closed", 10);
-    bounds.put("refused", 17);
+    bounds.put("refused", 16);
     bounds.put("answered", 38);
     for (Map.Entry<String, Integer> path : bounds.entrySet()) {
       Recorder r = record(floors, path.getKey());

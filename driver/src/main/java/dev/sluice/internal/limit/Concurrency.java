@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>This class is threadsafe, lock-free, and allocates nothing on the request path.
  */
-public final class Concurrency implements AdmitLimit {
+public final class Concurrency {
   private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.RateLimitedDataSource");
   static final int LOGGED_FACTOR = 2;
   /** The reasons of a refusal: constant, so that a refusal builds no text. */
@@ -67,10 +67,13 @@ public final class Concurrency implements AdmitLimit {
    * sum at each door while limiting.
    */
   private final LongAdder unplaced;
+  /** Whether its refusals carry a stack trace ({@code sluice.stack-traces}). */
+  private final boolean stackTraces;
 
   private Concurrency(String name, ConcurrencyGate gate, AdaptiveConcurrency adaptive, int total,
-      Ticker ticker, boolean connectionScope) {
+      Ticker ticker, boolean connectionScope, boolean stackTraces) {
     this.name = name;
+    this.stackTraces = stackTraces;
     this.unplaced = connectionScope ? new LongAdder() : null;
     this.gate = gate;
     this.adaptive = adaptive;
@@ -93,7 +96,8 @@ public final class Concurrency implements AdmitLimit {
     boolean connectionScope = settings.scope() == Scope.CONNECTION;
     if (!cap.auto()) {
       return new Concurrency(name, new ConcurrencyGate(shareOf(cap.total(), instances),
-          settings.reserve()), null, cap.total(), ticker, connectionScope);
+          settings.reserve()), null, cap.total(), ticker, connectionScope,
+          settings.stackTraces());
     }
     // The cap starts at the top and comes down as the database crowds: starting low would
     // refuse calls the database could serve while the controller learns.
@@ -101,7 +105,8 @@ public final class Concurrency implements AdmitLimit {
     AdaptiveConcurrency controller = new AdaptiveConcurrency(gate, settings.concurrencyMin(),
         settings.concurrencyMax(), ticker);
     controller.divide(instances);
-    return new Concurrency(name, gate, controller, 0, ticker, connectionScope);
+    return new Concurrency(name, gate, controller, 0, ticker, connectionScope,
+        settings.stackTraces());
   }
 
   /** Each instance's part of a fixed cap: never more than the total together, at least 1. */
@@ -126,7 +131,6 @@ public final class Concurrency implements AdmitLimit {
    * {@code connection} scope the connections checked out while not limiting and still open take
    * their part of it too.
    */
-  @Override
   public boolean tryAcquire(Priority priority) {
     return unplaced == null ? gate.tryAcquire(priority) : gate.tryAcquire(priority, unplaced());
   }
@@ -153,12 +157,17 @@ public final class Concurrency implements AdmitLimit {
     return (int) Math.max(0, Math.min(Integer.MAX_VALUE, unplaced.sum()));
   }
 
-  /** The cap, or the part of it that {@code priority} sees, is reached. */
-  @Override
-  public RateLimitExceededException refuse(Priority priority, Refuser refuser) {
+  /**
+   * The refusal of a call that found the cap, or the part of it that {@code priority} sees,
+   * reached; made only for one that goes on to the caller.
+   *
+   * @param permitsPerSecond this instance's share of the budget, which the exception carries
+   */
+  RateLimitExceededException refuse(Priority priority, double permitsPerSecond) {
     int cap = gate.limit();
-    return refuser.concurrency(
-        gate.limit(priority) == cap ? CAP_REACHED : PART_REACHED[priority.ordinal()], cap);
+    return RateLimitExceededException.ofConcurrency(name, permitsPerSecond,
+        gate.limit(priority) == cap ? CAP_REACHED : PART_REACHED[priority.ordinal()], cap,
+        stackTraces);
   }
 
   /**
@@ -181,7 +190,6 @@ public final class Concurrency implements AdmitLimit {
   }
 
   /** Gives back a place taken by a call that was then refused by the rate: it never ran. */
-  @Override
   public void releaseUnused() {
     gate.release();
   }

@@ -29,11 +29,11 @@ import org.slf4j.LoggerFactory;
  * what happens on a connection ({@code ConnectionWrapper}: a statement is about to run, auto-commit
  * changes, a transaction ends) with its state ({@link ConnectionState}), and the limiter applies
  * the door rules — which call takes a permit, which is charged, which is never refused — and
- * decides at each door through its limits, each in its own room ({@link AdmitLimit}):
+ * decides at each door: whether it is limiting at all ({@link RecoveryHold}: the flag, or the
+ * hold after it closed, which counts each door's demand and refuses nothing), then through its
+ * limits, each in its own room and each making its own refusal:
  *
  * <ol>
- *   <li>{@link RecoveryHold}: whether it is limiting at all (the flag, or the hold after it
- *       closed), and the demand that ends the hold;
  *   <li>{@link Concurrency}: a place in flight ({@code sluice.concurrency}), if there is a cap;
  *   <li>{@link RateLimit}: a permit of this instance's share ({@link BudgetShare}).
  * </ol>
@@ -60,8 +60,8 @@ public final class Limiter {
   private final String name;
   private final Scope scope;
   private final boolean switchIsDoor;
-  private final ApiHooks api;
-  private final Refuser refuser;
+  /** The priority the code set ({@code Priority}'s blocks), {@code null} outside any. */
+  private final Supplier<Priority> codePriority;
   private final Counts counts;
   private final Bucket bucket;
   private final BudgetShare share;
@@ -81,17 +81,17 @@ public final class Limiter {
   private final boolean sampleWhileClosed;
 
   public Limiter(String name, LimitSettings settings, Bucket bucket, BreakerFlag flag,
-      double instances, boolean driverMode, Ticker ticker, ApiHooks api) {
+      double instances, boolean driverMode, Ticker ticker, Supplier<Priority> codePriority) {
     this.name = name;
     this.scope = settings.scope();
     this.switchIsDoor = !driverMode || settings.poolAutoCommit();
-    this.api = api;
+    this.codePriority = codePriority;
     this.bucket = bucket;
-    this.refuser = new Refuser(name, api, bucket, settings.stackTraces());
     this.counts = new Counts(name, bucket, ticker, settings.summaryInterval().toNanos(),
         settings.shadow());
     this.concurrency = Concurrency.of(name, settings, instances, ticker);
-    this.rate = new RateLimit(bucket, flag != BreakerFlag.alwaysOpen());
+    this.rate = new RateLimit(name, bucket, flag != BreakerFlag.alwaysOpen(),
+        settings.stackTraces());
     this.share = new BudgetShare(name, settings.budget(), instances, settings.burst(), bucket,
         concurrency);
     this.hold = new RecoveryHold(name, flag, new Recovery(settings.settle(),
@@ -241,7 +241,7 @@ public final class Limiter {
 
   /** The priority a door decides at: the code's, else the connection's (read-only: SHEDDABLE). */
   public Priority doorPriority(int state) {
-    Priority priority = api.codePriority();
+    Priority priority = codePriority.get();
     if (priority == null) {
       priority = (state & READ_ONLY) != 0 ? Priority.SHEDDABLE : Priority.NORMAL;
     }
@@ -260,7 +260,7 @@ public final class Limiter {
    *     only shadow mode let the call pass; or a {@link ConnectionState#REFUSED} verdict
    */
   private int admit(int state, Priority priority) {
-    hold.tryAcquire(priority);
+    hold.countDemand();
     if (concurrency != null) {
       if (!concurrency.tryAcquire(priority)) {
         return refused(true, state, priority);
@@ -317,8 +317,9 @@ public final class Limiter {
    */
   public RateLimitExceededException refusal(int verdict) {
     Priority priority = refusedAt(verdict);
-    AdmitLimit limit = (verdict & ConnectionState.BY_CAP) != 0 ? concurrency : rate;
-    return told(limit.refuse(priority, refuser), priority);
+    return told((verdict & ConnectionState.BY_CAP) != 0
+        ? concurrency.refuse(priority, bucket.permitsPerSecond()) : rate.refuse(priority),
+        priority);
   }
 
   /** The state a door admitted, or its refusal thrown. */

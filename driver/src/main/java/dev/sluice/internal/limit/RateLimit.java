@@ -12,35 +12,36 @@ import dev.sluice.RateLimitExceededException;
  *
  * <p>This class is threadsafe and lock-free.
  */
-final class RateLimit implements AdmitLimit {
+final class RateLimit {
+  private final String name;
+  private final boolean stackTraces;
   private final Bucket bucket;
   private final ClassDebts debts = new ClassDebts();
   /** Why a call is refused: constant, so that a refusal builds no text. */
   private final String reason;
 
-  RateLimit(Bucket bucket, boolean withBreaker) {
+  RateLimit(String name, Bucket bucket, boolean withBreaker, boolean stackTraces) {
+    this.name = name;
+    this.stackTraces = stackTraces;
     this.bucket = bucket;
     this.reason = withBreaker
         ? "the cache breaker is open and this instance's share of the budget is spent"
         : "this instance's share of the budget is spent";
   }
 
-  @Override
-  public boolean tryAcquire(Priority priority) {
+  /** Takes a permit at the depth {@code priority} sees, once what it owes is paid. */
+  boolean tryAcquire(Priority priority) {
     return debts.settle(bucket, priority) && bucket.tryAcquire(priority);
   }
 
-  /** Never called: the rate is the last limit a door passes. */
-  @Override
-  public void releaseUnused() {}
-
   /**
    * Retry when the debts owed at or above the priority are paid at the rate, from where the
-   * bucket stands, and its own permit then fits: the time to the next admitted door.
+   * bucket stands, and its own permit then fits: the time to the next admitted door. Made only
+   * for a refusal that goes on to the caller.
    */
-  @Override
-  public RateLimitExceededException refuse(Priority priority, Refuser refuser) {
-    return refuser.rate(reason, bucket.nanosUntilRepaid(debts.owedBefore(priority), priority));
+  RateLimitExceededException refuse(Priority priority) {
+    return RateLimitExceededException.ofRate(name, bucket.permitsPerSecond(), reason,
+        bucket.nanosUntilRepaid(debts.owedBefore(priority), priority), stackTraces);
   }
 
   /**

@@ -1,8 +1,6 @@
 package dev.sluice.internal.limit;
 
 import dev.sluice.BreakerFlag;
-import dev.sluice.Priority;
-import dev.sluice.RateLimitExceededException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Locale;
@@ -26,12 +24,12 @@ import org.slf4j.LoggerFactory;
  * change is one CAS on the phase: exactly one thread makes (and logs) each transition, and no lock
  * is taken.
  *
- * <p>As a limit at a door ({@link AdmitLimit}) it never refuses: it counts the demand that decides
- * when the hold ends.
+ * <p>It is not a limit: it refuses nothing. At each door while limiting it counts the demand that
+ * decides when the hold ends ({@link #countDemand}).
  *
  * <p>This class is threadsafe.
  */
-public final class RecoveryHold implements AdmitLimit {
+public final class RecoveryHold {
   private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.RateLimitedDataSource");
   /** The flag of a stopped budget: closed for good, whatever the flag it had was saying. */
   private static final BreakerFlag STOPPED = new BreakerFlag() {
@@ -187,22 +185,10 @@ public final class RecoveryHold implements AdmitLimit {
   }
 
   /** Counts a call that reached a door while recovering, admitted or not: the demand. */
-  @Override
-  public boolean tryAcquire(Priority priority) {
+  void countDemand() {
     if (phase == RECOVERING) {
       recovery.count(ticker.read(), bucket.permitsPerSecond());
     }
-    return true;
-  }
-
-  /** Nothing to give back: counted demand stays demand. */
-  @Override
-  public void releaseUnused() {}
-
-  /** Never called: the hold never refuses. */
-  @Override
-  public RateLimitExceededException refuse(Priority priority, Refuser refuser) {
-    throw new IllegalStateException("the recovery hold never refuses a call");
   }
 
   public BreakerFlag flag() {
