@@ -54,12 +54,16 @@ public final class Counts {
     admitted[priority.ordinal()].increment();
   }
 
+  /** A refusal at {@code priority}, counted, and the summary logged if one is due. */
   void reject(Priority priority) {
     rejected[priority.ordinal()].increment();
+    maybeSummarise();
   }
 
+  /** A call shadow mode let pass that a limit refused, counted as {@link #reject} counts. */
   void shadowReject(Priority priority) {
     shadowRejected[priority.ordinal()].increment();
+    maybeSummarise();
   }
 
   /** A statement of an admitted transaction, charged and never refused. */
@@ -135,11 +139,10 @@ public final class Counts {
   }
 
   /**
-   * Logs the summary if one is due: called on the refusal paths only, at most one line per
-   * interval (one CAS decides which caller writes it).
-   *
+   * Logs the summary if one is due: on the refusal paths only, at most one line per interval
+   * (one CAS decides which caller writes it).
    */
-  void maybeSummarise() {
+  private void maybeSummarise() {
     long now = ticker.read();
     long due = nextSummaryNanos.get();
     if (now - due >= 0 && nextSummaryNanos.compareAndSet(due, now + summaryIntervalNanos)) {

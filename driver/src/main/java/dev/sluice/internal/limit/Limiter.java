@@ -285,14 +285,12 @@ public final class Limiter {
   private int refused(boolean byCap, int state, Priority priority) {
     if (counts.shadow()) {
       counts.shadowReject(priority);
-      counts.maybeSummarise();
       if (decisions != null) {
         decisions.shadowRefused(priority);
       }
       return state | UNCHARGED;
     }
     counts.reject(priority);
-    counts.maybeSummarise();
     hold.tellStarted(); // with no breaker flag, the first refusal starts what follows limiting
     return REFUSED | (byCap ? ConnectionState.BY_CAP : 0)
         | priority.ordinal() << ConnectionState.REFUSED_PRIORITY_SHIFT;
