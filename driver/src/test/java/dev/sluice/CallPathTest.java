@@ -107,7 +107,7 @@ class CallPathTest {
     Map<String, Integer> bounds = new LinkedHashMap<>();
     bounds.put("closed", 10);
     bounds.put("refused", 16);
-    bounds.put("answered", 38);
+    bounds.put("answered", 35);
     for (Map.Entry<String, Integer> path : bounds.entrySet()) {
       Recorder r = record(floors, path.getKey());
       String measured = r.report();

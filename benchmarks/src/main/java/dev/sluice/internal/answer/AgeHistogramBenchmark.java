@@ -9,7 +9,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * What counting an answer's age costs on the answered path ({@code AgeHistogram.record}: one
+ * What counting an answer's age costs on the answered path ({@code AnswerCounts.AgeHistogram.record}: one
  * {@code AtomicLongArray} slot incremented), against the {@code LongAdder} increment that counts
  * the answer itself (the baseline of the same run), and what a quantile costs when the stats, a
  * meter or the summary read it (a scan of 2,801 slots, never on a request path). Shared by the
@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.State;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class AgeHistogramBenchmark {
-  private final AgeHistogram ages = new AgeHistogram();
+  private final AnswerCounts.AgeHistogram ages = new AnswerCounts.AgeHistogram();
   private final java.util.concurrent.atomic.LongAdder answered =
       new java.util.concurrent.atomic.LongAdder();
   private long age;

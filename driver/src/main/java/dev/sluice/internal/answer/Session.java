@@ -7,7 +7,7 @@ import java.util.TreeMap;
 /**
  * One physical session of the database as answers know it: what its reads see (its
  * {@link #fingerprint}, part of each key), its own last write, and what it wrote in the
- * transaction now open. Kept per physical connection ({@link Sessions}), so a pooled connection
+ * transaction now open. Kept per physical connection ({@link Tracker.Sessions}), so a pooled connection
  * keeps its session across checkouts, as the database does.
  *
  * <p>A session is known from the moment Sluice reads it from the database ({@link SessionBase})
