@@ -3,19 +3,13 @@ package dev.sluice;
 import java.util.function.Supplier;
 
 /**
- * The priority the code set, lent to the limiters this package builds: read from
- * {@link Priority}'s private thread-local, {@code null} outside any block (the limiter then
- * decides by the connection: read-only is {@code SHEDDABLE}). One instance, stateless.
+ * What this package lends the limiters it builds: the priority the code set, read from
+ * {@link Priority}'s private thread-local ({@code null} outside any block: the limiter then
+ * decides by the connection, read-only being {@code SHEDDABLE}).
  */
-final class Hooks implements Supplier<Priority> {
-  /** The one instance every limiter is built with. */
-  static final Hooks INSTANCE = new Hooks();
+final class Hooks {
+  /** The code's priority, as every limiter is built with it: {@link Priority#OF_CODE}. */
+  static final Supplier<Priority> INSTANCE = Priority.OF_CODE;
 
   private Hooks() {}
-
-  /** The innermost block's priority on this thread, or {@code null}: one thread-local read. */
-  @Override
-  public Priority get() {
-    return Priority.ofCode();
-  }
 }

@@ -2,6 +2,7 @@ package dev.sluice;
 
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /**
  * How much a database call matters while Sluice is limiting: under a flood, {@code SHEDDABLE}
@@ -39,6 +40,11 @@ public enum Priority {
    */
   private static final ThreadLocal<Priority> CURRENT = new ThreadLocal<>();
   private static final Priority[] ALL = values();
+  /**
+   * {@link #ofCode()} as the limiters take it ({@code Hooks} lends it to them): made here, so a
+   * door's read of the block's priority enters this class alone.
+   */
+  static final Supplier<Priority> OF_CODE = Priority::ofCode;
 
   /**
    * Runs {@code action} with this priority for the JDBC calls the current thread makes in it,

@@ -230,7 +230,7 @@ public final class Bucket {
   }
 
   /**
-   * Places up to {@code permits} permits of a debt that {@link ClassDebts} owes, from {@code tat}
+   * Places up to {@code permits} permits of a debt that {@link RateLimit.ClassDebts} owes, from {@code tat}
    * itself rather than from the later of {@code tat} and now: first the gap between {@code tat}
    * and now, capacity that time brought and nobody used (every admission moves {@code tat} to now
    * at least, so the gap is unused by construction, and it lies after the debt was made, since a
