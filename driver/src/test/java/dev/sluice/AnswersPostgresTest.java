@@ -494,6 +494,28 @@ class AnswersPostgresTest {
     assertThat(ds.enforcer().answers().active()).isFalse();
   }
 
+  /**
+   * The attack: a read admitted while limiting, read to its end by its caller only after limiting
+   * stopped. The stop dropped every kept result; this one must not land after it, or it would
+   * outlive the stop, fenced against none of the writes made while not limiting, and could answer
+   * the next outage within {@code max-age}.
+   */
+  @Test
+  void aReadFinishedOnlyAfterLimitingStopped_isKeptByNobody() throws Exception {
+    RateLimitedDataSource ds = answering(pool);
+    startLimiting(ds);
+    try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(BY_ID)) {
+      ps.setInt(1, 1);
+      ResultSet rs = ps.executeQuery(); // admitted (the refilled permit), recorded as it is read
+      flag.reset(); // sluice.recovery.settle=0: the next call ends limiting
+      assertThat(byId(ds, 2)).isEqualTo(new Read(List.of("2:two"), null));
+      assertThat(ds.stats().limiting()).isFalse();
+      assertThat(read(rs).names()).containsExactly("1:one"); // the recording ends now
+    }
+    assertThat(entries(ds)).as("a result whose read began before the stop").isZero();
+    assertThat(ds.enforcer().answers().bytes()).isZero();
+  }
+
   @Test
   void close_dropsTheKeptResults() throws Exception {
     RateLimitedDataSource ds = answering(pool);

@@ -9,11 +9,11 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * What counting an answer's age costs on the answered path ({@code AnswerCounts.AgeHistogram.record}: one
- * {@code AtomicLongArray} slot incremented), against the {@code LongAdder} increment that counts
- * the answer itself (the baseline of the same run), and what a quantile costs when the stats, a
- * meter or the summary read it (a scan of 2,801 slots, never on a request path). Shared by the
- * threads, as one budget's answers are.
+ * What counting an answer's age costs on the answered path
+ * ({@code AnswerCounts.AgeHistogram.record}: one {@code AtomicLongArray} slot incremented), against
+ * the {@code LongAdder} increment that counts the answer itself (the baseline of the same run), and
+ * what a quantile costs when the stats, a meter or the summary read it (a scan of 2,801 slots,
+ * never on a request path). Shared by the threads, as one budget's answers are.
  *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar AgeHistogramBenchmark -t 2 -prof gc

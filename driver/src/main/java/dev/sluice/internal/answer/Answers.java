@@ -157,6 +157,16 @@ public final class Answers {
    * result is as old as its read's start, for its age and for the write fences ({@link Fences}).
    */
   public Recording record(ReadKey key, ResultSet live, long startedNanos) {
+    return record(key, live, startedNanos, Store.ANY);
+  }
+
+  /**
+   * As {@link #record(ReadKey, ResultSet, long)}, kept only if the kept results are not dropped
+   * (limiting stopped) between {@code clears} and the moment the caller has read it all.
+   *
+   * @param clears {@link #clears()}, read before the caller learned that limiting is on
+   */
+  public Recording record(ReadKey key, ResultSet live, long startedNanos, long clears) {
     if (key == null) {
       return null;
     }
@@ -177,7 +187,7 @@ public final class Answers {
       }
       long now = nanoTime.getAsLong();
       return new Recording(landing, settings, key, flights.depart(key, now), columns, d,
-          Math.min(now, startedNanos));
+          Math.min(now, startedNanos), clears);
     } catch (SQLException | RuntimeException e) {
       return null; // the caller's result is untouched; this one is just not kept
     }
@@ -479,6 +489,16 @@ public final class Answers {
     return why == null ? 0 : counts.notEligibleCount(why);
   }
 
+  /**
+   * How many times the kept results were dropped: read by a read about to be recorded before it
+   * asks whether limiting is on, so that a stop after the read began keeps its result out.
+   *
+   * @return the count
+   */
+  public long clears() {
+    return store.clears();
+  }
+
   /** Drops every kept result: when limiting ends, and on {@code close()}. */
   public void clear() {
     store.clear();
@@ -529,9 +549,7 @@ public final class Answers {
     if (active) {
       active = false;
     }
-    if (store.bytes() > 0) {
-      store.clear();
-    }
+    store.clear(); // empty or not: a read still being recorded is kept out (clears())
   }
 
   /**
@@ -589,7 +607,12 @@ public final class Answers {
    * its slot, not the result, so a result evicted before it is sent is let go, not held.
    */
   void kept(Kept kept) {
-    Store.Slot slot = store.put(kept, nanoTime.getAsLong());
+    kept(kept, Store.ANY);
+  }
+
+  /** As {@link #kept(Kept)}, unless the store was cleared since the read began ({@code clears}). */
+  private void kept(Kept kept, long clears) {
+    Store.Slot slot = store.put(kept, nanoTime.getAsLong(), clears);
     if (sharing != null && slot != null) {
       sharing.offer(slot);
     }
@@ -600,7 +623,7 @@ public final class Answers {
     @Override
     public void keep(Recording recording) {
       Kept kept = recording.toKept();
-      kept(kept);
+      kept(kept, recording.clears());
       land(recording, kept);
     }
 
@@ -678,10 +701,14 @@ public final class Answers {
     if (sharing == null || !active && !Sharing.isFence(message)) {
       return null; // fences are applied while not limiting too: a write changes the data
     }
+    long clears = store.clears(); // a stop from here on drops what this message keeps
+    if (!active && !Sharing.isFence(message)) {
+      return null;
+    }
     long now = nanoTime.getAsLong();
     Sharing.Drop why = sharing.read(message, environment, now, kept -> {
       if (now - kept.keptAtNanos() < maxAgeNanos) {
-        store.putUnlessYounger(kept.asHeard(now), now);
+        store.putUnlessYounger(kept.asHeard(now), now, clears);
       }
     }, tracker::fenceHeard);
     return why == null ? null : why.word();

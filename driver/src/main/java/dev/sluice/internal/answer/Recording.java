@@ -39,6 +39,8 @@ public final class Recording {
   private final Columns columns;
   private final Dialect dialect;
   private final long answeredNanos;
+  /** The store's clears when the read began ({@code Store.clears()}), or {@code Store.ANY}. */
+  private final long clears;
   private final List<Object> objects = new ArrayList<>(64);
   private final List<String> texts = new ArrayList<>(64);
   private final List<byte[]> bytes = new ArrayList<>(64);
@@ -51,6 +53,16 @@ public final class Recording {
 
   Recording(Landing landing, AnswerSettings bounds, ReadKey key, Flights.Flight flight,
       Columns columns, Dialect dialect, long answeredNanos) {
+    this(landing, bounds, key, flight, columns, dialect, answeredNanos, Store.ANY);
+  }
+
+  /**
+   * As the constructor above, for a read that may be kept only if the store is not cleared
+   * before it lands ({@code clears}: {@code Store.clears()} when the read began).
+   */
+  Recording(Landing landing, AnswerSettings bounds, ReadKey key, Flights.Flight flight,
+      Columns columns, Dialect dialect, long answeredNanos, long clears) {
+    this.clears = clears;
     this.landing = landing;
     this.bounds = bounds;
     this.key = key;
@@ -150,6 +162,11 @@ public final class Recording {
    * {@code executeQuery} returned), not the time its caller finished reading: an answer's age
    * never understates, and a write that ended after the read began fences it.
    */
+  /** The store's clears when the read began, or {@code Store.ANY}. */
+  long clears() {
+    return clears;
+  }
+
   Kept toKept() {
     return new Kept(key, columns, dialect, objects.toArray(), texts.toArray(new String[0]),
         bytes.toArray(new byte[0][]), rows, size, answeredNanos);

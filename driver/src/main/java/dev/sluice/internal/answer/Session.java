@@ -6,9 +6,9 @@ import java.util.TreeMap;
 
 /**
  * One physical session of the database as answers know it: what its reads see (its
- * {@link #fingerprint}, part of each key), its own last write, and what it wrote in the
- * transaction now open. Kept per physical connection ({@link Tracker.Sessions}), so a pooled connection
- * keeps its session across checkouts, as the database does.
+ * {@link #fingerprint}, part of each key), its own last write, and what it wrote in the transaction
+ * now open. Kept per physical connection ({@link Tracker.Sessions}), so a pooled connection keeps
+ * its session across checkouts, as the database does.
  *
  * <p>A session is known from the moment Sluice reads it from the database ({@link SessionBase})
  * until the episode of limiting ends (the statements that ran while not limiting were not seen),

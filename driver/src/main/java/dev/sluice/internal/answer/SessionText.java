@@ -593,8 +593,8 @@ public final class SessionText {
 
     /**
      * Steps over one token that starts no word: a blank or comment, a quoted span, or any other
-     * token. Returns the index after it, or {@code -1} for a span whose end the lexer cannot be sure
-     * of (a backslash in a standard string, an unclosed quote).
+     * token. Returns the index after it, or {@code -1} for a span whose end the lexer cannot be
+     * sure of (a backslash in a standard string, an unclosed quote).
      */
     static int skipQuoted(String sql, int at) {
       int after = skipSpace(sql, at);

@@ -36,6 +36,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class Store {
   /** A slot (40 bytes) and the queue's node for it (24). */
   static final long SLOT_BYTES = 64;
+  /** {@link #put(Kept, long, long)} whatever the clears since the read began. */
+  static final long ANY = -1;
 
   private static final AtomicIntegerFieldUpdater<Slot> UNQUEUED =
       AtomicIntegerFieldUpdater.newUpdater(Slot.class, "unqueued");
@@ -45,6 +47,11 @@ final class Store {
   private final AtomicLong bytes = new AtomicLong();
   private final AtomicInteger queued = new AtomicInteger();
   private final AtomicBoolean sweeping = new AtomicBoolean();
+  /**
+   * How many times the store was cleared: a result whose read began before a clear is kept by
+   * nobody ({@link #put(Kept, long, long)}), however late its caller finishes reading it.
+   */
+  private final AtomicLong clears = new AtomicLong();
   private final long maxBytes;
   private final long maxAgeNanos;
 
@@ -90,6 +97,19 @@ final class Store {
    *     when it is larger than the bound and not kept
    */
   Slot put(Kept kept, long nowNanos) {
+    return put(kept, nowNanos, ANY);
+  }
+
+  /**
+   * As {@link #put(Kept, long)}, for a result whose read began when the store had been cleared
+   * {@code clearsAtRead} times ({@link #clears()}): kept only if no clear came since. Lock-free:
+   * the slot goes in first and the count is read after, so a clear either finds the slot in the
+   * queue or has counted before the read here, which then drops it.
+   *
+   * @param clearsAtRead {@link #clears()} when the read began, or {@link #ANY}
+   * @return as {@link #put(Kept, long)}; {@code null} also when a clear came since the read began
+   */
+  Slot put(Kept kept, long nowNanos, long clearsAtRead) {
     if (kept.bytes() + SLOT_BYTES > maxBytes) {
       return null;
     }
@@ -101,15 +121,27 @@ final class Store {
     if (old != null) {
       letGo(old);
     }
+    if (clearsAtRead != ANY && clears.get() != clearsAtRead) {
+      drop(slot);
+      if (oldestFirst.remove(slot)) { // rare (a read that ran across a stop): one pass
+        unqueued(slot);
+      }
+      return null;
+    }
     trim(nowNanos);
     return slot;
   }
 
+  /** How many times the store was cleared; read when a read that may be kept begins. */
+  long clears() {
+    return clears.get();
+  }
+
   /** Keeps a result another instance sent, unless this one keeps a younger of the same read. */
-  void putUnlessYounger(Kept kept, long nowNanos) {
+  void putUnlessYounger(Kept kept, long nowNanos, long clearsAtHearing) {
     Slot old = byKey.get(kept.key());
     if (old == null || old.keptAtNanos < kept.keptAtNanos()) {
-      put(kept, nowNanos);
+      put(kept, nowNanos, clearsAtHearing);
     }
   }
 
@@ -129,6 +161,7 @@ final class Store {
 
   /** Drops every result: when limiting ends, and on close. */
   void clear() {
+    clears.incrementAndGet(); // first: a put that reads the count after this drops its own slot
     for (Slot s = oldestFirst.poll(); s != null; s = oldestFirst.poll()) {
       unqueued(s);
       drop(s);

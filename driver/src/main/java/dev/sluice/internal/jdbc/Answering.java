@@ -152,8 +152,11 @@ final class Answering {
       String sql, Parameters parameters, boolean prepared) {
     Limiter limiter = connection.limiter;
     Answers a = connection.answers;
-    if (a == null || !a.active() || !(result instanceof ResultSetWrapper)
-        || !limiter.isLimiting()) {
+    if (a == null || !a.active() || !(result instanceof ResultSetWrapper)) {
+      return result;
+    }
+    long clears = a.clears(); // first: a stop from here on keeps this read's result out
+    if (!limiter.isLimiting()) {
       return result; // a stop is told to the answers by the limiter's hold, not here
     }
     if ((connection.state() & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION
@@ -180,7 +183,7 @@ final class Answering {
       if (setting != null) {
         wrapper.recording = setting;
       } else if (key != null) {
-        wrapper.recording = a.record(key, wrapper.delegate, started);
+        wrapper.recording = a.record(key, wrapper.delegate, started, clears);
       }
     } catch (SQLException | RuntimeException e) {
       // not recorded; the caller's result is untouched

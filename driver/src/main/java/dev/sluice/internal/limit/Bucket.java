@@ -5,11 +5,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The token bucket behind {@link dev.sluice.TokenBucket} and every limiter: {@code permitsPerSecond}
- * permits a second on average, at most {@code burst} at once, full at first. Beside the public
- * bucket's methods it gives each {@link Priority} its own depth ({@code sluice.reserve},
- * {@link Reserve#classBurst}), takes permits into debt ({@link #forceAcquire}) and changes its rate
- * and burst together, as the limiter needs when the share moves.
+ * The token bucket behind {@link dev.sluice.TokenBucket} and every limiter:
+ * {@code permitsPerSecond} permits a second on average, at most {@code burst} at once, full at
+ * first. Beside the public bucket's methods it gives each {@link Priority} its own depth
+ * ({@code sluice.reserve}, {@link Reserve#classBurst}), takes permits into debt
+ * ({@link #forceAcquire}) and changes its rate and burst together, as the limiter needs when the
+ * share moves.
  *
  * <p>GCRA (ITU-T I.371, virtual scheduling): the whole state is the theoretical arrival time
  * {@code tat}, one {@link AtomicLong}. A request for {@code n} permits at {@code now} is admitted
@@ -230,13 +231,13 @@ public final class Bucket {
   }
 
   /**
-   * Places up to {@code permits} permits of a debt that {@link RateLimit.ClassDebts} owes, from {@code tat}
-   * itself rather than from the later of {@code tat} and now: first the gap between {@code tat}
-   * and now, capacity that time brought and nobody used (every admission moves {@code tat} to now
-   * at least, so the gap is unused by construction, and it lies after the debt was made, since a
-   * permit is owed only when {@code tat} was ahead of the clock); then, when {@code depthOf} is
-   * given, that priority's depth above now, as its own admissions would take it. It never places
-   * a permit beyond that reach: a debt without a depth leaves the bucket full.
+   * Places up to {@code permits} permits of a debt that {@link RateLimit.ClassDebts} owes, from
+   * {@code tat} itself rather than from the later of {@code tat} and now: first the gap between
+   * {@code tat} and now, capacity that time brought and nobody used (every admission moves
+   * {@code tat} to now at least, so the gap is unused by construction, and it lies after the debt
+   * was made, since a permit is owed only when {@code tat} was ahead of the clock); then, when
+   * {@code depthOf} is given, that priority's depth above now, as its own admissions would take it.
+   * It never places a permit beyond that reach: a debt without a depth leaves the bucket full.
    *
    * @param permits permits owed, at least 1
    * @param depthOf the priority whose depth may pay too, or {@code null} for the gap only

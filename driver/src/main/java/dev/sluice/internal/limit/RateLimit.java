@@ -61,22 +61,23 @@ final class RateLimit {
 
   /**
    * What each priority's transactions owe the bucket. The statements of an admitted transaction are
-   * never refused, so they are charged; a charge that does not fit in the depth the transaction's own
-   * priority sees ({@code sluice.reserve}, {@link Bucket#tryAcquire(Priority)}) is owed here by that
-   * priority, instead of pushing the bucket's one {@code tat} into the reserve of the priorities
-   * above, as {@link Bucket#forceAcquire} would.
+   * never refused, so they are charged; a charge that does not fit in the depth the transaction's
+   * own priority sees ({@code sluice.reserve}, {@link Bucket#tryAcquire(Priority)}) is owed here by
+   * that priority, instead of pushing the bucket's one {@code tat} into the reserve of the
+   * priorities above, as {@link Bucket#forceAcquire} would.
    *
    * <p>Before every door and every charge, {@link #settle} places the debts in the bucket from its
    * {@code tat} ({@link Bucket#repay}), highest priority first: the gap between {@code tat} and now
    * (capacity time brought and nobody used) pays any priority's debt; the depth above now pays only
    * what the door's own priority and those above it owe. While anything is left owing at or above
    * it, the door is refused, its retry hint the time the rest takes at the rate plus its own permit
-   * ({@link Bucket#nanosUntilRepaid}). A debt is paid only with capacity no call took, and forgotten
-   * only when limiting stops ({@link #clear}).
+   * ({@link Bucket#nanosUntilRepaid}). A debt is paid only with capacity no call took, and
+   * forgotten only when limiting stops ({@link #clear}).
    *
    * <p>A payment is three steps on separate atomics: claim the count ({@code getAndSet(0)}), place
-   * what fits with the bucket's one CAS, give back the rest ({@code addAndGet}). No permit is placed
-   * twice and none is lost; a race changes only the order in which debts and doors are served.
+   * what fits with the bucket's one CAS, give back the rest ({@code addAndGet}). No permit is
+   * placed twice and none is lost; a race changes only the order in which debts and doors are
+   * served.
    *
    * <p>This class is threadsafe, lock-free and allocates nothing. The long form (the races one by
    * one, the issues' figures): docs/how-it-works.md#what-each-priority-owes.
