@@ -690,8 +690,8 @@ public final class Answers {
   /**
    * Keeps a result another instance sent, while this one is limiting and the result is younger
    * than {@code max-age} here; never replaces a younger result. Called by the subscriber's
-   * thread; reads the {@link #active()} hint as the request path does (a result heard a moment
-   * after limiting ended is dropped with the others when a read next finds it ended).
+   * thread; reads the {@link #active()} hint as the request path does, and a result heard as
+   * limiting ends is kept out by the store's count of clears ({@link #clears()}).
    *
    * @param message as {@link #nextShared()} made it on the other instance
    * @return why the message was dropped, a word of {@link #sharedDropReasons()} (counted);
