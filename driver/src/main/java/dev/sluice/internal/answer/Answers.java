@@ -698,12 +698,12 @@ public final class Answers {
    *     {@code null} when it was heard, was this instance's own, or came while not limiting
    */
   public String heard(String message) {
-    if (sharing == null || !active && !Sharing.isFence(message)) {
-      return null; // fences are applied while not limiting too: a write changes the data
-    }
-    long clears = store.clears(); // a stop from here on drops what this message keeps
-    if (!active && !Sharing.isFence(message)) {
+    if (sharing == null) {
       return null;
+    }
+    long clears = store.clears(); // first: a stop from here on drops what this message keeps
+    if (!active && !Sharing.isFence(message)) {
+      return null; // fences are applied while not limiting too: a write changes the data
     }
     long now = nanoTime.getAsLong();
     Sharing.Drop why = sharing.read(message, environment, now, kept -> {
