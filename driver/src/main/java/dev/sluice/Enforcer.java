@@ -117,10 +117,10 @@ final class Enforcer implements AutoCloseable {
     }
     AnswerSettings answering = answerSettings(settings);
     Answers answers = !answering.on() ? null
-        : share ? Answers.sharing(name, answering, ticker::read, StaleResultWarning.STALE,
+        : share ? Answers.sharing(name, answering, ticker, StaleResultWarning.STALE,
             SettingsCheck.shareKeys(settings, System::getenv),
             settings.get(Keys.STALE_SHARE_ENCRYPT))
-        : Answers.create(name, answering, ticker::read, StaleResultWarning.STALE);
+        : Answers.create(name, answering, ticker, StaleResultWarning.STALE);
     if (answers != null) { // before any connection can ask: published with the limiter
       limiter.follow(answers::limitingStarted, answers::limitingStopped, answers::summaryNote);
     }
@@ -182,7 +182,8 @@ final class Enforcer implements AutoCloseable {
 
   private static BreakerFlag redisFlag(Settings settings, RedisLink link, RedisHealth health,
       Ticker ticker, List<AutoCloseable> owned) {
-    RedisBreakerFlag shared = RedisBreakerFlag.start(settings, link, health, ticker);
+    RedisBreakerFlag shared = RedisBreakerFlag.start(RedisBreakerFlag.Setup.of(settings), link, health,
+        ticker);
     owned.add(0, shared); // closed before the link it reads through
     return shared;
   }

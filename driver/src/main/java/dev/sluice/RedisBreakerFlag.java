@@ -3,7 +3,6 @@ package dev.sluice;
 import dev.sluice.internal.config.Key;
 import dev.sluice.internal.config.Keys;
 import dev.sluice.internal.config.RedisEndpoint;
-import dev.sluice.internal.config.RedisUri;
 import dev.sluice.internal.config.Settings;
 import dev.sluice.internal.config.Unreachable;
 import dev.sluice.internal.limit.Ticker;
@@ -101,21 +100,42 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
     return new Builder(redisUri, name);
   }
 
-  /** Starts a flag from checked settings, on a link the caller owns. */
-  static RedisBreakerFlag start(Settings settings, RedisLink link, RedisHealth health,
-      Ticker ticker) {
-    return start(settings, link, health, ticker, null);
+  /**
+   * What a flag is started with, typed: built from the key table by {@link #of}, the one place a
+   * flag reads the settings' map (for {@link Builder} and for {@link Enforcer} alike).
+   *
+   * @param name the budget's name
+   * @param redis the Redis URI as messages show it, its password masked
+   * @param timing how often the key is read, how long a read may take, when Redis counts as gone
+   * @param whenUnreachable what the flag says while Redis cannot be read
+   */
+  record Setup(String name, String redis, FlagReader.Timing timing, Unreachable whenUnreachable) {
+
+    /**
+     * The flag's settings ({@code sluice.name}, {@code sluice.redis.*}), the unreachable-after
+     * checked against refresh plus timeout ({@link SettingsCheck#unreachableAfter}).
+     *
+     * @throws IllegalArgumentException if the unreachable-after is too short
+     */
+    static Setup of(Settings settings) {
+      return new Setup(settings.get(Keys.NAME), Keys.REDIS.show(settings.get(Keys.REDIS)),
+          new FlagReader.Timing(settings.get(Keys.REDIS_REFRESH),
+              settings.get(Keys.REDIS_TIMEOUT), settings.get(Keys.REDIS_SETTLE),
+              settings.get(Keys.REDIS_PING), SettingsCheck.unreachableAfter(settings)),
+          settings.get(Keys.REDIS_UNREACHABLE));
+    }
   }
 
-  private static RedisBreakerFlag start(Settings settings, RedisLink link, RedisHealth health,
+  /** Starts a flag from checked settings, on a link the caller owns. */
+  static RedisBreakerFlag start(Setup setup, RedisLink link, RedisHealth health, Ticker ticker) {
+    return start(setup, link, health, ticker, null);
+  }
+
+  private static RedisBreakerFlag start(Setup setup, RedisLink link, RedisHealth health,
       Ticker ticker, RedisLink owned) {
-    String name = settings.get(Keys.NAME);
-    FlagReader.Timing timing = new FlagReader.Timing(settings.get(Keys.REDIS_REFRESH),
-        settings.get(Keys.REDIS_TIMEOUT), settings.get(Keys.REDIS_SETTLE),
-        settings.get(Keys.REDIS_PING), SettingsCheck.unreachableAfter(settings));
-    FlagReader reader = new FlagReader(name, link, health, timing,
-        settings.get(Keys.REDIS_UNREACHABLE), ticker).start();
-    return new RedisBreakerFlag(name, reader, owned, Keys.REDIS.show(settings.get(Keys.REDIS)));
+    FlagReader reader = new FlagReader(setup.name(), link, health, setup.timing(),
+        setup.whenUnreachable(), ticker).start();
+    return new RedisBreakerFlag(setup.name(), reader, owned, setup.redis());
   }
 
   /**
@@ -327,14 +347,13 @@ public final class RedisBreakerFlag implements BreakerFlag, AutoCloseable {
     }
 
     RedisBreakerFlag build(Ticker ticker) {
-      SettingsCheck.unreachableAfter(settings); // before anything is connected
-      String name = settings.get(Keys.NAME);
+      Setup setup = Setup.of(settings); // checked before anything is connected
       RedisEndpoint endpoint = RedisEndpoint.parse(settings.get(Keys.REDIS));
-      RedisLink link = RedisLinks.connect(endpoint, settings.get(Keys.REDIS_TIMEOUT),
-          "sluice-" + name);
-      RedisHealth health = new RedisHealth(name, RedisUri.mask(settings.get(Keys.REDIS)),
-          "the breaker flag's reads", settings.get(Keys.REDIS_UNREACHABLE).meanwhile());
-      return start(settings, link, health, ticker, link);
+      RedisLink link = RedisLinks.connect(endpoint, setup.timing().timeout(),
+          "sluice-" + setup.name());
+      RedisHealth health = new RedisHealth(setup.name(), setup.redis(),
+          "the breaker flag's reads", setup.whenUnreachable().meanwhile());
+      return start(setup, link, health, ticker, link);
     }
 
     private Builder duration(Key<Duration> key, Duration value) {

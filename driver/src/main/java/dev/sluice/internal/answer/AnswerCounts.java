@@ -1,6 +1,7 @@
 package dev.sluice.internal.answer;
 
 import dev.sluice.Priority;
+import dev.sluice.internal.limit.Counts.Tally;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -10,23 +11,24 @@ import java.util.concurrent.atomic.LongAdder;
  * result, the answers' ages, and the reads neither kept nor answered by reason
  * ({@link Ineligible}). {@link Answers}' stats, meters and summary line read it.
  *
- * <p>This class is threadsafe: {@link LongAdder}s and a lock-free {@link AgeHistogram}.
+ * <p>This class is threadsafe: {@link Tally}s (the limiter's per-priority counter), adders and a
+ * lock-free {@link AgeHistogram}.
  */
 final class AnswerCounts {
   /** Per priority (by ordinal): reads answered instead of refused, and the part that joined. */
-  private final LongAdder[] answered = adders();
-  private final LongAdder[] joined = adders();
+  private final Tally answered = Tally.byPriority();
+  private final Tally joined = Tally.byPriority();
   private final AgeHistogram ages = new AgeHistogram();
   /** Answers from results another instance kept ({@code sluice.stale.share}). */
   private final LongAdder fromOthers = new LongAdder();
   /** Reads neither kept nor answered, by {@link Ineligible}'s ordinal. */
-  private final LongAdder[] notEligible = adders(Ineligible.values().length);
+  private final Tally notEligible = new Tally(Ineligible.values().length);
 
   /** Counts one answer, at the priority (by ordinal) the limit refused its read at. */
   void answered(int priority, boolean join, boolean heard, long ageMillis) {
-    answered[priority].increment();
+    answered.add(priority);
     if (join) {
-      joined[priority].increment();
+      joined.add(priority);
     }
     if (heard) {
       fromOthers.increment();
@@ -35,27 +37,27 @@ final class AnswerCounts {
   }
 
   void notEligible(Ineligible why) {
-    notEligible[why.ordinal()].increment();
+    notEligible.add(why.ordinal());
   }
 
   long notEligibleCount(Ineligible why) {
-    return notEligible[why.ordinal()].sum();
+    return notEligible.of(why.ordinal());
   }
 
   long answered() {
-    return sum(answered);
+    return answered.sum();
   }
 
   long joined() {
-    return sum(joined);
+    return joined.sum();
   }
 
   long answered(Priority priority) {
-    return answered[priority.ordinal()].sum();
+    return answered.of(priority.ordinal());
   }
 
   long joined(Priority priority) {
-    return joined[priority.ordinal()].sum();
+    return joined.of(priority.ordinal());
   }
 
   long fromOthers() {
@@ -78,26 +80,6 @@ final class AnswerCounts {
         + (sharing ? ", " + fromOthers() + " from other instances' results" : "");
     return n == 0 ? note : note + ", aged p50 " + ageMillis(0.5) + " ms, p99 " + ageMillis(0.99)
         + " ms";
-  }
-
-  private static LongAdder[] adders() {
-    return adders(Priority.values().length);
-  }
-
-  private static LongAdder[] adders(int n) {
-    LongAdder[] adders = new LongAdder[n];
-    for (int i = 0; i < adders.length; i++) {
-      adders[i] = new LongAdder();
-    }
-    return adders;
-  }
-
-  private static long sum(LongAdder[] adders) {
-    long sum = 0;
-    for (LongAdder adder : adders) {
-      sum += adder.sum();
-    }
-    return sum;
   }
 
   /**

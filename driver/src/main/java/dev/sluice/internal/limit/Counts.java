@@ -26,10 +26,9 @@ public final class Counts {
   private final Bucket bucket;
   private final Ticker ticker;
   private final long summaryIntervalNanos;
-  /** By {@link Priority#ordinal()}: one adder each, so counting by priority allocates nothing. */
-  private final LongAdder[] admitted = adders();
-  private final LongAdder[] rejected = adders();
-  private final LongAdder[] shadowRejected = adders();
+  private final Tally admitted = Tally.byPriority();
+  private final Tally rejected = Tally.byPriority();
+  private final Tally shadowRejected = Tally.byPriority();
   private final LongAdder forced = new LongAdder();
   private final AtomicLong nextSummaryNanos = new AtomicLong();
   private final AtomicLong rejectedAtLastSummary = new AtomicLong();
@@ -51,18 +50,18 @@ public final class Counts {
   }
 
   void admit(Priority priority) {
-    admitted[priority.ordinal()].increment();
+    admitted.add(priority.ordinal());
   }
 
   /** A refusal at {@code priority}, counted, and the summary logged if one is due. */
   void reject(Priority priority) {
-    rejected[priority.ordinal()].increment();
+    rejected.add(priority.ordinal());
     maybeSummarise();
   }
 
   /** A call shadow mode let pass that a limit refused, counted as {@link #reject} counts. */
   void shadowReject(Priority priority) {
-    shadowRejected[priority.ordinal()].increment();
+    shadowRejected.add(priority.ordinal());
     maybeSummarise();
   }
 
@@ -72,27 +71,27 @@ public final class Counts {
   }
 
   public long admitted() {
-    return sum(admitted);
+    return admitted.sum();
   }
 
   public long rejected() {
-    return sum(rejected);
+    return rejected.sum();
   }
 
   public long shadowRejected() {
-    return sum(shadowRejected);
+    return shadowRejected.sum();
   }
 
   public long admitted(Priority priority) {
-    return admitted[priority.ordinal()].sum();
+    return admitted.of(priority.ordinal());
   }
 
   public long rejected(Priority priority) {
-    return rejected[priority.ordinal()].sum();
+    return rejected.of(priority.ordinal());
   }
 
   public long shadowRejected(Priority priority) {
-    return shadowRejected[priority.ordinal()].sum();
+    return shadowRejected.of(priority.ordinal());
   }
 
   /** @return the statements of admitted transactions, charged and never refused */
@@ -200,19 +199,48 @@ public final class Counts {
     return count == 1 ? "1 call" : count + " calls";
   }
 
-  private static LongAdder[] adders() {
-    LongAdder[] adders = new LongAdder[Priority.values().length];
-    for (int i = 0; i < adders.length; i++) {
-      adders[i] = new LongAdder();
-    }
-    return adders;
-  }
+  /**
+   * Counts by ordinal, one {@link LongAdder} each, so that counting by priority (or by any enum)
+   * allocates nothing and takes no lock: the limiter's counts here and the answers' alike.
+   *
+   * <p>This class is threadsafe.
+   */
+  public static final class Tally {
+    private final LongAdder[] adders;
 
-  private static long sum(LongAdder[] adders) {
-    long total = 0;
-    for (LongAdder adder : adders) {
-      total += adder.sum();
+    /** @param size how many ordinals it counts */
+    public Tally(int size) {
+      adders = new LongAdder[size];
+      for (int i = 0; i < size; i++) {
+        adders[i] = new LongAdder();
+      }
     }
-    return total;
+
+    /** @return a tally by {@link Priority#ordinal()} */
+    public static Tally byPriority() {
+      return new Tally(Priority.values().length);
+    }
+
+    /** @param ordinal the ordinal counted once more */
+    public void add(int ordinal) {
+      adders[ordinal].increment();
+    }
+
+    /**
+     * @param ordinal an ordinal
+     * @return its count
+     */
+    public long of(int ordinal) {
+      return adders[ordinal].sum();
+    }
+
+    /** @return the sum over every ordinal */
+    public long sum() {
+      long total = 0;
+      for (LongAdder adder : adders) {
+        total += adder.sum();
+      }
+      return total;
+    }
   }
 }
