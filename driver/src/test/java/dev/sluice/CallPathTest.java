@@ -106,7 +106,7 @@ class CallPathTest {
     Map<String, Integer> floors = documentedFloors();
     Map<String, Integer> bounds = new LinkedHashMap<>();
     bounds.put("closed", 10);
-    bounds.put("refused", 14);
+    bounds.put("refused", 13);
     bounds.put("answered", 33);
     for (Map.Entry<String, Integer> path : bounds.entrySet()) {
       Recorder r = record(floors, path.getKey());

@@ -93,6 +93,25 @@ class PackageRulesTest {
         .doesNotContain("answer");
   }
 
+  /**
+   * The settings' map stops where the settings are composed: each room past it is given a typed
+   * record ({@code LimitSettings}, {@code AnswerSettings}, {@code FlagReader.Timing}), built by
+   * the API package's builders and {@code Enforcer} (issue 37, item 4). Only those, and the
+   * parsers of {@code internal.config} and {@code internal.driver} that fill the map, name it.
+   */
+  @Test
+  void theSettingsMap_isReadOnlyWhereSettingsAreComposed() {
+    List<String> readers = new ArrayList<>();
+    for (Path source : sources(INTERNAL)) {
+      String room = INTERNAL.relativize(source).getName(0).toString();
+      if (!room.equals("config") && !room.equals("driver")
+          && Pattern.compile("\\bSettings\\b").matcher(code(source)).find()) {
+        readers.add(MAIN.relativize(source).toString());
+      }
+    }
+    assertThat(readers).as("internal rooms that name the settings' map").isEmpty();
+  }
+
   @Test
   void onlyTheRedisPackage_importsJedis() {
     List<String> importers = new ArrayList<>();

@@ -1,53 +1,74 @@
-package dev.sluice.internal.jdbc;
+package dev.sluice.internal.answer;
 
 import dev.sluice.Priority;
-import dev.sluice.RateLimitExceededException;
-import dev.sluice.internal.answer.Answers;
-import dev.sluice.internal.answer.Ineligible;
-import dev.sluice.internal.answer.Parameters;
-import dev.sluice.internal.answer.ReadKey;
-import dev.sluice.internal.answer.Recording;
-import dev.sluice.internal.answer.Session;
-import dev.sluice.internal.limit.ConnectionState;
-import dev.sluice.internal.limit.Decisions;
-import dev.sluice.internal.limit.Limiter;
 import java.sql.CallableStatement;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * The connection's side of answers instead of refusals ({@code sluice.stale.max-age}).
+ * A read at the answers' door ({@code sluice.stale.max-age}): which reads may be answered or
+ * kept is decided here, and nowhere in the JDBC layer.
  *
- * <p>With {@code sluice.stale.max-age} on ({@link Answers}), the methods written here
- * that run a read, {@code Statement.executeQuery(String)}, {@code PreparedStatement.executeQuery()}
- * and {@code PreparedStatement.execute()} (with its {@code getResultSet()}, which jOOQ and MyBatis
- * read through), do two more things. A read the limiter refuses (its verdict, by the rate or
- * the concurrency cap: no exception is made for it yet) is answered instead when it is eligible
- * and an answer exists ({@link #answerOrRefuse}); otherwise the limiter makes its
- * {@link RateLimitExceededException}, which goes on. An admitted eligible read, while limiting, is recorded as its caller reads
- * it: the {@link ResultSetWrapper} reports each {@code next()} and {@code close()} to its
- * {@link Recording}. A prepared statement records its parameters in a {@link Parameters}
- * (the generated setters, see {@code GenerateWrappers}) only when it was prepared after a
- * refusal: with the flag closed the statements, setters and result sets read one plain field
- * each, allocate nothing and read nothing volatile for answers.
+ * <p>The connection's wrapper calls it from the methods that run a read,
+ * {@code Statement.executeQuery(String)}, {@code PreparedStatement.executeQuery()} and
+ * {@code PreparedStatement.execute()} (with its {@code getResultSet()}, which jOOQ and MyBatis
+ * read through), telling what it knows of the connection ({@link ReadConnection}). A read the
+ * limiter refused is answered instead when it is eligible and an answer exists ({@link #answer});
+ * otherwise the wrapper has the limiter make its refusal. An admitted eligible read, while
+ * limiting, is recorded as its caller reads it ({@link #recording}). A prepared statement records
+ * its parameters in a {@link Parameters} only when it was prepared after a refusal
+ * ({@link #parameters}): with the flag closed nothing here is called.
  *
- * <p>Stateless: what it reads is the connection's and the statement's. It knows the statement
- * as a {@link Statement} and the connection as a {@link ReportingConnection}, the types below
- * the wrappers that call it.
+ * <p>Stateless: what it reads is the connection's, the statement's and the answers'.
  */
-final class Answering {
+public final class Answering {
   private Answering() {}
+
+  /**
+   * The connection a read runs on, as the answers ask it: the JDBC layer's connection wrapper,
+   * which keeps these facts and decides nothing with them.
+   */
+  public interface ReadConnection {
+    /** @return the driver's connection */
+    Connection physical();
+
+    /**
+     * @return {@code TRUE} when in auto-commit outside any transaction Sluice tracks,
+     *     {@code FALSE} when not, {@code null} when the driver's auto-commit was not read yet
+     */
+    Boolean autoCommitKnown();
+
+    /** @return whether the connection was closed through Sluice */
+    boolean closed();
+
+    /** @return the user, catalog and schema given through Sluice; {@code null}: the defaults */
+    Identity identity();
+
+    /** @return the limiter's episode of limiting now, which a session's fingerprint is of */
+    long episode();
+
+    /** @return whether the budget is limiting now */
+    boolean limiting();
+  }
+
+  /**
+   * The user a connection was asked for with, and the catalog and schema last set through Sluice:
+   * part of a read's identity.
+   */
+  public record Identity(String user, String catalog, String schema) {}
 
   /**
    * A new prepared statement's parameter record: only while answers are active (a read was
    * refused since a read last found the budget not limiting), else {@code null} and nothing is
    * allocated.
+   *
+   * @param answers the budget's answers, or {@code null} when off
    */
-  static Parameters parameters(ReportingConnection connection) {
-    Answers a = connection.answers;
-    return a != null && a.active() ? new Parameters() : null;
+  public static Parameters parameters(Answers answers) {
+    return answers != null && answers.active() ? new Parameters() : null;
   }
 
   /**
@@ -56,10 +77,12 @@ final class Answering {
    * was set again (the loop over keys of a reused statement sets them at each turn); else
    * {@code null}. Costs the statement one field read and the two plain reads of
    * {@link #parameters} while answers are not active.
+   *
+   * @param answers the budget's answers, or {@code null} when off
+   * @param sql the text it was prepared with, or {@code null}
    */
-  static Parameters lateParameters(ReportingConnection connection, String sql) {
-    Answers a = connection.answers;
-    return a == null || !a.active() || sql == null ? null
+  public static Parameters lateParameters(Answers answers, String sql) {
+    return answers == null || !answers.active() || sql == null ? null
         : Parameters.late(questionMarks(sql));
   }
 
@@ -76,119 +99,96 @@ final class Answering {
   }
 
   /**
-   * A read the limiter refused: answered instead if it is eligible and {@link Answers#answer}
-   * has an answer (which may wait up to {@code sluice.stale.wait}, holding nothing); else the
-   * refusal is made and thrown ({@code Limiter.refusal}). Nothing is held here: a refused call
-   * took no permit and no place.
+   * A read the limiter refused, answered instead if it is eligible and {@link Answers#answer}
+   * has an answer (which may wait up to {@code sluice.stale.wait}, holding nothing). Nothing is
+   * held here: a refused call took no permit and no place.
    *
-   * @param verdict the limiter's {@code REFUSED} verdict, with the priority it decided at
+   * @param answers the budget's answers
+   * @param connection the connection the read runs on
    * @param caller the statement wrapper whose {@code executeQuery} was refused
    * @param sql the statement's text
    * @param parameters the prepared statement's parameters, or {@code null}
    * @param prepared whether it is {@code PreparedStatement.executeQuery()}
-   * @return the answered result
-   * @throws RateLimitExceededException the refusal, when not answered
+   * @param priority the priority the limit refused it at
+   * @return the answered result, or {@code null}: refused as without answers
+   * @throws SQLException if the driver could not be asked what answering needs: refused too
    */
-  static ResultSet answerOrRefuse(ReportingConnection connection, int verdict, Statement caller,
-      String sql, Parameters parameters, boolean prepared) throws RateLimitExceededException {
-    Limiter limiter = connection.limiter;
-    Answers a = connection.answers;
-    if (a == null) {
-      throw limiter.refusal(verdict);
+  public static ResultSet answer(Answers answers, ReadConnection connection, Statement caller,
+      String sql, Parameters parameters, boolean prepared, Priority priority)
+      throws SQLException {
+    answers.refused(caller);
+    Connection physical = connection.physical();
+    Boolean known = connection.autoCommitKnown();
+    boolean autoCommit = known != null ? known : physical.getAutoCommit();
+    Session session = autoCommit ? answers.tracker().session(physical)
+        : answers.<Session>notEligible(Ineligible.TRANSACTION);
+    long episode = connection.episode();
+    String fingerprint = session == null ? null
+        : answers.tracker().fingerprint(session, episode, physical, false);
+    if (session != null && fingerprint == null) {
+      answers.notEligible(Ineligible.SESSION);
     }
-    Priority priority = Limiter.refusedAt(verdict);
-    int state = connection.state();
-    a.refused(caller);
-    ResultSet answer = null;
-    Exception unanswerable = null;
-    try {
-      boolean autoCommit = (state & ConnectionState.UNREAD) != 0
-          ? connection.delegate.getAutoCommit()
-          : (state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION))
-              == ConnectionState.AUTO_COMMIT;
-      Session session = autoCommit ? connection.session(a)
-          : a.<Session>notEligible(Ineligible.TRANSACTION);
-      long episode = limiter.episode();
-      String fingerprint = session == null ? null
-          : a.tracker().fingerprint(session, episode, connection.delegate, false);
-      if (session != null && fingerprint == null) {
-        a.notEligible(Ineligible.SESSION);
-      }
-      // a set_config that would change nothing on this session (NoOpSettings), else a read
-      answer = fingerprint == null || !answerable(connection, a, caller, parameters, prepared)
-          ? null
-          : a.answerSetting(session, episode, sql, parameters, caller, priority,
-              connection.delegate);
-      ReadKey key = fingerprint == null || answer != null ? null
-          : key(connection, a, caller, sql, parameters, prepared, fingerprint, true);
-      if (key != null) {
-        answer = a.answer(key, caller, priority, session);
-      }
-    } catch (SQLException | RuntimeException e) {
-      unanswerable = e; // not answerable: refused as without answers
+    if (fingerprint == null) {
+      return null;
     }
-    if (answer == null) {
-      RateLimitExceededException refusal = limiter.refusal(verdict);
-      if (unanswerable != null) {
-        refusal.addSuppressed(unanswerable);
-      }
-      throw refusal;
+    // a set_config that would change nothing on this session (NoOpSettings), else a read
+    ResultSet answer = !answerable(connection, answers, caller, parameters, prepared) ? null
+        : answers.answerSetting(session, episode, sql, parameters, caller, priority, physical);
+    if (answer != null) {
+      return answer;
     }
-    Decisions decisions = limiter.decisions();
-    if (decisions != null) {
-      decisions.answered(priority, Answers.ageMillis(answer), Answers.joined(answer));
-    }
-    return answer;
+    ReadKey key = key(connection, answers, caller, sql, parameters, prepared, fingerprint, true);
+    return key == null ? null : answers.answer(key, caller, priority, session);
   }
 
   /**
-   * An admitted read's result: recorded while limiting, if eligible. With answers off, or not
-   * active, one plain read.
+   * An admitted read's result, to be recorded while limiting if the read is eligible: its
+   * {@link Recording}, or {@code null} (not active, not limiting, not eligible, or the driver
+   * could not be asked: the caller's result is untouched either way).
    *
-   * @param result the wrapped result of {@code executeQuery}
-   * @return {@code result}
+   * @param answers the budget's answers
+   * @param connection the connection the read ran on
+   * @param caller the statement wrapper whose read was admitted
+   * @param live the driver's result
+   * @param recording whether the result is already being recorded (asked for again)
+   * @param sql the statement's text
+   * @param parameters the prepared statement's parameters, or {@code null}
+   * @param prepared whether it is a prepared statement's own read
    */
-  static ResultSet recorded(ReportingConnection connection, Statement caller, ResultSet result,
-      String sql, Parameters parameters, boolean prepared) {
-    Limiter limiter = connection.limiter;
-    Answers a = connection.answers;
-    if (a == null || !a.active() || !(result instanceof ResultSetWrapper)) {
-      return result;
+  public static Recording recording(Answers answers, ReadConnection connection, Statement caller,
+      ResultSet live, boolean recording, String sql, Parameters parameters, boolean prepared) {
+    if (!answers.active()) {
+      return null;
     }
-    long clears = a.clears(); // first: a stop from here on keeps this read's result out
-    if (!limiter.isLimiting()) {
-      return result; // a stop is told to the answers by the limiter's hold, not here
+    long clears = answers.clears(); // first: a stop from here on keeps this read's result out
+    if (!connection.limiting()) {
+      return null; // a stop is told to the answers by the limiter's hold, not here
     }
-    if ((connection.state() & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION
-        | ConnectionState.UNREAD)) != ConnectionState.AUTO_COMMIT) {
-      a.notEligible(Ineligible.TRANSACTION);
-      return result;
+    if (!Boolean.TRUE.equals(connection.autoCommitKnown())) {
+      return answers.notEligible(Ineligible.TRANSACTION);
     }
-    ResultSetWrapper wrapper = (ResultSetWrapper) result;
     try {
-      Session session = connection.session(a);
-      long episode = limiter.episode();
+      Connection physical = connection.physical();
+      Session session = answers.tracker().session(physical);
+      long episode = connection.episode();
       long started = session.startedNanos();
       // unknown: read from the database now, on the caller's connection (its read has run)
-      String fingerprint = started == Session.NONE || wrapper.recording != null ? null
-          : a.tracker().fingerprint(session, episode, connection.delegate, true);
-      if (fingerprint == null && wrapper.recording == null) {
-        a.notEligible(Ineligible.SESSION);
+      String fingerprint = started == Session.NONE || recording ? null
+          : answers.tracker().fingerprint(session, episode, physical, true);
+      if (fingerprint == null) {
+        return recording ? null : answers.notEligible(Ineligible.SESSION);
       }
       // a set_config of a custom setting: what it returns is kept on its session (NoOpSettings)
-      Recording setting = fingerprint == null ? null
-          : a.recordSetting(session, episode, sql, parameters, wrapper.delegate, started);
-      ReadKey key = fingerprint == null || setting != null ? null
-          : key(connection, a, caller, sql, parameters, prepared, fingerprint, false);
+      Recording setting = answers.recordSetting(session, episode, sql, parameters, live, started);
       if (setting != null) {
-        wrapper.recording = setting;
-      } else if (key != null) {
-        wrapper.recording = a.record(key, wrapper.delegate, started, clears);
+        return setting;
       }
+      ReadKey key = key(connection, answers, caller, sql, parameters, prepared, fingerprint,
+          false);
+      return key == null ? null : answers.record(key, live, started, clears);
     } catch (SQLException | RuntimeException e) {
-      // not recorded; the caller's result is untouched
+      return null; // not recorded; the caller's result is untouched
     }
-    return result;
   }
 
   /**
@@ -198,7 +198,7 @@ final class Answering {
    * values ({@link Answers#truncatesTo}: MySQL Connector/J sets one and ignores it); an open
    * connection.
    */
-  private static boolean answerable(ReportingConnection connection, Answers answers,
+  private static boolean answerable(ReadConnection connection, Answers answers,
       Statement caller, Parameters parameters, boolean prepared) throws SQLException {
     if (caller instanceof CallableStatement
         || (prepared ? parameters == null : caller instanceof PreparedStatement)) {
@@ -207,7 +207,7 @@ final class Answering {
     // asked of the wrapper, which passes each of these on to the driver's statement
     if (caller.getResultSetType() != ResultSet.TYPE_FORWARD_ONLY
         || caller.getResultSetConcurrency() != ResultSet.CONCUR_READ_ONLY
-        || answers.truncatesTo(caller.getMaxFieldSize(), connection.delegate)) {
+        || answers.truncatesTo(caller.getMaxFieldSize(), connection.physical())) {
       return false;
     }
     return !connection.closed(); // the driver would refuse it: never answered
@@ -223,18 +223,18 @@ final class Answering {
    * {@code refused} read the driver may be asked its transaction state again
    * ({@link Answers#eligible(String, ReadKey, Connection)}).
    */
-  private static ReadKey key(ReportingConnection connection, Answers answers, Statement caller,
+  private static ReadKey key(ReadConnection connection, Answers answers, Statement caller,
       String sql, Parameters parameters, boolean prepared, String session, boolean refused)
       throws SQLException {
     if (!answerable(connection, answers, caller, parameters, prepared)) {
       return answers.notEligible(Ineligible.STATEMENT);
     }
     // the text first (a lock, the session, the parameters), then what only the database knows
-    ReportingConnection.Identity id = connection.identity();
+    Identity id = connection.identity();
     ReadKey key = id == null ? ReadKey.of(sql, parameters, caller.getMaxRows(), null, null, null,
         session, answers.ineligibleCounter()) : ReadKey.of(sql, parameters, caller.getMaxRows(),
         id.user(), id.catalog(), id.schema(), session, answers.ineligibleCounter());
-    if (key == null || !answers.eligible(sql, refused ? key : null, connection.delegate)) {
+    if (key == null || !answers.eligible(sql, refused ? key : null, connection.physical())) {
       return null; // in a transaction by the driver's own state, or a call the catalog refuses
     }
     return key;

@@ -1,5 +1,6 @@
 package dev.sluice.internal.jdbc;
 
+import dev.sluice.internal.answer.Answering.Identity;
 import dev.sluice.internal.answer.Answers;
 import dev.sluice.internal.limit.ConnectionState;
 import dev.sluice.internal.limit.Limiter;
@@ -22,7 +23,8 @@ import java.sql.Statement;
  * plain call to the driver's object, objects returned through a {@code wrap} overload, and the
  * gated {@code execute*} methods listed in its {@code GATED} from one template. Only the three
  * that may answer a read are written by hand: the two {@code executeQuery} and
- * {@code PreparedStatement.execute()}, which ask {@link Answering}.
+ * {@code PreparedStatement.execute()}, which ask the answers through
+ * {@link StatementWrapper#answerOrRefuse} (the answers decide, {@code Answering}).
  *
  * <p>Here: {@link #setAutoCommit} reports before it reaches the driver (and keeps the new state
  * only if the driver took it; a failed switch to auto-commit still ends the transaction);

@@ -1,5 +1,6 @@
 package dev.sluice.internal.jdbc;
 
+import dev.sluice.internal.answer.Answering;
 import dev.sluice.internal.answer.Parameters;
 import dev.sluice.internal.limit.ConnectionState;
 import java.sql.CallableStatement;
@@ -40,7 +41,8 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
       PreparedStatement delegate) {
     super(connection, delegate);
     this.sql = sql;
-    this.parameters = this instanceof CallableStatement ? null : Answering.parameters(connection);
+    this.parameters =
+        this instanceof CallableStatement ? null : Answering.parameters(connection.answers);
   }
 
   /** The driver's statement, as the type this wrapper was made for. */
@@ -104,7 +106,7 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
   private int admitOrAnswer() throws SQLException {
     int held = connection.beforeRead(sql, parameters);
     if ((held & ConnectionState.REFUSED) != 0) {
-      answered(Answering.answerOrRefuse(connection, held, this, sql, late(), true));
+      answered(answerOrRefuse(held, sql, late(), true));
       return ANSWERED;
     }
     return held;
@@ -134,7 +136,7 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
       return result;
     }
     Parameters p = late();
-    return p == null ? result : Answering.recorded(connection, this, result, sql, p, true);
+    return p == null ? result : recorded(result, sql, p, true);
   }
 
   /**
@@ -146,7 +148,7 @@ abstract class PreparedStatementWrapper extends StatementWrapper implements Prep
   private Parameters late() {
     Parameters p = parameters;
     if (p == null && !(this instanceof CallableStatement)) {
-      p = parameters = Answering.lateParameters(connection, sql);
+      p = parameters = Answering.lateParameters(connection.answers, sql);
     }
     return p;
   }

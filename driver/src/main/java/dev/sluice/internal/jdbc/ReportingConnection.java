@@ -1,5 +1,7 @@
 package dev.sluice.internal.jdbc;
 
+import dev.sluice.internal.answer.Answering;
+import dev.sluice.internal.answer.Answering.Identity;
 import dev.sluice.internal.answer.Answers;
 import dev.sluice.internal.answer.Parameters;
 import dev.sluice.internal.answer.Session;
@@ -37,7 +39,7 @@ import java.sql.Statement;
  *
  * <p>Thread-safety: confined to the thread using the connection, as {@link ConnectionWrapper}.
  */
-abstract class ReportingConnection implements Connection {
+abstract class ReportingConnection implements Connection, Answering.ReadConnection {
   /** {@link #identity} of a closed connection, compared by reference. */
   static final Identity CLOSED = new Identity(null, null, null);
 
@@ -75,16 +77,15 @@ abstract class ReportingConnection implements Connection {
     this.identity = user == null ? null : new Identity(user, null, null);
   }
 
-  /** See {@link #identity}. */
-  record Identity(String user, String catalog, String schema) {}
-
   /** The user, catalog and schema given through Sluice; {@code null}: the defaults. */
-  final Identity identity() {
+  @Override
+  public final Identity identity() {
     return identity;
   }
 
   /** Whether the connection was closed through Sluice. */
-  final boolean closed() {
+  @Override
+  public final boolean closed() {
     return identity == CLOSED;
   }
 
@@ -266,5 +267,30 @@ abstract class ReportingConnection implements Connection {
   final boolean autoCommit() {
     return (state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION
         | ConnectionState.UNREAD)) == ConnectionState.AUTO_COMMIT;
+  }
+
+  // --- what the answers ask of a read's connection (Answering.ReadConnection): the facts it
+  // keeps; the answers decide with them (StatementWrapper hands them the read)
+
+  @Override
+  public final Connection physical() {
+    return delegate;
+  }
+
+  @Override
+  public final Boolean autoCommitKnown() {
+    return (state & ConnectionState.UNREAD) != 0 ? null
+        : (state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION))
+            == ConnectionState.AUTO_COMMIT;
+  }
+
+  @Override
+  public final long episode() {
+    return limiter.episode();
+  }
+
+  @Override
+  public final boolean limiting() {
+    return limiter.isLimiting();
   }
 }

@@ -25,8 +25,8 @@ abstract class ResultSetWrapper implements ResultSet {
   private Object owner;
   /**
    * While limiting, with answers on: keeps this result as its caller reads it
-   * ({@link Answering#recorded}); {@code null} otherwise, and {@code next()} and
-   * {@code close()} cost one null check.
+   * ({@link StatementWrapper#recorded}, as {@code Answering.recording} decides); {@code null}
+   * otherwise, and {@code next()} and {@code close()} cost one null check.
    */
   Recording recording;
 

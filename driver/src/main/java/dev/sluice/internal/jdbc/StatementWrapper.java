@@ -1,6 +1,14 @@
 package dev.sluice.internal.jdbc;
 
+import dev.sluice.Priority;
+import dev.sluice.RateLimitExceededException;
+import dev.sluice.internal.answer.Answering;
+import dev.sluice.internal.answer.Answers;
+import dev.sluice.internal.answer.Parameters;
+import dev.sluice.internal.answer.Recording;
 import dev.sluice.internal.limit.ConnectionState;
+import dev.sluice.internal.limit.Decisions;
+import dev.sluice.internal.limit.Limiter;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -136,6 +144,76 @@ abstract class StatementWrapper implements Statement {
     return lastAnswer() != null ? -1 : delegate.getLargeUpdateCount();
   }
 
+  // --- a read the answers may answer or record: Answering decides which, the connection tells it
+  // what it knows (Answering.ReadConnection); a read left unanswered has its refusal made here
+
+  /**
+   * A read of this statement the limiter refused ({@link ConnectionState#REFUSED}, with the
+   * limit and the priority it decided at): answered instead if {@link Answering#answer} has an
+   * answer, else the refusal is made by the limit that refused ({@code Limiter.refusal}) and
+   * thrown, with what kept it from being answered, if the driver failed, suppressed in it. The
+   * answer is told to the tracing library as the refusal would have been.
+   *
+   * @param verdict the limiter's refusal
+   * @param sql the statement's text
+   * @param parameters the prepared statement's parameters, or {@code null}
+   * @param prepared whether it is a prepared statement's own read
+   * @return the answer
+   * @throws RateLimitExceededException the refusal, when not answered
+   */
+  final ResultSet answerOrRefuse(int verdict, String sql, Parameters parameters,
+      boolean prepared) throws RateLimitExceededException {
+    Limiter limiter = connection.limiter;
+    Answers a = connection.answers;
+    if (a == null) {
+      throw limiter.refusal(verdict);
+    }
+    Priority priority = Limiter.refusedAt(verdict);
+    ResultSet answer = null;
+    Exception unanswerable = null;
+    try {
+      answer = Answering.answer(a, connection, this, sql, parameters, prepared, priority);
+    } catch (SQLException | RuntimeException e) {
+      unanswerable = e; // not answerable: refused as without answers
+    }
+    if (answer == null) {
+      RateLimitExceededException refusal = limiter.refusal(verdict);
+      if (unanswerable != null) {
+        refusal.addSuppressed(unanswerable);
+      }
+      throw refusal;
+    }
+    Decisions decisions = limiter.decisions();
+    if (decisions != null) {
+      decisions.answered(priority, Answers.ageMillis(answer), Answers.joined(answer));
+    }
+    return answer;
+  }
+
+  /**
+   * An admitted read's result, which the limiter noted ({@link ConnectionState#NOTED}: limiting,
+   * answers on): recorded as its caller reads it if {@link Answering#recording} finds it
+   * eligible.
+   *
+   * @param result the wrapped result of the read
+   * @param sql the statement's text
+   * @param parameters the prepared statement's parameters, or {@code null}
+   * @param prepared whether it is a prepared statement's own read
+   * @return {@code result}
+   */
+  final ResultSet recorded(ResultSet result, String sql, Parameters parameters,
+      boolean prepared) {
+    Answers a = connection.answers;
+    if (a != null && result instanceof ResultSetWrapper wrapper) {
+      Recording recording = Answering.recording(a, connection, this, wrapper.delegate,
+          wrapper.recording != null, sql, parameters, prepared);
+      if (recording != null) {
+        wrapper.recording = recording;
+      }
+    }
+    return result;
+  }
+
   // --- the gated calls: report before, and after on every way out. The rest of the family
   // (executeUpdate, execute, executeLargeUpdate, the batches) is generated from GATED and
   // GATED_BODY in driver/src/build/java/GenerateWrappers.java, to the same shape as this one.
@@ -148,14 +226,14 @@ abstract class StatementWrapper implements Statement {
   public final ResultSet executeQuery(String sql) throws SQLException {
     int held = connection.beforeRead(sql);
     if ((held & ConnectionState.REFUSED) != 0) {
-      return answered(Answering.answerOrRefuse(connection, held, this, sql, null, false));
+      return answered(answerOrRefuse(held, sql, null, false));
     }
     try {
       ResultSet result = wrap(delegate.executeQuery(sql));
       // recorded only if the limiter noted it (limiting, answers on): the flag-closed path
       // reads nothing more
       return (held & ConnectionState.NOTED) == 0 ? result
-          : Answering.recorded(connection, this, result, sql, null, false);
+          : recorded(result, sql, null, false);
     } catch (SQLException e) {
       held = connection.afterStatement(held, sql, e);
       throw e;
