@@ -50,7 +50,7 @@ abstract class ConnectionWrapper extends ReportingConnection {
    * Switching to manual commit may be a transaction's door: the limiter admits it, or throws before
    * the driver sees the call, so the connection stays as it was. Switching to auto-commit ends
    * the transaction, whether the driver's call returns or throws (see
-   * {@link dev.sluice.internal.limit.Places#afterAutoCommit}).
+   * {@link dev.sluice.internal.limit.Limiter.Places#afterAutoCommit}).
    */
   @Override
   public final void setAutoCommit(boolean autoCommit) throws SQLException {
@@ -84,7 +84,7 @@ abstract class ConnectionWrapper extends ReportingConnection {
 
   /**
    * Commits or rolls back, and ends the transaction whether the driver's call returns or throws:
-   * a failed one ends it too (see {@code Places.afterEnd}).
+   * a failed one ends it too (see {@code Limiter.Places.afterEnd}).
    */
   private void end(boolean commit) throws SQLException {
     try {
