@@ -263,10 +263,9 @@ abstract class ReportingConnection implements Connection, Answering.ReadConnecti
     }
   }
 
-  /** Whether the connection is in auto-commit, outside any transaction Sluice tracks. */
+  /** Whether the connection is known to be in auto-commit, outside any transaction it tracks. */
   final boolean autoCommit() {
-    return (state & (ConnectionState.AUTO_COMMIT | ConnectionState.IN_TRANSACTION
-        | ConnectionState.UNREAD)) == ConnectionState.AUTO_COMMIT;
+    return Boolean.TRUE.equals(autoCommitKnown());
   }
 
   // --- what the answers ask of a read's connection (Answering.ReadConnection): the facts it
@@ -277,6 +276,7 @@ abstract class ReportingConnection implements Connection, Answering.ReadConnecti
     return delegate;
   }
 
+  /** The one rule for auto-commit as Sluice tracks it; {@code null}: the driver's not read yet. */
   @Override
   public final Boolean autoCommitKnown() {
     return (state & ConnectionState.UNREAD) != 0 ? null
