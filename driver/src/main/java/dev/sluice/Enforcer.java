@@ -182,8 +182,8 @@ final class Enforcer implements AutoCloseable {
 
   private static BreakerFlag redisFlag(Settings settings, RedisLink link, RedisHealth health,
       Ticker ticker, List<AutoCloseable> owned) {
-    RedisBreakerFlag shared = RedisBreakerFlag.start(RedisBreakerFlag.Setup.of(settings), link, health,
-        ticker);
+    RedisBreakerFlag shared =
+        RedisBreakerFlag.start(RedisBreakerFlag.Setup.of(settings), link, health, ticker);
     owned.add(0, shared); // closed before the link it reads through
     return shared;
   }

@@ -20,7 +20,8 @@ import java.sql.Statement;
  * otherwise the wrapper has the limiter make its refusal. An admitted eligible read, while
  * limiting, is recorded as its caller reads it ({@link #recording}). A prepared statement records
  * its parameters in a {@link Parameters} only when it was prepared after a refusal
- * ({@link #parameters}): with the flag closed nothing here is called.
+ * ({@link #parameters}). With the flag closed only that is asked, at a statement's making: one
+ * plain read of whether answers are active, and nothing allocated.
  *
  * <p>Stateless: what it reads is the connection's, the statement's and the answers'.
  */
