@@ -111,7 +111,7 @@ final class Enforcer implements AutoCloseable {
         : flagSource(settings) == FlagSource.MANUAL ? BreakerFlag.manual()
         : BreakerFlag.alwaysOpen();
     Limiter limiter = new Limiter(name, limitSettings(settings), bucket, flag, count, driverMode,
-        ticker, Hooks.INSTANCE);
+        ticker, Priority.OF_CODE);
     if (flag instanceof RedisBreakerFlag redisFlag) { // also one given in code
       limiter.hold().openPresumedBy(redisFlag::openWasPresumed);
     }

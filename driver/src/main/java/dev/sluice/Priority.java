@@ -41,8 +41,8 @@ public enum Priority {
   private static final ThreadLocal<Priority> CURRENT = new ThreadLocal<>();
   private static final Priority[] ALL = values();
   /**
-   * {@link #ofCode()} as the limiters take it ({@code Hooks} lends it to them): made here, so a
-   * door's read of the block's priority enters this class alone.
+   * {@link #ofCode()} as the limiters take it ({@code Enforcer} passes it to each): made here, so
+   * a door's read of the block's priority enters this class alone.
    */
   static final Supplier<Priority> OF_CODE = Priority::ofCode;
 
@@ -103,7 +103,7 @@ public enum Priority {
 
   /**
    * The priority of the innermost block on this thread, or {@code null} outside any: what a
-   * limiter's door reads ({@link Hooks#codePriority()}), one thread-local read.
+   * limiter's door reads ({@link #OF_CODE}), one thread-local read.
    */
   static Priority ofCode() {
     return CURRENT.get();

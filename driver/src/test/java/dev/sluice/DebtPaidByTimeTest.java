@@ -31,7 +31,7 @@ class DebtPaidByTimeTest {
     Settings settings = Settings.empty().with(Keys.NAME, "debts").with(Keys.BUDGET, budget);
     return new Limiter("debts",
         Enforcer.limitSettings(settings), Bucket.of(budget, burst, 0.2, ticker),
-        BreakerFlag.alwaysOpen(), 1, false, ticker, Hooks.INSTANCE);
+        BreakerFlag.alwaysOpen(), 1, false, ticker, Priority.OF_CODE);
   }
 
   /** A transaction of {@code statements} at the code's priority, one a millisecond, committed. */

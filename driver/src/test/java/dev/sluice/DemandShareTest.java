@@ -95,7 +95,7 @@ class DemandShareTest {
       Share first = Share.of(BUDGET, ASSUMED, 0);
       limiter = new Limiter("users-db", Enforcer.limitSettings(settings),
           Bucket.of(first.permitsPerSecond, first.burst, sampling), BreakerFlag.alwaysOpen(),
-          ASSUMED, false, ticker, Hooks.INSTANCE);
+          ASSUMED, false, ticker, Priority.OF_CODE);
       share = new DemandShare(limiter, ticker);
     }
 

@@ -40,7 +40,7 @@ class LimiterConcurrencyTest {
         .with(Keys.SCOPE, scope).with(Keys.CONCURRENCY, ConcurrencyCap.of(cap));
     return new Limiter("users-db",
         Enforcer.limitSettings(settings), Bucket.of(1000 / instances, burst, ticker),
-        flag, instances, false, ticker, Hooks.INSTANCE);
+        flag, instances, false, ticker, Priority.OF_CODE);
   }
 
   @Test
@@ -49,7 +49,7 @@ class LimiterConcurrencyTest {
         .with(Keys.CONCURRENCY, ConcurrencyCap.of(1)).with(Keys.MODE, Mode.SHADOW);
     Limiter limiter = new Limiter("users-db",
         Enforcer.limitSettings(settings), Bucket.of(1000, 100, ticker), flag,
-        1, false, ticker, Hooks.INSTANCE);
+        1, false, ticker, Priority.OF_CODE);
     flag.trip();
     int autoCommit = ConnectionState.initial(true);
     assertThat(limiter.beforeStatement(autoCommit, DRIVER) & ConnectionState.HELD).isNotZero();
@@ -367,7 +367,7 @@ class LimiterConcurrencyTest {
         .with(Keys.CONCURRENCY_MAX, max).with(Keys.RESERVE, 0.0); // NORMAL sees the whole cap
     return new Limiter("users-db",
         Enforcer.limitSettings(settings), Bucket.of(1e6, 1_000_000, ticker), flag, 1,
-        false, ticker, Hooks.INSTANCE);
+        false, ticker, Priority.OF_CODE);
   }
 
   @Test

@@ -27,7 +27,7 @@ class LimiterFollowerTest {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 1.0)
         .with(Keys.MODE, mode).with(Keys.RECOVERY_SETTLE, Duration.ZERO);
     Limiter limiter = new Limiter("users-db", Enforcer.limitSettings(settings),
-        Bucket.of(1, 1, ticker), flag, 1, false, ticker, Hooks.INSTANCE);
+        Bucket.of(1, 1, ticker), flag, 1, false, ticker, Priority.OF_CODE);
     limiter.follow(() -> heard.add("started"), () -> heard.add("stopped"), () -> "");
     return limiter;
   }
@@ -97,7 +97,7 @@ class LimiterFollowerTest {
     Settings settings = Settings.empty().with(Keys.NAME, "users-db").with(Keys.BUDGET, 1.0)
         .with(Keys.RECOVERY_SETTLE, Duration.ZERO);
     Limiter limiter = new Limiter("users-db", Enforcer.limitSettings(settings),
-        Bucket.of(1, 1, ticker), manual, 1, false, ticker, Hooks.INSTANCE);
+        Bucket.of(1, 1, ticker), manual, 1, false, ticker, Priority.OF_CODE);
     built.add(limiter);
     limiter.follow(() -> {
       manual.reset();

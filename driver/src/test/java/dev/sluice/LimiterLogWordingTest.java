@@ -32,7 +32,7 @@ class LimiterLogWordingTest {
         .with(Keys.RECOVERY_SETTLE, Duration.ZERO);
     return new Limiter(name,
         Enforcer.limitSettings(settings), Bucket.of(1, 1, ticker), flag, 1, false, ticker,
-        Hooks.INSTANCE);
+        Priority.OF_CODE);
   }
 
   @Test

@@ -30,7 +30,7 @@ class LimiterPriorityTest {
         .with(Keys.MODE, mode).with(Keys.RECOVERY_SETTLE, Duration.ofSeconds(30));
     return new Limiter("prio",
         Enforcer.limitSettings(settings), Bucket.of(10, 10, 0.2, ticker), flag, 1, false,
-        ticker, Hooks.INSTANCE);
+        ticker, Priority.OF_CODE);
   }
 
   /** An auto-committing driver connection; counts how often it is asked whether read-only. */
@@ -192,7 +192,7 @@ class LimiterPriorityTest {
         .with(Keys.SCOPE, Scope.CONNECTION);
     Limiter limiter = new Limiter("prio",
         Enforcer.limitSettings(settings), Bucket.of(10, 10, 0.2, ticker), flag, 1,
-        false, ticker, Hooks.INSTANCE);
+        false, ticker, Priority.OF_CODE);
     flag.trip();
     for (int i = 0; i < 8; i++) {
       limiter.beforeCheckout();

@@ -51,7 +51,7 @@ class LimiterRecoveryTest {
         .with(Keys.RECOVERY_SETTLE, settle);
     return new Limiter("users-db",
         Enforcer.limitSettings(settings), Bucket.of(10, 10, ticker), flag, 1, false,
-        ticker, Hooks.INSTANCE);
+        ticker, Priority.OF_CODE);
   }
 
   /** The flag opens and closes, with a call seeing it open; the next call starts the recovery. */
@@ -417,7 +417,7 @@ class LimiterRecoveryTest {
         .with(Keys.RECOVERY_SETTLE, SETTLE);
     Limiter limiter = new Limiter("users-db",
         Enforcer.limitSettings(settings), Bucket.of(10, 1, ticker), flag, 1,
-        false, ticker, Hooks.INSTANCE);
+        false, ticker, Priority.OF_CODE);
     flag.trip();
     int state = limiter.beforeAutoCommit(ConnectionState.initial(true), false, AUTO_COMMITTING);
     flag.reset(); // mid-transaction: the recovery begins

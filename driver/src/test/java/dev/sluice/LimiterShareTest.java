@@ -30,7 +30,7 @@ class LimiterShareTest {
     Share share = Share.of(budget, instances, burst == null ? 0 : burst);
     return new Limiter("users-db", Enforcer.limitSettings(settings),
         Bucket.of(share.permitsPerSecond, share.burst, ticker), BreakerFlag.alwaysOpen(),
-        instances, false, ticker, Hooks.INSTANCE);
+        instances, false, ticker, Priority.OF_CODE);
   }
 
   private static int drain(Limiter limiter) {
@@ -189,7 +189,7 @@ class LimiterShareTest {
     for (int i = 0; i < 3; i++) {
       Limiter limiter = new Limiter("users-db",
           Enforcer.limitSettings(settings), Bucket.of(100, 10, ticker),
-          BreakerFlag.alwaysOpen(), 3, false, ticker, Hooks.INSTANCE);
+          BreakerFlag.alwaysOpen(), 3, false, ticker, Priority.OF_CODE);
       assertThat(limiter.concurrency().limit()).isEqualTo(2); // the equal division first
       limiter.share().setShare(3, shares[i] / 300);
       caps[i] = limiter.concurrency().limit();

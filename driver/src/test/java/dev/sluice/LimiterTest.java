@@ -28,7 +28,7 @@ class LimiterTest {
         .with(Keys.SCOPE, scope);
     return new Limiter("users-db",
         Enforcer.limitSettings(settings), Bucket.of(10, burst, ticker), flag, 1,
-        driverMode, ticker, Hooks.INSTANCE);
+        driverMode, ticker, Priority.OF_CODE);
   }
 
   @Test
@@ -143,7 +143,7 @@ class LimiterTest {
         .with(Keys.POOL_AUTO_COMMIT, false);
     Limiter limiter = new Limiter("users-db",
         Enforcer.limitSettings(settings), Bucket.of(10, 1, ticker), flag, 1,
-        true, ticker, Hooks.INSTANCE);
+        true, ticker, Priority.OF_CODE);
     flag.trip();
     limiter.beforeStatement(ConnectionState.initial(true), DRIVER); // empty the bucket
     // HikariCP with autoCommit=false sets every new connection up, then resets it after use
@@ -212,7 +212,7 @@ class LimiterTest {
     Settings settings = Settings.empty().with(Keys.NAME, "a").with(Keys.BUDGET, 10.0)
         .with(Keys.STACK_TRACES, true);
     Limiter limiter = new Limiter("a", Enforcer.limitSettings(settings), Bucket.of(10, 1, ticker),
-        BreakerFlag.alwaysOpen(), 1, false, ticker, Hooks.INSTANCE);
+        BreakerFlag.alwaysOpen(), 1, false, ticker, Priority.OF_CODE);
     assertThatThrownBy(() -> {
       Doors.admit(limiter);
       Doors.admit(limiter);

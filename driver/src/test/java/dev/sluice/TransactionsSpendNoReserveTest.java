@@ -44,7 +44,7 @@ class TransactionsSpendNoReserveTest {
     }
     Limiter limiter = new Limiter("flood",
         Enforcer.limitSettings(settings), Bucket.of(100, 10, 0.2, ticker),
-        BreakerFlag.alwaysOpen(), 1, false, ticker, Hooks.INSTANCE);
+        BreakerFlag.alwaysOpen(), 1, false, ticker, Priority.OF_CODE);
     int[] state = new int[CLIENTS];
     int[] left = new int[CLIENTS];
     for (int c = 0; c < CLIENTS; c++) {

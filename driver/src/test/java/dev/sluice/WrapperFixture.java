@@ -29,7 +29,7 @@ public final class WrapperFixture {
         .with(Keys.SCOPE, scope);
     bucket = Bucket.of(1.0, 1, ticker);
     limiter = new Limiter("fixture",
-        Enforcer.limitSettings(settings), bucket, flag, 1, driverMode, ticker, Hooks.INSTANCE);
+        Enforcer.limitSettings(settings), bucket, flag, 1, driverMode, ticker, Priority.OF_CODE);
   }
 
   /** A statement-scope, data-source-mode limiter. */

@@ -157,16 +157,16 @@ public final class Recording {
     return flight;
   }
 
-  /**
-   * The kept result, stamped with the time its read started (at the latest, when
-   * {@code executeQuery} returned), not the time its caller finished reading: an answer's age
-   * never understates, and a write that ended after the read began fences it.
-   */
   /** The store's clears when the read began, or {@code Store.ANY}. */
   long clears() {
     return clears;
   }
 
+  /**
+   * The kept result, stamped with the time its read started (at the latest, when
+   * {@code executeQuery} returned), not the time its caller finished reading: an answer's age
+   * never understates, and a write that ended after the read began fences it.
+   */
   Kept toKept() {
     return new Kept(key, columns, dialect, objects.toArray(), texts.toArray(new String[0]),
         bytes.toArray(new byte[0][]), rows, size, answeredNanos);
