@@ -107,7 +107,7 @@ class CallPathTest {
     Map<String, Integer> bounds = new LinkedHashMap<>();
     bounds.put("closed", 10);
     bounds.put("refused", 13);
-    bounds.put("answered", 33);
+    bounds.put("answered", 29);
     for (Map.Entry<String, Integer> path : bounds.entrySet()) {
       Recorder r = record(floors, path.getKey());
       String measured = r.report();

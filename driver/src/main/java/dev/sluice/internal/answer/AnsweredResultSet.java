@@ -33,7 +33,10 @@ final class AnsweredResultSet extends ResultSetBase {
   private final Kept kept;
   private final Dialect dialect;
   private final Statement statement;
-  private final SQLWarning warning;
+  private final StaleWarnings warnings;
+  private final String budgetName;
+  /** Made at the first {@link #getWarnings()}: most callers never ask. */
+  private SQLWarning warning;
   /** How old the kept result was when it answered; -1 where not told. */
   final long ageMillis;
   /** Whether it answered by joining an identical read in flight. */
@@ -44,15 +47,21 @@ final class AnsweredResultSet extends ResultSetBase {
   private int fetchSize;
 
   AnsweredResultSet(Kept kept, Dialect dialect, Statement statement, SQLWarning warning) {
-    this(kept, dialect, statement, warning, -1, false);
+    this(kept, dialect, statement, (name, age, join) -> warning, null, -1, false);
   }
 
-  AnsweredResultSet(Kept kept, Dialect dialect, Statement statement, SQLWarning warning,
-      long ageMillis, boolean joined) {
+  /**
+   * An answer, whose warning {@code warnings} makes when the caller asks for it.
+   *
+   * @param budgetName the budget that would have refused the read, for the warning
+   */
+  AnsweredResultSet(Kept kept, Dialect dialect, Statement statement, StaleWarnings warnings,
+      String budgetName, long ageMillis, boolean joined) {
     this.kept = kept;
     this.dialect = dialect;
     this.statement = statement;
-    this.warning = warning;
+    this.warnings = warnings;
+    this.budgetName = budgetName;
     this.ageMillis = ageMillis;
     this.joined = joined;
     this.fetchSize = fetchSizeOf(statement);
@@ -206,7 +215,12 @@ final class AnsweredResultSet extends ResultSetBase {
   @Override
   public SQLWarning getWarnings() throws SQLException {
     checkOpen();
-    return warning;
+    SQLWarning w = warning;
+    if (w == null) {
+      w = warnings.stale(budgetName, ageMillis, joined);
+      warning = w;
+    }
+    return w;
   }
 
   @Override

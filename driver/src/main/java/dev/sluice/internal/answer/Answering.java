@@ -132,13 +132,18 @@ public final class Answering {
     if (fingerprint == null) {
       return null;
     }
+    if (!answerable(connection, answers, caller, parameters, prepared)) {
+      return answers.notEligible(Ineligible.STATEMENT);
+    }
+    Texts.Shape text = answers.text(sql);
     // a set_config that would change nothing on this session (NoOpSettings), else a read
-    ResultSet answer = !answerable(connection, answers, caller, parameters, prepared) ? null
-        : answers.answerSetting(session, episode, sql, parameters, caller, priority, physical);
+    ResultSet answer = text.setConfig() == null ? null : answers.answerSetting(session, episode,
+        text, sql, parameters, caller, priority, physical);
     if (answer != null) {
       return answer;
     }
-    ReadKey key = key(connection, answers, caller, sql, parameters, prepared, fingerprint, true);
+    ReadKey key = key(connection, answers, caller, text, sql, parameters, session, fingerprint,
+        true);
     return key == null ? null : answers.answer(key, caller, priority, session);
   }
 
@@ -179,12 +184,17 @@ public final class Answering {
       if (fingerprint == null) {
         return recording ? null : answers.notEligible(Ineligible.SESSION);
       }
+      Texts.Shape text = answers.text(sql);
       // a set_config of a custom setting: what it returns is kept on its session (NoOpSettings)
-      Recording setting = answers.recordSetting(session, episode, sql, parameters, live, started);
+      Recording setting = text.setConfig() == null ? null
+          : answers.recordSetting(session, episode, text, sql, parameters, live, started);
       if (setting != null) {
         return setting;
       }
-      ReadKey key = key(connection, answers, caller, sql, parameters, prepared, fingerprint,
+      if (!answerable(connection, answers, caller, parameters, prepared)) {
+        return answers.notEligible(Ineligible.STATEMENT);
+      }
+      ReadKey key = key(connection, answers, caller, text, sql, parameters, session, fingerprint,
           false);
       return key == null ? null : answers.record(key, live, started, clears);
     } catch (SQLException | RuntimeException e) {
@@ -215,27 +225,26 @@ public final class Answering {
   }
 
   /**
-   * The key of an eligible read in its session ({@code session}, the fingerprint of
-   * {@link Session}), else {@code null}: a statement that may be answered at all
-   * ({@link #answerable}); a read by the database's own knowledge ({@link Answers#eligible}:
-   * outside any transaction, calling nothing that writes, draws or reads the session); read text
-   * that takes no lock ({@link ReadKey#of}). The caller checked auto-commit. Each way a read is
-   * not eligible is counted by its reason ({@link Answers#notEligible(Ineligible)}). For a
+   * The key of an eligible read in its {@code session} (whose {@code fingerprint} it holds),
+   * else {@code null}: read text that takes no lock ({@link ReadKey#of}); a
+   * read by the database's own knowledge ({@link Answers#eligible}: outside any transaction,
+   * calling nothing that writes, draws or reads the session). The caller checked auto-commit and
+   * that the statement may be answered at all ({@link #answerable}). Each way a read is not
+   * eligible is counted by its reason ({@link Answers#notEligible(Ineligible)}). For a
    * {@code refused} read the driver may be asked its transaction state again
    * ({@link Answers#eligible(String, ReadKey, Connection)}).
    */
   private static ReadKey key(ReadConnection connection, Answers answers, Statement caller,
-      String sql, Parameters parameters, boolean prepared, String session, boolean refused)
-      throws SQLException {
-    if (!answerable(connection, answers, caller, parameters, prepared)) {
-      return answers.notEligible(Ineligible.STATEMENT);
-    }
+      Texts.Shape text, String sql, Parameters parameters, Session session,
+      String fingerprint, boolean refused) throws SQLException {
     // the text first (a lock, the session, the parameters), then what only the database knows
     Identity id = connection.identity();
-    ReadKey key = id == null ? ReadKey.of(sql, parameters, caller.getMaxRows(), null, null, null,
-        session, answers.ineligibleCounter()) : ReadKey.of(sql, parameters, caller.getMaxRows(),
-        id.user(), id.catalog(), id.schema(), session, answers.ineligibleCounter());
-    if (key == null || !answers.eligible(sql, refused ? key : null, connection.physical())) {
+    ReadKey key = id == null ? ReadKey.of(text, sql, parameters, caller.getMaxRows(), null, null,
+        null, fingerprint, answers.ineligibleCounter()) : ReadKey.of(text, sql, parameters,
+        caller.getMaxRows(), id.user(), id.catalog(), id.schema(), fingerprint,
+        answers.ineligibleCounter());
+    if (key == null
+        || !answers.eligible(sql, refused ? key : null, connection.physical(), session)) {
       return null; // in a transaction by the driver's own state, or a call the catalog refuses
     }
     return key;

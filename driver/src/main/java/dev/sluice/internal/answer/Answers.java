@@ -67,6 +67,8 @@ public final class Answers {
   private final Recording.Landing landing = new Landing();
   private volatile Dialect dialect;
   private final Catalog catalog;
+  /** What each read's text is, judged once per text. */
+  private final Texts texts = new Texts();
   /**
    * Whether limiting started and has not stopped since, as the limiter's recovery hold tells it
    * ({@link #limitingStarted()}, {@link #limitingStopped()}): the request path's hint to ask the
@@ -94,6 +96,15 @@ public final class Answers {
   /** What answers follow of the statements that pass while limiting: sessions, write fences. */
   public Tracker tracker() {
     return tracker;
+  }
+
+  /**
+   * What a read's text is ({@link Texts.Shape}), judged at this budget's first sight of it.
+   *
+   * @param sql the statement's text; {@code null}: not a read
+   */
+  Texts.Shape text(String sql) {
+    return texts.of(sql);
   }
 
   /**
@@ -220,12 +231,20 @@ public final class Answers {
    * @param key the refused read's key, or {@code null}: the driver is not asked
    */
   public boolean eligible(String sql, ReadKey key, Connection connection) {
+    return eligible(sql, key, connection, null);
+  }
+
+  /**
+   * As {@link #eligible(String, ReadKey, Connection)}, on {@code session}'s connection, which
+   * knows its database's URL ({@link Session#databaseUrl}); {@code null}: the driver is asked.
+   */
+  boolean eligible(String sql, ReadKey key, Connection connection, Session session) {
     Ineligible why;
     try {
       Dialect d = dialect(connection);
       why = d == null ? Ineligible.TYPE : inTransaction(d, key, connection) ? Ineligible.TRANSACTION
-          : catalog.eligible(d, connection.getMetaData().getURL(), sql, connection) ? null
-          : Ineligible.SIDE_EFFECT;
+          : catalog.eligible(d, session == null ? connection.getMetaData().getURL()
+              : session.databaseUrl(connection), sql, connection) ? null : Ineligible.SIDE_EFFECT;
     } catch (SQLException | RuntimeException e) {
       why = Ineligible.SIDE_EFFECT; // the catalog cannot be read: what the text calls is unknown
     }
@@ -382,15 +401,16 @@ public final class Answers {
    *
    * @param session the caller's session, whose statement was noted
    * @param episode the limiter's episode now
+   * @param text what the statement's text is
    * @param sql the statement's text
    * @param parameters its parameters, or {@code null}
    * @param live the driver's result set, just returned
    * @param startedNanos when its statement started
    * @return the recording, or {@code null}: not such a call, or its result cannot be kept
    */
-  public Recording recordSetting(Session session, long episode, String sql,
+  Recording recordSetting(Session session, long episode, Texts.Shape text, String sql,
       Parameters parameters, ResultSet live, long startedNanos) {
-    String[] setting = NoOpSettings.of(sql, parameters);
+    String[] setting = NoOpSettings.of(text.setConfig(), parameters);
     if (setting == null) {
       return null;
     }
@@ -410,15 +430,16 @@ public final class Answers {
    *
    * @param session the caller's session, outside any transaction the connection knows of
    * @param episode the limiter's episode now
+   * @param text what the statement's text is
    * @param sql the statement's text
    * @param parameters its parameters, or {@code null}
    * @param caller the caller's statement, the answer's {@code getStatement()}
    * @param priority the priority the limit refused it at
    * @param connection the driver's connection, whose own transaction state is asked
    */
-  public ResultSet answerSetting(Session session, long episode, String sql,
+  ResultSet answerSetting(Session session, long episode, Texts.Shape text, String sql,
       Parameters parameters, Statement caller, Priority priority, Connection connection) {
-    String[] setting = NoOpSettings.of(sql, parameters);
+    String[] setting = NoOpSettings.of(text.setConfig(), parameters);
     if (setting == null || session.textTransaction) {
       return null;
     }
@@ -443,8 +464,8 @@ public final class Answers {
   private ResultSet answered(Kept kept, Statement caller, boolean join, int priority) {
     long ageMillis = Math.max(0, (nanoTime.getAsLong() - kept.keptAtNanos()) / 1_000_000);
     counts.answered(priority, join, kept.heard(), ageMillis);
-    return new AnsweredResultSet(kept, kept.dialect(), caller,
-        warnings.stale(budgetName, ageMillis, join), ageMillis, join);
+    return new AnsweredResultSet(kept, kept.dialect(), caller, warnings, budgetName, ageMillis,
+        join);
   }
 
   /**

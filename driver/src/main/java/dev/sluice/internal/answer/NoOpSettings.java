@@ -39,7 +39,16 @@ final class NoOpSettings {
    * not known to be {@code false}, a name without a dot, or an argument not known.
    */
   static String[] of(String sql, Parameters parameters) {
-    SessionText.Effect e = SessionText.setConfigOf(sql);
+    return of(SessionText.setConfigOf(sql), parameters);
+  }
+
+  /**
+   * As {@link #of(String, Parameters)}, for a text's {@code set_config} known already
+   * ({@link Texts.Shape#setConfig()}).
+   *
+   * @param e the text's {@code set_config} alone, or {@code null}: none
+   */
+  static String[] of(SessionText.Effect e, Parameters parameters) {
     if (e == null) {
       return null;
     }

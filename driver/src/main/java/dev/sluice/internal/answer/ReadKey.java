@@ -83,11 +83,23 @@ public final class ReadKey {
   public static ReadKey of(String sql, Parameters parameters, int maxRows, String user,
       String catalog, String schema, String session,
       java.util.function.Consumer<Ineligible> counts) {
+    return of(Texts.Shape.of(sql), sql, parameters, maxRows, user, catalog, schema, session,
+        counts);
+  }
+
+  /**
+   * As {@link #of(String, Parameters, int, String, String, String, String,
+   * java.util.function.Consumer)}, for a text whose {@link Texts.Shape} is known already (the
+   * answers judge each text once: {@link Texts}).
+   */
+  static ReadKey of(Texts.Shape text, String sql, Parameters parameters, int maxRows,
+      String user, String catalog, String schema, String session,
+      java.util.function.Consumer<Ineligible> counts) {
     Ineligible why = null;
     Parameters.Snapshot values = null;
-    if (!ReadText.isRead(sql)) {
+    if (!text.read()) {
       why = Ineligible.LOCKING;
-    } else if (SessionText.touchesSession(sql)) {
+    } else if (text.touchesSession()) {
       why = Ineligible.SESSION;
     } else {
       values = parameters == null ? Parameters.Snapshot.NONE : parameters.snapshot();

@@ -26,7 +26,8 @@ import dev.sluice.internal.sql.Lexer;
  * database's catalog says what they do ({@code Catalog}).
  *
  * <p>It reads characters in place: no regular expression, no copy, no allocation. It runs only
- * for a read about to be kept or answered, never on the flag-closed path.
+ * for a read about to be kept or answered, never on the flag-closed path, and then once per text:
+ * what a text is ({@link Texts.Shape}) is kept by the budget's answers ({@link Texts}).
  *
  * <p>This class is threadsafe (it has no state).
  */

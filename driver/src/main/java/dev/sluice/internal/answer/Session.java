@@ -50,8 +50,26 @@ public final class Session {
   long startedNanos = NONE;
   /** {@link #startedNanos()} of a session none of whose statements was noted. */
   public static final long NONE = Long.MIN_VALUE;
+  /** Its database's URL, as the driver said at the first asking ({@link #databaseUrl}). */
+  private String databaseUrl;
 
   Session() {}
+
+  /**
+   * The URL of the database the session is of, which the catalog's verdicts are kept by: asked
+   * of the driver once per session, as most drivers make a new {@code DatabaseMetaData} at each
+   * {@code getMetaData()}. A race asks twice and finds the same.
+   *
+   * @param physical the session's connection (the driver's)
+   */
+  String databaseUrl(java.sql.Connection physical) throws java.sql.SQLException {
+    String url = databaseUrl;
+    if (url == null) {
+      url = physical.getMetaData().getURL();
+      databaseUrl = url;
+    }
+    return url;
+  }
 
   /**
    * The session's identity for the keys of its reads in {@code episode}, or {@code null}: not
