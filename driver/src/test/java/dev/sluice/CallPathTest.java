@@ -98,8 +98,9 @@ class CallPathTest {
    * The other three paths ({@link OtherPaths}), each measured: at most its bound of rooms (the
    * count measured when the bound was set: a path that grows fails here, one that shrinks says
    * so in the output), none entered again while on the stack, none climbing where both floors
-   * are listed. The bounds are the rooms entered today, not a goal: issue 37 aims at 12 for the
-   * answered read.
+   * are listed. The bounds are the rooms entered today, not a goal: issue 37 aimed at 12 for the
+   * answered read, which crosses 29: 12 for the refusal itself, 17 for the answers' own checks
+   * (docs/architecture.md, "The path of one call").
    */
   @Test
   void theReadPaths_stayWithinTheirRooms_noneEnteredAgain() throws Exception {

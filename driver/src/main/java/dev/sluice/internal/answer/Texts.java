@@ -6,9 +6,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What the texts of one budget's reads are ({@link Shape}), each judged at its first sight, so
  * that a read answered again and again is not lexed again and again. At most
- * {@link #MAX_ENTRIES} texts of about {@link #MAX_CHARS} characters in all are held; past
- * either bound the map is emptied, and a service of more texts judges them again, as it did
- * before this cache.
+ * {@link #MAX_ENTRIES} texts of {@link #MAX_CHARS} characters in all are held (threads adding at
+ * once may each add one more); past either bound the map is emptied, and a service of more texts
+ * judges them again, as it did before this cache.
  *
  * <p>Threadsafe, no lock: a concurrent map, whose look-up of a text already seen allocates
  * nothing. Two first sights of one text may both judge it, and find the same shape.
