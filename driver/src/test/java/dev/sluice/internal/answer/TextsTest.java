@@ -75,6 +75,39 @@ class TextsTest {
     assertThat(shapes.of("select 1").read()).isTrue();
   }
 
+  /**
+   * Threads judging many texts at once, past the count so that the map empties under them: each
+   * finds its text's own shape, and the map holds at most one more text per thread.
+   */
+  @Test
+  void manyThreadsAtOnce_eachFindsItsTextsOwnShape_withinTheBound() throws Exception {
+    Texts texts = new Texts();
+    int threads = 4;
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(threads);
+    try {
+      List<java.util.concurrent.Future<Integer>> done = new java.util.ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int seed = t;
+        done.add(pool.submit(() -> {
+          int wrong = 0;
+          for (int i = 0; i < 3 * Texts.MAX_ENTRIES; i++) {
+            int n = (i * 7 + seed) % (2 * Texts.MAX_ENTRIES);
+            String sql = n % 2 == 0 ? "select " + n : "select " + n + " for update";
+            wrong += texts.of(sql).read() == (n % 2 == 0) ? 0 : 1;
+          }
+          return wrong;
+        }));
+      }
+      for (java.util.concurrent.Future<Integer> f : done) {
+        assertThat(f.get()).as("texts judged as another text").isZero();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(texts.size()).isLessThanOrEqualTo(Texts.MAX_ENTRIES + threads);
+  }
+
   @Test
   void pastItsCharacters_theCacheEmpties() {
     Texts shapes = new Texts();
