@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * once may each add one more); past either bound the map is emptied, and a service of more texts
  * judges them again, as it did before this cache.
  *
- * <p>Threadsafe, no lock: a concurrent map, whose look-up of a text already seen allocates
- * nothing. Two first sights of one text may both judge it, and find the same shape.
+ * <p>Threadsafe: a concurrent map, whose look-up of a text already seen takes no lock and
+ * allocates nothing. Two first sights of one text may both judge it, and find the same shape.
  */
 final class Texts {
   /**
