@@ -232,7 +232,7 @@ public final class Answering {
    * that the statement may be answered at all ({@link #answerable}). Each way a read is not
    * eligible is counted by its reason ({@link Answers#notEligible(Ineligible)}). For a
    * {@code refused} read the driver may be asked its transaction state again
-   * ({@link Answers#eligible(String, ReadKey, Connection)}).
+   * ({@link Answers#eligible(String, ReadKey, Connection, Session)}).
    */
   private static ReadKey key(ReadConnection connection, Answers answers, Statement caller,
       Texts.Shape text, String sql, Parameters parameters, Session session,

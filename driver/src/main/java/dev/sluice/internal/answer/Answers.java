@@ -219,7 +219,7 @@ public final class Answers {
    *     (counted by its reason, {@link #notEligible})
    */
   public boolean eligible(String sql, Connection connection) {
-    return eligible(sql, null, connection);
+    return eligible(sql, null, connection, null);
   }
 
   /**
@@ -229,14 +229,8 @@ public final class Answers {
    * so each asking stands for an answer, never for a refusal alone.
    *
    * @param key the refused read's key, or {@code null}: the driver is not asked
-   */
-  public boolean eligible(String sql, ReadKey key, Connection connection) {
-    return eligible(sql, key, connection, null);
-  }
-
-  /**
-   * As {@link #eligible(String, ReadKey, Connection)}, on {@code session}'s connection, which
-   * knows its database's URL ({@link Session#databaseUrl}); {@code null}: the driver is asked.
+   * @param session the connection's session, which knows its database's URL
+   *     ({@link Session#databaseUrl}); {@code null}: the driver is asked
    */
   boolean eligible(String sql, ReadKey key, Connection connection, Session session) {
     Ineligible why;
